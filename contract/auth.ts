@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Shortest password accepted for a new password (register, reset). Sign-in never checks it. */
+export const MIN_PASSWORD_LENGTH = 8;
+/** Longest password accepted anywhere: keeps hashing cost bounded. */
+export const MAX_PASSWORD_LENGTH = 256;
+
+const email = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Email is too long')
+  .pipe(z.email({ error: 'Invalid email address' }));
+
+const newPassword = z
+  .string({ error: 'Password is required' })
+  .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+  .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+
+export const loginRequestSchema = z.object({
+  email,
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  rememberMe: z.boolean().optional().default(false),
+});
+export type LoginRequest = z.input<typeof loginRequestSchema>;
+
+export const registerRequestSchema = z.object({ email, password: newPassword });
+export type RegisterRequest = z.input<typeof registerRequestSchema>;
+
+export const forgotPasswordRequestSchema = z.object({ email });
+export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequestSchema>;
+
+export const resetPasswordRequestSchema = z.object({
+  token: z.string({ error: 'Reset token is required' }).min(1, 'Reset token is required').max(200),
+  newPassword,
+});
+export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;
+
+/** Answer of login, register, forgot-password and reset-password on success. */
+export const okResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
+export type OkResponse = z.infer<typeof okResponseSchema>;

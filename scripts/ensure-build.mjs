@@ -1,0 +1,26 @@
+// Builds the browser app when dist/ is missing or older than its sources, so `npm start` on a
+// fresh clone serves the current screens without a separate build step.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const built = path.join(root, 'dist', 'index.html');
+const sources = ['src', 'contract', 'index.html', 'vite.config.ts', 'package-lock.json'];
+
+function newestMtime(p) {
+  if (!fs.existsSync(p)) return 0;
+  const stat = fs.statSync(p);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return fs.readdirSync(p).reduce((max, name) => Math.max(max, newestMtime(path.join(p, name))), stat.mtimeMs);
+}
+
+const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
+const sourcesAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
+if (builtAt < sourcesAt) {
+  console.log(builtAt ? 'Sources changed: rebuilding the browser app…' : 'Building the browser app…');
+  execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}

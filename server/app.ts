@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db';
+import { AppError, RateLimitedError } from './errors';
+import { authRoutes } from './routes/auth';
+import { publicRoutes } from './routes/public';
+import type { RouteContext } from './routes/types';
+import { addSecurityHeaders, checkOrigin } from './security';
+import { createServices } from './services';
+import type { Mailer } from './services/mailer';
+import type { ScryptCost } from './services/passwords';
+import type { RateLimiter } from './services/rateLimiter';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  scryptCost?: ScryptCost;
+  /** Folder of the built browser app; omitted in API-only tests. */
+  staticDir?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Largest request body accepted; the API takes small JSON documents only. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+type ValidationIssue = { instancePath?: string; keyword?: string; message?: string };
+
+/** One readable sentence out of zod's issues: ours carry their own messages. */
+function validationMessage(issues: ValidationIssue[]): string {
+  const first = issues[0];
+  if (!first) return 'The request is not valid';
+  if ((first.instancePath ?? '/') === '/' && first.keyword === 'invalid_type') {
+    return 'The request body must be a JSON object';
+  }
+  return issues.map((i) => i.message).filter(Boolean).join('; ');
+}
+
+export async function buildApp(deps: AppDeps) {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // A cross-site HTML form can send text/plain without a preflight; we accept JSON only.
+  app.removeContentTypeParser('text/plain');
+
+  const services = createServices({
+    config,
+    db: deps.db,
+    mailer: deps.mailer,
+    rateLimiter: deps.rateLimiter,
+    scryptCost: deps.scryptCost,
+    onMailError: (err) => app.log.error({ err }, 'mail delivery failed'),
+  });
+
+  await app.register(fastifyCookie);
+  app.addHook('onRequest', addSecurityHeaders);
+  app.addHook('onRequest', checkOrigin(config.publicUrl));
+
+  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    if (err instanceof RateLimitedError) {
+      reply.header('retry-after', Math.ceil(err.retryAfterMs / 1000));
+    }
+    if (err instanceof AppError) {
+      return reply.code(err.statusCode).send({ error: err.code, message: err.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      return reply.code(400).send({ error: 'invalid_request', message: validationMessage(err.validation) });
+    }
+    const status = err.statusCode ?? 500;
+    if (status < 500) {
+      const known: Record<string, [string, string]> = {
+        FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'The request body is not valid JSON'],
+        FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The request body is empty'],
+        FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is too large'],
+        FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as application/json'],
+      };
+      const [code, message] = known[err.code] ?? ['bad_request', err.message];
+      return reply.code(status).send({ error: code, message });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.code(500).send({ error: 'internal', message: 'Something went wrong. Please try again.' });
+  });
+
+  const ctx: RouteContext = { config, services };
+  await app.register(async (api) => publicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  await app.register(async (api) => authRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+
+  const indexHtml = deps.staticDir ? path.join(deps.staticDir, 'index.html') : undefined;
+  if (deps.staticDir && indexHtml && fs.existsSync(indexHtml)) {
+    await app.register(fastifyStatic, {
+      root: deps.staticDir,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, filePath) {
+        // Vite fingerprints everything under assets/; the rest must be revalidated.
+        reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '';
+    if (url.startsWith('/api/') || url === '/api' || !indexHtml || request.method !== 'GET') {
+      return reply.code(404).send({ error: 'not_found', message: `No such endpoint: ${request.method} ${url}` });
+    }
+    // Every other GET is a screen of the single-page app.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+
+  // Housekeeping: sessions that can no longer be used are dropped hourly.
+  let purge: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    purge = setInterval(() => {
+      services.sessions.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'session purge failed'));
+    }, 60 * 60_000);
+    purge.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    await deps.rateLimiter.close();
+  });
+
+  return app;
+}
+
+export type SageApp = Awaited<ReturnType<typeof buildApp>>;

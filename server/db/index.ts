@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, sql, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema';
+import * as m001 from './migrations/001_initial';
+
+export type { Database } from './schema';
+export type Db = Kysely<Database>;
+
+// PostgreSQL returns bigint as text; our bigints are epoch milliseconds, safely within a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+/** Opens PostgreSQL when `databaseUrl` is given, else the embedded SQLite file under `dataDir`. */
+export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Db {
+  if (opts.databaseUrl) {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
+    });
+  }
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  return openSqlite(path.join(opts.dataDir, 'sage.db'));
+}
+
+export function openSqlite(file: string): Db {
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+// Listed here rather than read from a folder so the same list works under tsx and in bundles.
+const migrations: Record<string, Migration> = {
+  '001_initial': m001,
+};
+
+/** Brings the schema up to date; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}
+
+/** True when the database answers a trivial query. */
+export async function pingDatabase(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

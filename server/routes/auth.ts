@@ -1,0 +1,103 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  forgotPasswordRequestSchema,
+  loginRequestSchema,
+  registerRequestSchema,
+  resetPasswordRequestSchema,
+} from '../../contract/auth';
+import { AppError, RateLimitedError } from '../errors';
+import { AUTH_RATE_LIMITS, type RateLimitRule } from '../services/rateLimiter';
+import { normalizeEmail, toCurrentUser } from '../services/users';
+import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie } from './sessionCookie';
+import type { App, RouteContext } from './types';
+
+const TOO_MANY = {
+  login: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  register: 'Too many accounts created from here. Please try again later.',
+  forgot: 'Too many password reset requests. Please try again later.',
+  reset: 'Too many password reset attempts. Please try again later.',
+};
+
+/** Legacy e-mail sign-in, registration, logout, password reset and the current user. */
+export async function authRoutes(app: App, { config, services }: RouteContext) {
+  const secure = config.publicUrl.startsWith('https:');
+
+  /** Counts one attempt against every rule; the first exhausted rule answers 429. */
+  async function limit(message: string, checks: [string, RateLimitRule][]) {
+    for (const [key, rule] of checks) {
+      const result = await services.rateLimiter.hit(key, rule);
+      if (!result.allowed) throw new RateLimitedError(message, result.retryAfterMs);
+    }
+  }
+
+  async function endCurrentSession(request: FastifyRequest) {
+    const token = sessionToken(request);
+    if (token) await services.sessions.end(token);
+  }
+
+  app.get('/api/user', async (request) => {
+    const user = await sessionUser(request, services);
+    if (!user) throw new AppError(401, 'unauthorized', 'Authentication required');
+    return toCurrentUser(user);
+  });
+
+  app.post('/api/login', { schema: { body: loginRequestSchema } }, async (request, reply) => {
+    const { email, password, rememberMe } = request.body;
+    await limit(TOO_MANY.login, [
+      [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
+      [`login:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.loginPerEmail],
+    ]);
+    const user = await services.users.authenticate(email, password);
+    if (!user) throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
+    await endCurrentSession(request);
+    setSessionCookie(reply, await services.sessions.start(user.id, rememberMe), secure);
+    return { ok: true as const, message: 'Signed in' };
+  });
+
+  app.post('/api/register', { schema: { body: registerRequestSchema } }, async (request, reply) => {
+    const { email, password } = request.body;
+    await limit(TOO_MANY.register, [
+      [`register:ip:${request.ip}`, AUTH_RATE_LIMITS.registerPerIp],
+      [`register:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.registerPerEmail],
+    ]);
+    const user = await services.users.registerWithPassword(email, password);
+    await endCurrentSession(request);
+    setSessionCookie(reply, await services.sessions.start(user.id, false), secure);
+    return reply.code(201).send({ ok: true as const, message: 'Account created' });
+  });
+
+  async function logout(request: FastifyRequest, reply: FastifyReply) {
+    await endCurrentSession(request);
+    clearSessionCookie(reply, secure);
+  }
+
+  app.post('/api/logout', async (request, reply) => {
+    await logout(request, reply);
+    return { ok: true as const, message: 'Signed out' };
+  });
+
+  // The navigation bar's Logout is a plain link: end the session, then land on the home page.
+  app.get('/api/logout', async (request, reply) => {
+    await logout(request, reply);
+    return reply.redirect('/');
+  });
+
+  app.post('/api/forgot-password', { schema: { body: forgotPasswordRequestSchema } }, async (request) => {
+    const { email } = request.body;
+    await limit(TOO_MANY.forgot, [
+      [`forgot:ip:${request.ip}`, AUTH_RATE_LIMITS.forgotPerIp],
+      [`forgot:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.forgotPerEmail],
+    ]);
+    await services.passwordReset.request(email);
+    return {
+      ok: true as const,
+      message: 'If an account exists for this email, a password reset link has been sent.',
+    };
+  });
+
+  app.post('/api/reset-password', { schema: { body: resetPasswordRequestSchema } }, async (request) => {
+    await limit(TOO_MANY.reset, [[`reset:ip:${request.ip}`, AUTH_RATE_LIMITS.resetPerIp]]);
+    await services.passwordReset.reset(request.body.token, request.body.newPassword);
+    return { ok: true as const, message: 'Password reset successful. Please login with your new password.' };
+  });
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import type { SageBuild } from '../../contract/builds';
+import type { Db } from '../db';
+
+export function createBuildService(db: Db) {
+  return {
+    /** The most recently released build, or null before the first release. */
+    async current(): Promise<SageBuild | null> {
+      const row = await db
+        .selectFrom('sage_builds')
+        .select(['version', 'ue54_url', 'ue55_url', 'ue56_url', 'ue57_url'])
+        .orderBy('released_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      if (!row) return null;
+      return {
+        version: row.version,
+        ue54Url: row.ue54_url,
+        ue55Url: row.ue55_url,
+        ue56Url: row.ue56_url,
+        ue57Url: row.ue57_url,
+      };
+    },
+
+    /** Makes `build` the current one; `releasedBy` is the admin's user id, null from the CLI. */
+    async release(build: SageBuild, releasedBy: string | null): Promise<SageBuild> {
+      await db
+        .insertInto('sage_builds')
+        .values({
+          id: randomUUID(),
+          version: build.version,
+          ue54_url: build.ue54Url,
+          ue55_url: build.ue55Url,
+          ue56_url: build.ue56Url,
+          ue57_url: build.ue57Url,
+          released_at: Date.now(),
+          released_by: releasedBy,
+        })
+        .execute();
+      return build;
+    },
+  };
+}
+
+export type BuildService = ReturnType<typeof createBuildService>;

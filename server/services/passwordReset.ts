@@ -1,0 +1,80 @@
+import type { Db } from '../db';
+import { badRequest } from '../errors';
+import { escapeHtml, type Mailer } from './mailer';
+import type { SessionService } from './sessions';
+import { hashToken, newToken } from './tokens';
+import type { UserService } from './users';
+
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+const INVALID_LINK = 'This password reset link is invalid or has already been used.';
+const EXPIRED_LINK = 'This password reset link has expired. Please request a new one.';
+
+export function passwordResetMail(link: string) {
+  return {
+    subject: 'Reset your Sage password',
+    text:
+      `Someone asked to reset the password of your Sage account.\n\n` +
+      `To choose a new password, open this link within one hour:\n${link}\n\n` +
+      `If it was not you, ignore this mail: your password stays as it is.\n`,
+    html:
+      `<p>Someone asked to reset the password of your Sage account.</p>` +
+      `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works for one hour).</p>` +
+      `<p>If it was not you, ignore this mail: your password stays as it is.</p>`,
+  };
+}
+
+export function createPasswordResetService(deps: {
+  db: Db;
+  users: UserService;
+  sessions: SessionService;
+  mailer: Mailer;
+  publicUrl: string;
+  onMailError: (err: unknown) => void;
+}) {
+  const { db, users, sessions, mailer, publicUrl } = deps;
+  return {
+    /**
+     * Sends a reset link when the e-mail has an account. Returns before the mail is sent and does
+     * the same work either way, so neither the answer nor its timing tells whether it exists.
+     */
+    async request(email: string): Promise<void> {
+      const user = await users.findByEmail(email);
+      if (!user?.email) return;
+      const token = newToken();
+      const now = Date.now();
+      await db
+        .insertInto('password_reset_tokens')
+        .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + RESET_TOKEN_TTL_MS, used_at: null })
+        .execute();
+      const link = `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      mailer.send({ to: user.email, ...passwordResetMail(link) }).catch(deps.onMailError);
+    },
+
+    /** Sets the new password once per token, then ends every session of the user. */
+    async reset(token: string, newPassword: string): Promise<void> {
+      const tokenHash = hashToken(token);
+      const row = await db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+      if (!row || row.used_at !== null) throw badRequest('invalid_token', INVALID_LINK);
+      const now = Date.now();
+      if (row.expires_at <= now) throw badRequest('expired_token', EXPIRED_LINK);
+      // Claim the token first: of two concurrent resets only one updates the row.
+      const claimed = await db
+        .updateTable('password_reset_tokens')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('invalid_token', INVALID_LINK);
+      await users.setPassword(row.user_id, newPassword);
+      await sessions.endAllForUser(row.user_id);
+      await db
+        .deleteFrom('password_reset_tokens')
+        .where('user_id', '=', row.user_id)
+        .where('used_at', 'is', null)
+        .execute();
+    },
+  };
+}
+
+export type PasswordResetService = ReturnType<typeof createPasswordResetService>;

@@ -1,0 +1,69 @@
+import type { Redis } from 'ioredis';
+
+export interface RateLimitRule {
+  /** How many attempts the window allows. */
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  retryAfterMs: number;
+}
+
+/** Fixed-window counters, in memory by default or in Redis so several servers share them. */
+export interface RateLimiter {
+  hit(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+  close(): Promise<void>;
+}
+
+/** The attempts allowed on sign-in, registration and password reset, per client IP and per e-mail. */
+export const AUTH_RATE_LIMITS = {
+  loginPerIp: { limit: 30, windowMs: 15 * 60_000 },
+  loginPerEmail: { limit: 10, windowMs: 15 * 60_000 },
+  registerPerIp: { limit: 10, windowMs: 60 * 60_000 },
+  registerPerEmail: { limit: 5, windowMs: 60 * 60_000 },
+  forgotPerIp: { limit: 10, windowMs: 60 * 60_000 },
+  forgotPerEmail: { limit: 3, windowMs: 60 * 60_000 },
+  resetPerIp: { limit: 20, windowMs: 60 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+export type AuthRateLimits = typeof AUTH_RATE_LIMITS;
+
+export function createMemoryRateLimiter(): RateLimiter {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [key, w] of windows) if (w.resetAt <= now) windows.delete(key);
+  }, 60_000);
+  sweep.unref();
+  return {
+    async hit(key, rule) {
+      const now = Date.now();
+      let w = windows.get(key);
+      if (!w || w.resetAt <= now) {
+        w = { count: 0, resetAt: now + rule.windowMs };
+        windows.set(key, w);
+      }
+      w.count += 1;
+      return { allowed: w.count <= rule.limit, retryAfterMs: Math.max(0, w.resetAt - now) };
+    },
+    async close() {
+      clearInterval(sweep);
+    },
+  };
+}
+
+export function createRedisRateLimiter(redis: Redis, prefix = 'sage:rl:'): RateLimiter {
+  return {
+    async hit(key, rule) {
+      const k = prefix + key;
+      const result = await redis.multi().set(k, 0, 'PX', rule.windowMs, 'NX').incr(k).pttl(k).exec();
+      const count = Number(result?.[1]?.[1] ?? 0);
+      const ttl = Number(result?.[2]?.[1] ?? rule.windowMs);
+      return { allowed: count <= rule.limit, retryAfterMs: Math.max(0, ttl) };
+    },
+    async close() {
+      await redis.quit();
+    },
+  };
+}

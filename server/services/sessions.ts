@@ -1,0 +1,84 @@
+import type { Db } from '../db';
+import type { UsersTable } from '../db/schema';
+import { hashToken, newToken } from './tokens';
+
+/** Sessions that have been used within this long are not written back on every request. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface SessionPolicy {
+  /** A session unused for this long ends. */
+  idleMs: number;
+  /** A session ends this long after sign-in, however busy. */
+  absoluteMs: number;
+}
+
+export interface NewSession {
+  token: string;
+  expiresAt: number;
+  persistent: boolean;
+}
+
+export function createSessionService(db: Db, policy: SessionPolicy) {
+  return {
+    /** Starts a session for the user; the returned token goes into the cookie and nowhere else. */
+    async start(userId: string, persistent: boolean): Promise<NewSession> {
+      const token = newToken();
+      const now = Date.now();
+      const expiresAt = now + policy.absoluteMs;
+      await db
+        .insertInto('sessions')
+        .values({
+          token_hash: hashToken(token),
+          user_id: userId,
+          persistent: persistent ? 1 : 0,
+          created_at: now,
+          last_seen_at: now,
+          expires_at: expiresAt,
+        })
+        .execute();
+      return { token, expiresAt, persistent };
+    },
+
+    /** The user behind a cookie token, or null when the session is unknown, idle or expired. */
+    async userFor(token: string): Promise<UsersTable | null> {
+      const tokenHash = hashToken(token);
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select(['sessions.last_seen_at as session_last_seen_at', 'sessions.expires_at as session_expires_at'])
+        .where('sessions.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      if (!row) return null;
+      const now = Date.now();
+      if (row.session_expires_at <= now || row.session_last_seen_at + policy.idleMs <= now) {
+        await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+        return null;
+      }
+      if (now - row.session_last_seen_at > TOUCH_INTERVAL_MS) {
+        await db.updateTable('sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute();
+      }
+      const { session_last_seen_at: _seen, session_expires_at: _expires, ...user } = row;
+      return user;
+    },
+
+    async end(token: string): Promise<void> {
+      await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+    },
+
+    async endAllForUser(userId: string): Promise<void> {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    },
+
+    /** Housekeeping: drops sessions that can no longer be used. */
+    async purgeExpired(): Promise<void> {
+      const now = Date.now();
+      await db
+        .deleteFrom('sessions')
+        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - policy.idleMs)]))
+        .execute();
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { CurrentUser } from '../../contract/user';
+import type { Db } from '../db';
+import type { UsersTable } from '../db/schema';
+import { conflict } from '../errors';
+import { burnPasswordCheck, hashPassword, verifyPassword, type ScryptCost } from './passwords';
+import { newToken } from './tokens';
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A readable default username for an e-mail account: the part before the @. */
+export function usernameFromEmail(email: string): string {
+  return email.split('@')[0] || email;
+}
+
+export function toCurrentUser(row: UsersTable): CurrentUser {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    status: row.status,
+    isAdmin: row.is_admin === 1,
+  };
+}
+
+const EMAIL_TAKEN = 'An account with this email already exists.';
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/i.test(e?.message ?? '');
+}
+
+export function createUserService(db: Db, scryptCost?: ScryptCost) {
+  const service = {
+    async findById(id: string): Promise<UsersTable | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async findByEmail(email: string): Promise<UsersTable | undefined> {
+      return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    },
+
+    /** Registers a legacy e-mail account; refuses an e-mail that already has one. */
+    async registerWithPassword(email: string, password: string): Promise<UsersTable> {
+      const normalized = normalizeEmail(email);
+      if (await service.findByEmail(normalized)) throw conflict('email_taken', EMAIL_TAKEN);
+      const now = Date.now();
+      const row: UsersTable = {
+        id: randomUUID(),
+        username: usernameFromEmail(normalized),
+        email: normalized,
+        email_verified_at: null,
+        password_hash: await hashPassword(password, scryptCost),
+        status: 'Active',
+        is_admin: 0,
+        license_token: newToken(),
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        await db.insertInto('users').values(row).execute();
+      } catch (err) {
+        // Two registrations racing for one e-mail: the unique index decides.
+        if (isUniqueViolation(err)) throw conflict('email_taken', EMAIL_TAKEN);
+        throw err;
+      }
+      return row;
+    },
+
+    /** The user whose e-mail and password match, else null; takes as long either way. */
+    async authenticate(email: string, password: string): Promise<UsersTable | null> {
+      const user = await service.findByEmail(email);
+      if (!user?.password_hash) {
+        await burnPasswordCheck(password, scryptCost);
+        return null;
+      }
+      return (await verifyPassword(password, user.password_hash)) ? user : null;
+    },
+
+    async setPassword(userId: string, password: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(password, scryptCost), updated_at: Date.now() })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    /**
+     * Makes the e-mail's account an admin. A new account gets `password`; an existing one keeps
+     * its password unless `password` is given.
+     */
+    async ensureAdmin(email: string, password: string | undefined, generated: () => string) {
+      const existing = await service.findByEmail(email);
+      if (existing) {
+        if (password) await service.setPassword(existing.id, password);
+        await db.updateTable('users').set({ is_admin: 1, updated_at: Date.now() }).where('id', '=', existing.id).execute();
+        return { user: { ...existing, is_admin: 1 }, created: false, password };
+      }
+      const initial = password ?? generated();
+      const user = await service.registerWithPassword(email, initial);
+      await db.updateTable('users').set({ is_admin: 1 }).where('id', '=', user.id).execute();
+      return { user: { ...user, is_admin: 1 }, created: true, password: initial };
+    },
+  };
+  return service;
+}
+
+export type UserService = ReturnType<typeof createUserService>;
