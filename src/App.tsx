@@ -1,0 +1,80 @@
+import { CssBaseline, ThemeProvider } from '@mui/material';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import type { RuntimeConfig } from '../contract/config';
+import { DashboardPage } from './portal/dashboard/DashboardPage';
+import { DownloadPage } from './portal/DownloadPage';
+import { Guard } from './portal/guards';
+import { LoginPage } from './portal/LoginPage';
+import { NotFoundPage } from './portal/NotFoundPage';
+import { PortalLayout } from './portal/PortalLayout';
+import { ResetPasswordPage } from './portal/ResetPasswordPage';
+import { SupportPage } from './portal/SupportPage';
+import { RuntimeConfigProvider } from './runtimeConfig';
+import { theme } from './ui/theme';
+import { Toaster } from './ui/toast';
+
+/** Providers every screen needs; tests wrap screens in the same ones with their own router. */
+export function AppProviders({
+  config,
+  queryClient,
+  children,
+}: {
+  config: RuntimeConfig;
+  queryClient: QueryClient;
+  children: ReactNode;
+}) {
+  return (
+    <RuntimeConfigProvider config={config}>
+      <QueryClientProvider client={queryClient}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline />
+          <Toaster>{children}</Toaster>
+        </ThemeProvider>
+      </QueryClientProvider>
+    </RuntimeConfigProvider>
+  );
+}
+
+/** The portal's routes (§2). */
+export function PortalRoutes() {
+  return (
+    <Routes>
+      <Route element={<PortalLayout />}>
+        <Route index element={<Navigate to="/download" replace />} />
+        <Route path="download" element={<DownloadPage />} />
+        <Route path="signup" element={<Navigate to="/login" replace />} />
+        <Route
+          path="login"
+          element={
+            <Guard access="anonymous">
+              <LoginPage />
+            </Guard>
+          }
+        />
+        <Route path="reset-password" element={<ResetPasswordPage />} />
+        <Route path="support" element={<SupportPage />} />
+        <Route
+          path="dashboard"
+          element={
+            <Guard access="signed-in">
+              <DashboardPage />
+            </Guard>
+          }
+        />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
+
+export function App({ config, queryClient }: { config: RuntimeConfig; queryClient: QueryClient }) {
+  return (
+    <AppProviders config={config} queryClient={queryClient}>
+      <BrowserRouter>
+        <PortalRoutes />
+      </BrowserRouter>
+    </AppProviders>
+  );
+}

@@ -1,0 +1,17 @@
+import { sageBuildSchema, type SageBuild } from '../../contract/builds';
+import { request } from './client';
+
+/** The current build; 404 means none released, so the configured default is offered (§7). */
+export async function fetchCurrentBuild(defaultBuild: SageBuild): Promise<SageBuild> {
+  let res: Response;
+  try {
+    res = await request('/api/current-sage-build');
+  } catch {
+    throw new Error('Failed to fetch current build');
+  }
+  if (res.status === 404) return defaultBuild;
+  if (!res.ok) throw new Error('Failed to fetch current build');
+  const parsed = sageBuildSchema.safeParse(await res.json().catch(() => null));
+  if (!parsed.success) throw new Error('Failed to fetch current build');
+  return parsed.data;
+}

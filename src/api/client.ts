@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+
+/** A failed API call; `message` follows spec §8 (`status: statusText` or `status: body text`). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** The readable part of an error body: our `{ error, message }` JSON's message, else the text. */
+export function bodyMessage(text: string): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
+      return (parsed as { message: string }).message;
+    }
+  } catch {
+    // Not JSON: the text itself is the message.
+  }
+  return text;
+}
+
+/** §8: status ≥ 500 → `status: statusText`; other non-OK → `status: body text`. */
+export async function errorFromResponse(res: Response): Promise<HttpError> {
+  if (res.status >= 500) return new HttpError(res.status, `${res.status}: ${res.statusText}`);
+  return new HttpError(res.status, `${res.status}: ${bodyMessage(await res.text())}`);
+}
+
+/** Every call sends credentials (the session cookie); bodies are JSON. */
+export function request(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  const hasBody = init.body !== undefined;
+  return fetch(path, {
+    method: init.method ?? 'GET',
+    credentials: 'include',
+    headers: hasBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+    body: hasBody ? JSON.stringify(init.body) : undefined,
+  });
+}
+
+/** GET a JSON document, validated by `schema`; throws HttpError per §8. */
+export async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+  const res = await request(path);
+  if (!res.ok) throw await errorFromResponse(res);
+  return schema.parse(await res.json());
+}
+
+export interface ActionResult {
+  ok: boolean;
+  message: string;
+  status?: number;
+}
+
+/**
+ * A state-changing call whose failure is shown to the user rather than thrown (§8: login,
+ * logout, register): not-ok with the status text for 5xx, else the server's message; a network
+ * failure yields its error text.
+ */
+export async function action(path: string, body?: unknown): Promise<ActionResult> {
+  try {
+    const res = await request(path, { method: 'POST', body });
+    if (res.ok) return { ok: true, message: '', status: res.status };
+    const message = res.status >= 500 ? res.statusText : bodyMessage(await res.text());
+    return { ok: false, message, status: res.status };
+  } catch (err) {
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,26 @@
+import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { errorFromResponse, request } from './client';
+
+/** §7: the default data query is a GET of the query key as the path. */
+export const getQueryKeyPath: QueryFunction = async ({ queryKey }) => {
+  const res = await request(String(queryKey[0]));
+  if (!res.ok) throw await errorFromResponse(res);
+  return res.json();
+};
+
+/** §9 defaults: no retries, no refetch on focus or interval, never stale, 5-minute cache. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        queryFn: getQueryKeyPath,
+        retry: false,
+        refetchOnWindowFocus: false,
+        refetchInterval: false,
+        staleTime: Infinity,
+        gcTime: 5 * 60_000,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

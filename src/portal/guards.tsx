@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+import { Navigate } from 'react-router';
+import { useCurrentUser } from '../authProvider/session';
+import { routeAccess, type RouteAccess } from './routeAccess';
+import { LoadingScreen } from '../ui/LoadingScreen';
+
+/**
+ * Applies a route's access rule (§2): signed-in routes show Loading while the user loads and
+ * send visitors to /; the login screen sends a signed-in user to /dashboard.
+ */
+export function Guard({ access, children }: { access: RouteAccess; children: ReactNode }) {
+  const { data: user, isPending, isError } = useCurrentUser();
+  const decision = routeAccess(access, isPending ? 'loading' : isError ? 'absent' : user ? 'present' : 'absent');
+  if (decision.kind === 'loading') return <LoadingScreen />;
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,14 @@
+/** Who may open a route (§2, §6). */
+export type RouteAccess = 'all' | 'anonymous' | 'signed-in';
+
+export type SessionState = 'loading' | 'absent' | 'present';
+
+export type AccessDecision = { kind: 'show' } | { kind: 'loading' } | { kind: 'redirect'; to: string };
+
+/** The guard rule as a pure function: what a route shows for a session state. */
+export function routeAccess(access: RouteAccess, session: SessionState): AccessDecision {
+  if (access === 'all') return { kind: 'show' };
+  if (session === 'loading') return { kind: 'loading' };
+  if (access === 'signed-in') return session === 'present' ? { kind: 'show' } : { kind: 'redirect', to: '/' };
+  return session === 'present' ? { kind: 'redirect', to: '/dashboard' } : { kind: 'show' };
+}
