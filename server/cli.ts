@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { sageBuildSchema } from '../contract/builds';
+import { loadConfig } from './config';
+import { migrateToLatest, openDatabase } from './db';
+import { createBuildService } from './services/builds';
+import { createUserService } from './services/users';
+import { MIN_PASSWORD_LENGTH } from '../contract/auth';
+
+const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command> [options])
+
+  create-admin --email E [--password P]
+      Makes E an admin. A new account is created when E has none; without --password it gets a
+      generated one-time password, printed once. An existing account keeps its password unless
+      --password is given.
+
+  release-build --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL]
+      Makes V the build offered on the download page.
+
+  help
+      Shows this text.
+
+The database is the one the server uses (DATABASE_URL, else the SQLite file under DATA_DIR).`;
+
+const emailSchema = z.email({ error: 'create-admin needs --email with a valid e-mail address' });
+
+/** Runs one command; returns the process exit code. */
+export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help') {
+    out(HELP);
+    return command ? 0 : 1;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      version: { type: 'string' },
+      ue54: { type: 'string' },
+      ue55: { type: 'string' },
+      ue56: { type: 'string' },
+      ue57: { type: 'string' },
+    },
+  });
+
+  const config = loadConfig();
+  const db = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+    switch (command) {
+      case 'create-admin': {
+        const email = emailSchema.parse(values.email);
+        if (values.password !== undefined && values.password.length < MIN_PASSWORD_LENGTH) {
+          throw new Error(`--password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+        }
+        const users = createUserService(db);
+        const result = await users.ensureAdmin(email, values.password, () => randomBytes(12).toString('base64url'));
+        out(result.created ? `Created admin ${email}.` : `${email} is now an admin.`);
+        if (result.created && values.password === undefined) {
+          out(`One-time password (shown only now): ${result.password}`);
+        }
+        return 0;
+      }
+      case 'release-build': {
+        const build = sageBuildSchema
+          .extend({
+            version: z.string().min(1, 'release-build needs --version'),
+            ue54Url: z.union([z.literal(''), z.url({ error: '--ue54 must be a URL' })]),
+            ue55Url: z.url({ error: 'release-build needs --ue55 with a URL' }),
+            ue56Url: z.url({ error: 'release-build needs --ue56 with a URL' }),
+            ue57Url: z.url({ error: 'release-build needs --ue57 with a URL' }),
+          })
+          .parse({
+            version: values.version ?? '',
+            ue54Url: values.ue54 ?? '',
+            ue55Url: values.ue55,
+            ue56Url: values.ue56,
+            ue57Url: values.ue57,
+          });
+        await createBuildService(db).release(build, null);
+        out(`Sage build ${build.version} released successfully`);
+        return 0;
+      }
+      default:
+        out(`Unknown command: ${command}\n\n${HELP}`);
+        return 1;
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+if (isMain) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      const message =
+        err instanceof z.ZodError ? err.issues.map((i) => i.message).join('\n') : err instanceof Error ? err.message : String(err);
+      console.error(message);
+      process.exit(1);
+    },
+  );
+}
