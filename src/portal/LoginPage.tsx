@@ -1,0 +1,171 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Checkbox,
+  Container,
+  Divider,
+  FormControlLabel,
+  Link,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useToast } from '../ui/toast';
+import { assignLocation, EPIC_SIGN_IN_URL } from './login/browser';
+import { PasswordField } from './login/PasswordField';
+import { useLoginActions } from './login/useLoginActions';
+import { modeFromSearch, validateLoginForm, type LoginMode } from './login/validation';
+
+const TEXT: Record<LoginMode, { heading: string; submit: string; switchPrompt: string; switchAction: string }> = {
+  signin: {
+    heading: 'Sign in to Sage',
+    submit: 'Sign in with e-mail',
+    switchPrompt: "Don't have an account?",
+    switchAction: 'Create an account',
+  },
+  register: {
+    heading: 'Create your Sage account',
+    submit: 'Create my account',
+    switchPrompt: 'Already have an account?',
+    switchAction: 'Sign in instead',
+  },
+};
+
+/** /login: legacy e-mail sign-in and registration, plus Epic sign-in (§2 Login screen). */
+export function LoginPage() {
+  const [searchParams] = useSearchParams();
+  const [mode, setMode] = useState<LoginMode>(() => modeFromSearch(searchParams.get('mode')));
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [passwordConfirm, setPasswordConfirm] = useState('');
+  const [rememberMe, setRememberMe] = useState(false);
+  const [showPassword, setShowPassword] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const toast = useToast();
+  const { submit, requestPasswordReset } = useLoginActions();
+  const text = TEXT[mode];
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = validateLoginForm(mode, { email, password, passwordConfirm });
+    if (problem) {
+      toast({ title: 'Error', description: problem, variant: 'destructive' });
+      return;
+    }
+    setBusy(true);
+    try {
+      await submit(mode, { email, password, rememberMe });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function toggleMode() {
+    setMode((m) => (m === 'signin' ? 'register' : 'signin'));
+    setPasswordConfirm('');
+  }
+
+  return (
+    <Container maxWidth="xs" sx={{ py: { xs: 4, sm: 8 } }}>
+      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
+        <Typography component="h1" variant="h5" gutterBottom>
+          {text.heading}
+        </Typography>
+        <Alert severity="info" sx={{ mb: 3 }}>
+          You don't need to sign in to download and install Sage —{' '}
+          <Link component={RouterLink} to="/download">
+            go to Downloads
+          </Link>
+          . This login is for legacy users and will be removed soon.
+        </Alert>
+
+        <Button
+          variant="contained"
+          fullWidth
+          size="large"
+          disabled={busy}
+          onClick={() => assignLocation(EPIC_SIGN_IN_URL)}
+        >
+          Sign in with Epic
+        </Button>
+
+        <Divider sx={{ my: 3 }}>or</Divider>
+
+        <Box component="form" onSubmit={onSubmit}>
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+            fullWidth
+            margin="normal"
+            autoComplete="email"
+            disabled={busy}
+          />
+          <PasswordField
+            label="Password"
+            name="password"
+            value={password}
+            onChange={setPassword}
+            visible={showPassword}
+            onToggleVisible={() => setShowPassword((v) => !v)}
+            disabled={busy}
+            autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
+          />
+          {mode === 'register' && (
+            <PasswordField
+              label="Confirm Password"
+              name="passwordConfirm"
+              value={passwordConfirm}
+              onChange={setPasswordConfirm}
+              visible={showPassword}
+              disabled={busy}
+              autoComplete="new-password"
+            />
+          )}
+          {mode === 'signin' && (
+            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mt: 1 }}>
+              <FormControlLabel
+                control={
+                  <Checkbox
+                    name="rememberMe"
+                    checked={rememberMe}
+                    onChange={(e) => setRememberMe(e.target.checked)}
+                    disabled={busy}
+                  />
+                }
+                label="Remember me"
+              />
+              <Link
+                component="button"
+                type="button"
+                variant="body2"
+                disabled={busy}
+                onClick={() => void requestPasswordReset(email)}
+              >
+                Forgot password?
+              </Link>
+            </Stack>
+          )}
+          <Button type="submit" variant="outlined" fullWidth size="large" disabled={busy} sx={{ mt: 3 }}>
+            {busy ? 'Processing...' : text.submit}
+          </Button>
+        </Box>
+
+        <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
+          {text.switchPrompt}{' '}
+          <Link component="button" type="button" variant="body2" disabled={busy} onClick={toggleMode}>
+            {text.switchAction}
+          </Link>
+        </Typography>
+      </Paper>
+    </Container>
+  );
+}

@@ -1,0 +1,77 @@
+import { Box, Button, Drawer, Paper, useMediaQuery } from '@mui/material';
+import { useState } from 'react';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { MOBILE_MEDIA_QUERY } from '../../ui/theme';
+import { DashboardSidebar } from './DashboardSidebar';
+import { GeneralSection } from './GeneralSection';
+import { SectionNotFound } from './SectionNotFound';
+import { DEFAULT_SECTION_HASH, resolveSection, type DashboardSection } from './sections';
+
+const SIDEBAR_WIDTH = 240;
+const SIDEBAR_ID = 'dashboard-sidebar';
+
+function SectionView({ section, onBack }: { section: DashboardSection; onBack: () => void }) {
+  switch (section.id) {
+    case 'general':
+      return <GeneralSection />;
+    default:
+      // A section enabled in sections.ts without a view here is treated as unavailable.
+      return <SectionNotFound onBack={onBack} />;
+  }
+}
+
+/** /dashboard: account information in sections chosen by the URL hash (§2 Dashboard). */
+export function DashboardPage() {
+  const { hash } = useLocation();
+  const navigate = useNavigate();
+  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, { noSsr: true });
+  const [menuOpen, setMenuOpen] = useState(false);
+  const resolution = resolveSection(hash);
+
+  if (resolution.kind === 'redirect') return <Navigate to={{ hash: resolution.hash }} replace />;
+
+  const current = resolution.kind === 'show' ? resolution.section : null;
+  const backToGeneral = () => navigate({ hash: DEFAULT_SECTION_HASH });
+  const closeMenu = () => setMenuOpen(false);
+
+  return (
+    <Box sx={{ display: 'flex', flexDirection: isMobile ? 'column' : 'row', gap: 3, py: 3, px: { xs: 2, sm: 3 } }}>
+      {isMobile ? (
+        <>
+          <Box>
+            <Button
+              variant="outlined"
+              aria-expanded={menuOpen}
+              aria-controls={SIDEBAR_ID}
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              Menu
+            </Button>
+          </Box>
+          <Drawer
+            id={SIDEBAR_ID}
+            anchor="left"
+            open={menuOpen}
+            onClose={closeMenu}
+            keepMounted
+            slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}
+          >
+            <DashboardSidebar current={current} onNavigate={closeMenu} />
+          </Drawer>
+        </>
+      ) : (
+        <Paper
+          id={SIDEBAR_ID}
+          component="aside"
+          variant="outlined"
+          sx={{ width: SIDEBAR_WIDTH, flexShrink: 0, alignSelf: 'flex-start' }}
+        >
+          <DashboardSidebar current={current} />
+        </Paper>
+      )}
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        {current ? <SectionView section={current} onBack={backToGeneral} /> : <SectionNotFound onBack={backToGeneral} />}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,138 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { DashboardPage } from '../../src/portal/dashboard/DashboardPage';
+import { json, renderPortal, renderScreen, stubFetch } from './render';
+
+const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
+
+const stubUser = (body: unknown) => stubFetch({ 'GET /api/user': () => json(body) });
+const location = () => screen.getByTestId('location');
+
+/** Makes MUI's media queries report a phone-sized screen (≤ 768 px). */
+function emulatePhoneScreen() {
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
+    matches: query.includes('max-width:768px'),
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }));
+}
+
+describe('Dashboard General section', () => {
+  it('shows the profile of the signed-in user', async () => {
+    stubUser(user);
+    renderScreen(<DashboardPage />, '/dashboard#general');
+    expect(screen.getByRole('heading', { level: 1, name: 'General' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Profile Information' })).toBeInTheDocument();
+    expect(await screen.findByText('ada')).toBeInTheDocument();
+    expect(screen.getByText('Username')).toBeInTheDocument();
+    expect(screen.getByText('Email')).toBeInTheDocument();
+    expect(screen.getByText('ada@example.com')).toBeInTheDocument();
+    expect(screen.getByText('Account Status')).toBeInTheDocument();
+    const chip = screen.getByText('Active').closest('.MuiChip-root');
+    expect(chip).toHaveClass('MuiChip-colorDefault');
+  });
+
+  it('leaves out a missing e-mail and marks a non-active status as secondary', async () => {
+    stubUser({ ...user, email: null, status: 'Suspended' });
+    renderScreen(<DashboardPage />, '/dashboard#general');
+    expect(await screen.findByText('ada')).toBeInTheDocument();
+    expect(screen.queryByText('Email')).not.toBeInTheDocument();
+    expect(screen.getByText('Suspended').closest('.MuiChip-root')).toHaveClass('MuiChip-colorSecondary');
+  });
+
+  it('shows a skeleton while the user loads', async () => {
+    stubFetch({ 'GET /api/user': () => new Promise<Response>(() => {}) });
+    renderScreen(<DashboardPage />, '/dashboard#general');
+    expect(screen.getByRole('status', { name: 'Loading user information' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Profile Information' })).toBeInTheDocument();
+    expect(screen.queryByText('Username')).not.toBeInTheDocument();
+  });
+
+  it('says so when the user cannot be loaded', async () => {
+    stubFetch({ 'GET /api/user': () => new Response('', { status: 500, statusText: 'Internal Server Error' }) });
+    renderScreen(<DashboardPage />, '/dashboard#general');
+    expect(await screen.findByText('Unable to load user information')).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading user information' })).not.toBeInTheDocument();
+  });
+
+  it('is reached through the signed-in guard', async () => {
+    stubUser(user);
+    renderPortal('/dashboard');
+    expect(await screen.findByRole('heading', { level: 1, name: 'General' })).toBeInTheDocument();
+    expect(await screen.findByText('ada@example.com')).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/dashboard#general$/);
+  });
+});
+
+describe('Dashboard sections by hash', () => {
+  it.each(['/dashboard', '/dashboard#', '/dashboard#billing'])('%s resets to #general', async (path) => {
+    stubUser(user);
+    renderScreen(<DashboardPage />, path);
+    await waitFor(() => expect(location()).toHaveTextContent(/^\/dashboard#general$/));
+    expect(screen.getByRole('heading', { level: 1, name: 'General' })).toBeInTheDocument();
+  });
+
+  it('lists only enabled sections and marks the current one', async () => {
+    stubUser(user);
+    renderScreen(<DashboardPage />, '/dashboard#general');
+    const nav = screen.getByRole('navigation', { name: 'Dashboard sections' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((l) => l.textContent)).toEqual(['General']);
+    expect(links[0]).toHaveAttribute('aria-current', 'page');
+    expect(links[0]).toHaveAttribute('href', '/dashboard#general');
+  });
+
+  it('shows Section Not Found for the disabled Subscriptions section, with a way back', async () => {
+    stubUser(user);
+    renderScreen(<DashboardPage />, '/dashboard#subscriptions');
+    expect(screen.getByRole('heading', { name: 'Section Not Found' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent('/dashboard#subscriptions');
+    const nav = screen.getByRole('navigation', { name: 'Dashboard sections' });
+    expect(within(nav).queryByRole('link', { name: 'Subscriptions' })).not.toBeInTheDocument();
+
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to General' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'General' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/dashboard#general$/);
+    expect(screen.queryByRole('heading', { name: 'Section Not Found' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Dashboard on a phone', () => {
+  it('opens the sidebar from Menu and closes it when a section is chosen', async () => {
+    emulatePhoneScreen();
+    stubUser(user);
+    const u = userEvent.setup();
+    renderScreen(<DashboardPage />, '/dashboard#subscriptions');
+
+    const menu = screen.getByRole('button', { name: 'Menu' });
+    expect(menu).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: 'Dashboard sections' })).not.toBeInTheDocument();
+
+    await u.click(menu);
+    expect(menu).toHaveAttribute('aria-expanded', 'true');
+    const nav = screen.getByRole('navigation', { name: 'Dashboard sections' });
+    expect(document.querySelector('.MuiBackdrop-root')).toBeInTheDocument();
+
+    await u.click(within(nav).getByRole('link', { name: 'General' }));
+    expect(location()).toHaveTextContent(/^\/dashboard#general$/);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false'));
+    expect(screen.getByRole('heading', { level: 1, name: 'General' })).toBeInTheDocument();
+  });
+
+  it('closes the sidebar with Escape', async () => {
+    emulatePhoneScreen();
+    stubUser(user);
+    const u = userEvent.setup();
+    renderScreen(<DashboardPage />, '/dashboard#general');
+    await u.click(screen.getByRole('button', { name: 'Menu' }));
+    expect(screen.getByRole('navigation', { name: 'Dashboard sections' })).toBeInTheDocument();
+    await u.keyboard('{Escape}');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Menu' })).toHaveAttribute('aria-expanded', 'false'));
+  });
+});

@@ -1,0 +1,152 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { NavBar } from '../../src/portal/NavBar';
+import { MOBILE_MEDIA_QUERY } from '../../src/ui/theme';
+import { json, renderScreen, stubFetch } from './render';
+
+const signedInUser = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
+
+const signedOut = () => stubFetch({ 'GET /api/user': () => json({ error: 'unauthorized', message: 'Not signed in' }, 401) });
+const signedIn = () => stubFetch({ 'GET /api/user': () => json(signedInUser) });
+
+/** Makes MUI's useMediaQuery see a screen of 768 px or less. */
+function simulateNarrowScreen() {
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
+    matches: query === MOBILE_MEDIA_QUERY,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  }));
+}
+
+describe('NavBar', () => {
+  it('shows the marketing links, Download and a Login button to an anonymous visitor', async () => {
+    signedOut();
+    renderScreen(<NavBar />, '/download');
+
+    expect(await screen.findByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'About' })).toHaveAttribute('href', 'https://sage.test/about');
+    expect(within(nav).getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', 'https://sage.test/pricing');
+    expect(within(nav).getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', 'https://sage.test/contact');
+    expect(within(nav).getByRole('link', { name: 'Download' })).toHaveAttribute('href', '/download');
+    expect(screen.queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Logout' })).not.toBeInTheDocument();
+  });
+
+  it('leads the logo to the marketing home', async () => {
+    signedOut();
+    renderScreen(<NavBar />);
+
+    expect(screen.getByRole('link', { name: 'Sage home' })).toHaveAttribute('href', 'https://sage.test');
+    await screen.findByRole('link', { name: 'Login' });
+  });
+
+  it('marks Download as the current page on the download page', async () => {
+    signedOut();
+    renderScreen(<NavBar />, '/download');
+
+    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('aria-current', 'page');
+    await screen.findByRole('link', { name: 'Login' });
+  });
+
+  it('shows neither Login nor Logout while the user is loading', () => {
+    stubFetch({ 'GET /api/user': () => new Promise<Response>(() => {}) });
+    renderScreen(<NavBar />);
+
+    expect(screen.getByRole('link', { name: 'Download' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Logout' })).not.toBeInTheDocument();
+  });
+
+  it('offers Dashboard and a Logout that leaves through the server to a signed-in user', async () => {
+    signedIn();
+    renderScreen(<NavBar />);
+
+    expect(await screen.findByRole('link', { name: 'Logout' })).toHaveAttribute('href', '/api/logout');
+    expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+  });
+
+  it('hides the links but keeps the logo when showNavigation is false', async () => {
+    const fetchSpy = signedOut();
+    renderScreen(<NavBar showNavigation={false} />);
+
+    await waitFor(() => expect(fetchSpy).toHaveBeenCalled());
+    expect(screen.getByRole('link', { name: 'Sage home' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+    for (const name of ['About', 'Pricing', 'Contact Us', 'Download', 'Login']) {
+      expect(screen.queryByRole('link', { name })).not.toBeInTheDocument();
+    }
+    expect(screen.queryByRole('button', { name: 'Open menu' })).not.toBeInTheDocument();
+  });
+
+  describe('on a screen of 768 px or less', () => {
+    it('keeps the links in a drawer until the menu button opens it', async () => {
+      simulateNarrowScreen();
+      signedOut();
+      const user = userEvent.setup();
+      renderScreen(<NavBar />, '/download');
+
+      const menuButton = screen.getByRole('button', { name: 'Open menu' });
+      expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+      expect(screen.queryByRole('link', { name: 'About' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Download' })).not.toBeInTheDocument();
+
+      await user.click(menuButton);
+
+      const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+      expect(within(drawer).getByRole('link', { name: 'About' })).toHaveAttribute('href', 'https://sage.test/about');
+      expect(within(drawer).getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', 'https://sage.test/pricing');
+      expect(within(drawer).getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', 'https://sage.test/contact');
+      expect(within(drawer).getByRole('link', { name: 'Download' })).toHaveAttribute('href', '/download');
+      expect(await within(drawer).findByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
+    });
+
+    it('shows Dashboard and Logout in the drawer to a signed-in user', async () => {
+      simulateNarrowScreen();
+      signedIn();
+      const user = userEvent.setup();
+      renderScreen(<NavBar />);
+
+      await user.click(screen.getByRole('button', { name: 'Open menu' }));
+
+      const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+      expect(await within(drawer).findByRole('link', { name: 'Logout' })).toHaveAttribute('href', '/api/logout');
+      expect(within(drawer).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
+    });
+
+    it('closes the drawer when a link in it is clicked', async () => {
+      simulateNarrowScreen();
+      signedOut();
+      const user = userEvent.setup();
+      renderScreen(<NavBar />, '/support');
+
+      await user.click(screen.getByRole('button', { name: 'Open menu' }));
+      const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+      await user.click(within(drawer).getByRole('link', { name: 'Download' }));
+
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Menu' })).not.toBeInTheDocument());
+      expect(screen.getByTestId('location')).toHaveTextContent('/download');
+    });
+
+    it('closes the drawer with its Close menu button', async () => {
+      simulateNarrowScreen();
+      signedOut();
+      const user = userEvent.setup();
+      renderScreen(<NavBar />);
+
+      await user.click(screen.getByRole('button', { name: 'Open menu' }));
+      const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+      await user.click(within(drawer).getByRole('button', { name: 'Close menu' }));
+
+      await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Menu' })).not.toBeInTheDocument());
+    });
+  });
+});

@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { routeAccess, type AccessDecision, type RouteAccess, type SessionState } from '../../src/portal/routeAccess';
+
+describe('routeAccess (§2, §6)', () => {
+  it.each<[RouteAccess, SessionState, AccessDecision]>([
+    ['all', 'loading', { kind: 'show' }],
+    ['all', 'absent', { kind: 'show' }],
+    ['all', 'present', { kind: 'show' }],
+    ['signed-in', 'loading', { kind: 'loading' }],
+    ['signed-in', 'absent', { kind: 'redirect', to: '/' }],
+    ['signed-in', 'present', { kind: 'show' }],
+    ['anonymous', 'loading', { kind: 'loading' }],
+    ['anonymous', 'absent', { kind: 'show' }],
+    ['anonymous', 'present', { kind: 'redirect', to: '/dashboard' }],
+  ])('%s route, session %s', (access, session, expected) => {
+    expect(routeAccess(access, session)).toEqual(expected);
+  });
+});
