@@ -5,25 +5,26 @@ export const MIN_PASSWORD_LENGTH = 8;
 /** Longest password accepted anywhere: keeps hashing cost bounded. */
 export const MAX_PASSWORD_LENGTH = 256;
 
-const email = z
-  .string({ error: 'Email is required' })
+/** A string field: "<label> is required" when it is missing, "<label> must be a string" otherwise. */
+const text = (label: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`) });
+
+const email = text('Email')
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Email is too long')
   .pipe(z.email({ error: 'Invalid email address' }));
 
-const newPassword = z
-  .string({ error: 'Password is required' })
+const newPassword = text('Password')
   .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
 
 export const loginRequestSchema = z.object({
   email,
-  password: z
-    .string({ error: 'Password is required' })
+  password: text('Password')
     .min(1, 'Password is required')
     .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
-  rememberMe: z.boolean().optional().default(false),
+  rememberMe: z.boolean({ error: 'Remember me must be true or false' }).optional().default(false),
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
@@ -34,7 +35,7 @@ export const forgotPasswordRequestSchema = z.object({ email });
 export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequestSchema>;
 
 export const resetPasswordRequestSchema = z.object({
-  token: z.string({ error: 'Reset token is required' }).min(1, 'Reset token is required').max(200),
+  token: text('Reset token').min(1, 'Reset token is required').max(200, 'Reset token is too long'),
   newPassword,
 });
 export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;

@@ -24,6 +24,9 @@ export function createBuildService(db: Db) {
 
     /** Makes `build` the current one; `releasedBy` is the admin's user id, null from the CLI. */
     async release(build: SageBuild, releasedBy: string | null): Promise<SageBuild> {
+      // Releases are ordered by time; two in one millisecond still get distinct, ordered stamps.
+      const latest = await db.selectFrom('sage_builds').select('released_at').orderBy('released_at', 'desc').limit(1).executeTakeFirst();
+      const releasedAt = Math.max(Date.now(), (latest?.released_at ?? 0) + 1);
       await db
         .insertInto('sage_builds')
         .values({
@@ -33,7 +36,7 @@ export function createBuildService(db: Db) {
           ue55_url: build.ue55Url,
           ue56_url: build.ue56Url,
           ue57_url: build.ue57Url,
-          released_at: Date.now(),
+          released_at: releasedAt,
           released_by: releasedBy,
         })
         .execute();

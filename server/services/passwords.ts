@@ -33,16 +33,34 @@ export async function hashPassword(password: string, cost = DEFAULT_SCRYPT_COST)
   return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
+/** Bounds on the cost read back from a stored hash, so a damaged row cannot exhaust memory. */
+const MAX_STORED_N = 2 ** 20;
+const MAX_STORED_R = 32;
+const MAX_STORED_P = 16;
+
+function storedCost(n: string, r: string, p: string): ScryptCost | null {
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  const isPowerOfTwo = Number.isInteger(cost.N) && cost.N > 1 && (cost.N & (cost.N - 1)) === 0;
+  if (!isPowerOfTwo || cost.N > MAX_STORED_N) return null;
+  if (!Number.isInteger(cost.r) || cost.r < 1 || cost.r > MAX_STORED_R) return null;
+  if (!Number.isInteger(cost.p) || cost.p < 1 || cost.p > MAX_STORED_P) return null;
+  return cost;
+}
+
+/** True when `password` matches `stored`; false for a wrong password or a malformed hash. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const [scheme, n, r, p, salt, hash, ...rest] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash || rest.length > 0) return false;
+  const cost = storedCost(n, r, p);
   const expected = Buffer.from(hash, 'base64');
-  const key = await derive(password, Buffer.from(salt, 'base64'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  if (!cost || expected.length !== KEY_LENGTH) return false;
+  let key: Buffer;
+  try {
+    key = await derive(password, Buffer.from(salt, 'base64'), cost);
+  } catch {
+    return false;
+  }
+  return timingSafeEqual(key, expected);
 }
 
 /**

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../server/cli';
+import { openDatabase } from '../../server/db';
+import { verifyPassword } from '../../server/services/passwords';
+
+describe('operator CLI', () => {
+  let dataDir: string;
+  let output: string[];
+  const out = (line: string) => output.push(line);
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-cli-'));
+    process.env.DATA_DIR = dataDir;
+    delete process.env.DATABASE_URL;
+    output = [];
+  });
+  afterEach(() => {
+    delete process.env.DATA_DIR;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function userRow(email: string) {
+    const db = openDatabase({ dataDir });
+    try {
+      return await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  it('creates an admin with a printed one-time password that signs in', async () => {
+    expect(await runCli(['create-admin', '--email', 'Boss@Example.com'], out)).toBe(0);
+    const printed = output.join('\n').match(/One-time password \(shown only now\): (\S+)/)?.[1];
+    expect(printed).toBeTruthy();
+    const user = await userRow('boss@example.com');
+    expect(user?.is_admin).toBe(1);
+    expect(await verifyPassword(printed!, user!.password_hash!)).toBe(true);
+  });
+
+  it('promotes an existing account without touching its password', async () => {
+    await runCli(['create-admin', '--email', 'a@example.com', '--password', 'first-password'], out);
+    const before = await userRow('a@example.com');
+    await runCli(['create-admin', '--email', 'a@example.com'], out);
+    const after = await userRow('a@example.com');
+    expect(after?.password_hash).toBe(before?.password_hash);
+    expect(output).toContain('a@example.com is now an admin.');
+    expect(output.join('\n')).not.toMatch(/One-time password/);
+  });
+
+  it('refuses a bad e-mail or a short password', async () => {
+    await expect(runCli(['create-admin', '--email', 'nope'], out)).rejects.toThrow(/valid e-mail/);
+    await expect(runCli(['create-admin', '--email', 'a@example.com', '--password', 'short'], out)).rejects.toThrow(
+      /at least 8 characters/,
+    );
+  });
+
+  it('releases a build that becomes the current one', async () => {
+    const code = await runCli(
+      ['release-build', '--version', '2026-02-01', '--ue55', 'https://dl.test/5.5.zip', '--ue56', 'https://dl.test/5.6.zip', '--ue57', 'https://dl.test/5.7.zip'],
+      out,
+    );
+    expect(code).toBe(0);
+    expect(output).toContain('Sage build 2026-02-01 released successfully');
+    const db = openDatabase({ dataDir });
+    const row = await db.selectFrom('sage_builds').selectAll().executeTakeFirst();
+    await db.destroy();
+    expect(row).toMatchObject({ version: '2026-02-01', ue57_url: 'https://dl.test/5.7.zip', ue54_url: '' });
+  });
+
+  it('answers an unknown command with the help text and a failing exit code', async () => {
+    expect(await runCli(['frobnicate'], out)).toBe(1);
+    expect(output.join('\n')).toMatch(/Unknown command: frobnicate[\s\S]*create-admin/);
+  });
+});

@@ -1,0 +1,269 @@
+/**
+ * Builds the real app for server tests, on every database the run has:
+ * SQLite always (a fresh file per suite) and PostgreSQL when TEST_DATABASE_URL is set (a fresh
+ * schema per suite, dropped afterwards). Mail goes through the real mailer to an in-process SMTP
+ * server.
+ *
+ *   describe.each(databases)('sign-in on $label', (database) => {
+ *     const server = useTestServer(database);
+ *     it('…', async () => {
+ *       const browser = server().client();
+ *       await browser.post('/api/register', { email, password });
+ *     });
+ *   });
+ *
+ * The database and the SMTP catcher live for the whole suite; the app (and with it the in-memory
+ * rate limiter) is built afresh for every test, so counters never leak between tests. Tests use
+ * `uniqueEmail()` so that rows of earlier tests in the suite do not matter.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { buildApp, type SageApp } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import { migrateToLatest, openDatabase, type Db } from '../../server/db';
+import { createMailer } from '../../server/services/mailer';
+import type { ScryptCost } from '../../server/services/passwords';
+import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
+import { startSmtpCatcher, type SmtpCatcher } from '../fixtures/smtpCatcher';
+
+/** Cheap enough for hundreds of hashes per run; production uses DEFAULT_SCRYPT_COST. */
+export const TEST_SCRYPT_COST: ScryptCost = { N: 1024, r: 8, p: 1 };
+export const PUBLIC_URL = 'http://sage.test';
+export const PASSWORD = 'correct-horse-battery';
+
+export interface OpenedDatabase {
+  db: Db;
+  /** Closes the connection and removes the file or schema. */
+  dispose(): Promise<void>;
+}
+
+export interface TestDatabase {
+  kind: 'sqlite' | 'postgres';
+  label: string;
+  /** A fresh, empty, migrated database. */
+  open(): Promise<OpenedDatabase>;
+}
+
+const sqlite: TestDatabase = {
+  kind: 'sqlite',
+  label: 'SQLite',
+  async open() {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-test-'));
+    const db = openDatabase({ dataDir });
+    await migrateToLatest(db);
+    return {
+      db,
+      async dispose() {
+        await db.destroy();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** Appends `options=-c search_path=<schema>` so every pooled connection works inside the schema. */
+export function withSearchPath(url: string, schema: string): string {
+  const separator = url.includes('?') ? '&' : '?';
+  return `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+function postgres(baseUrl: string): TestDatabase {
+  return {
+    kind: 'postgres',
+    label: 'PostgreSQL',
+    async open() {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: baseUrl });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE SCHEMA ${schema}`);
+      } finally {
+        await admin.end();
+      }
+      const db = openDatabase({ databaseUrl: withSearchPath(baseUrl, schema), dataDir: os.tmpdir() });
+      await migrateToLatest(db);
+      return {
+        db,
+        async dispose() {
+          await db.destroy();
+          const cleanup = new pg.Client({ connectionString: baseUrl });
+          await cleanup.connect();
+          try {
+            await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+          } finally {
+            await cleanup.end();
+          }
+        },
+      };
+    },
+  };
+}
+
+/** Every database this run tests against. */
+export const databases: TestDatabase[] = process.env.TEST_DATABASE_URL
+  ? [sqlite, postgres(process.env.TEST_DATABASE_URL)]
+  : [sqlite];
+
+let emailCounter = 0;
+/** An address no other test of the run uses. */
+export function uniqueEmail(prefix = 'user'): string {
+  emailCounter += 1;
+  return `${prefix}-${emailCounter}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Headers = Record<string, string>;
+
+export interface RequestOptions {
+  /** Sent as JSON (content-type application/json) unless `payload` is given. */
+  json?: unknown;
+  /** A raw body, sent as is with whatever content-type `headers` say. */
+  payload?: string | Buffer;
+  headers?: Headers;
+}
+
+/**
+ * A browser-like client over `app.inject`: keeps the cookies the server sets (and drops the ones
+ * it clears) and sends them back on every request.
+ */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(
+    private readonly app: SageApp,
+    private readonly defaultHeaders: Headers = {},
+  ) {}
+
+  async request(method: Method, url: string, opts: RequestOptions = {}): Promise<LightMyRequestResponse> {
+    const headers: Headers = { ...this.defaultHeaders, ...opts.headers };
+    const inject: InjectOptions = { method, url, headers };
+    if (opts.payload !== undefined) {
+      inject.payload = opts.payload;
+    } else if (opts.json !== undefined) {
+      inject.payload = JSON.stringify(opts.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (this.cookies.size > 0 && !('cookie' in headers)) {
+      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    const response = await this.app.inject(inject);
+    for (const cookie of response.cookies) {
+      const expired =
+        cookie.value === '' ||
+        (cookie.maxAge !== undefined && cookie.maxAge <= 0) ||
+        (cookie.expires !== undefined && cookie.expires.getTime() <= Date.now());
+      if (expired) this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    return response;
+  }
+
+  get(url: string, opts?: RequestOptions) {
+    return this.request('GET', url, opts);
+  }
+
+  post(url: string, json?: unknown, opts: RequestOptions = {}) {
+    return this.request('POST', url, { ...opts, json });
+  }
+
+  /** Registers and stays signed in (the register answer sets the session cookie). */
+  async register(email: string, password = PASSWORD): Promise<LightMyRequestResponse> {
+    const response = await this.post('/api/register', { email, password });
+    if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
+    return response;
+  }
+
+  async login(email: string, password = PASSWORD, rememberMe?: boolean): Promise<LightMyRequestResponse> {
+    return this.post('/api/login', { email, password, ...(rememberMe === undefined ? {} : { rememberMe }) });
+  }
+
+  /** The session cookie's current value, if any. */
+  get session(): string | undefined {
+    return this.cookies.get('sage_session');
+  }
+}
+
+export interface TestServer {
+  app: SageApp;
+  db: Db;
+  config: Config;
+  smtp: SmtpCatcher;
+  database: TestDatabase;
+  /** A new client with its own cookie jar. */
+  client(defaultHeaders?: Headers): TestClient;
+}
+
+/** The environment the test app is configured with; `env` overrides or adds variables. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', PUBLIC_URL, LOG_LEVEL: 'silent', ...env });
+}
+
+/**
+ * Registers vitest hooks that give each test of the enclosing describe a freshly built app over
+ * the suite's database. Call the returned function inside a test (or a later hook).
+ */
+export function useTestServer(database: TestDatabase, env: Record<string, string> = {}): () => TestServer {
+  let opened: OpenedDatabase | undefined;
+  let smtp: SmtpCatcher | undefined;
+  let dataDir: string | undefined;
+  let current: TestServer | undefined;
+
+  beforeAll(async () => {
+    opened = await database.open();
+    smtp = await startSmtpCatcher();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-test-data-'));
+  });
+
+  afterAll(async () => {
+    await smtp?.close();
+    await opened?.dispose();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  beforeEach(async () => {
+    if (!opened || !smtp || !dataDir) throw new Error('test server not set up');
+    const config = testConfig({ SMTP_URL: smtp.url, DATA_DIR: dataDir, ...env });
+    const mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      log: { info: () => undefined },
+    });
+    const app = await buildApp({
+      config,
+      db: opened.db,
+      mailer,
+      rateLimiter: createMemoryRateLimiter(),
+      scryptCost: TEST_SCRYPT_COST,
+    });
+    await app.ready();
+    current = {
+      app,
+      db: opened.db,
+      config,
+      smtp,
+      database,
+      client: (headers) => new TestClient(app, headers),
+    };
+  });
+
+  afterEach(async () => {
+    await current?.app.close();
+    current = undefined;
+  });
+
+  return () => {
+    if (!current) throw new Error('useTestServer(): call the accessor inside a test');
+    return current;
+  };
+}
+
+/** The `{ error, message }` body every API failure has. */
+export function errorBody(response: LightMyRequestResponse): { error: string; message: string } {
+  return response.json<{ error: string; message: string }>();
+}

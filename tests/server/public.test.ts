@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_BUILD_VERSION, type SageBuild } from '../../contract/builds';
+import { buildApp } from '../../server/app';
+import { createBuildService } from '../../server/services/builds';
+import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
+import { TEST_SCRYPT_COST, databases, errorBody, testConfig, useTestServer } from './harness';
+
+function build(version: string): SageBuild {
+  return {
+    version,
+    ue54Url: '',
+    ue55Url: `https://dl.test/${version}/ue5.5.zip`,
+    ue56Url: `https://dl.test/${version}/ue5.6.zip`,
+    ue57Url: `https://dl.test/${version}/ue5.7.zip`,
+  };
+}
+
+describe.each(databases)('public endpoints on $label', (database) => {
+  const server = useTestServer(database);
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('answers GET /healthz with ok while the database is reachable', async () => {
+    const response = await server().client().get('/healthz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('serves the browser runtime configuration without secrets', async () => {
+    const response = await server().client().get('/api/config');
+    expect(response.statusCode).toBe(200);
+    const body = response.json<Record<string, unknown>>();
+    expect(Object.keys(body).sort()).toEqual(['defaultBuild', 'installationGuideUrl', 'marketingUrl', 'supportEmail']);
+    expect(body.defaultBuild).toMatchObject({ version: DEFAULT_BUILD_VERSION });
+    expect(response.body).not.toContain('smtp://');
+  });
+
+  // Kept in this order: the database of the suite has no build until the release below.
+  it('answers GET /api/current-sage-build with 404 before any build is released', async () => {
+    const response = await server().client().get('/api/current-sage-build');
+    expect(response.statusCode).toBe(404);
+    expect(errorBody(response)).toEqual({ error: 'no_build', message: 'No Sage build has been released yet' });
+  });
+
+  it('answers GET /api/current-sage-build with the newest released build', async () => {
+    const builds = createBuildService(server().db);
+    await builds.release(build('2026-01-01a'), null);
+    expect((await server().client().get('/api/current-sage-build')).json()).toEqual(build('2026-01-01a'));
+
+    await builds.release(build('2026-02-01a'), null);
+    const response = await server().client().get('/api/current-sage-build');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual(build('2026-02-01a'));
+  });
+
+  it('makes the last release current even when two land in the same millisecond', async () => {
+    const builds = createBuildService(server().db);
+    vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2030, 0, 1));
+    for (const version of ['2030-01-01a', '2030-01-01b', '2030-01-01c', '2030-01-01d']) {
+      await builds.release(build(version), null);
+      expect((await builds.current())?.version).toBe(version);
+    }
+  });
+
+  it('serves the single-page app for screens and keeps 404 JSON for unknown API paths', async () => {
+    const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Sage</title>');
+    fs.mkdirSync(path.join(staticDir, 'assets'));
+    fs.writeFileSync(path.join(staticDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+    const app = await buildApp({
+      config: testConfig(),
+      db: server().db,
+      mailer: { send: async () => undefined },
+      rateLimiter: createMemoryRateLimiter(),
+      scryptCost: TEST_SCRYPT_COST,
+      staticDir,
+    });
+    try {
+      for (const url of ['/', '/download', '/dashboard', '/reset-password?token=abc']) {
+        const screen = await app.inject({ method: 'GET', url });
+        expect(screen.statusCode, url).toBe(200);
+        expect(screen.body).toContain('<title>Sage</title>');
+        expect(screen.headers['cache-control']).toBe('no-cache');
+        expect(String(screen.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+      }
+      const asset = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toContain('immutable');
+
+      const api = await app.inject({ method: 'GET', url: '/api/nothing-here' });
+      expect(api.statusCode).toBe(404);
+      expect(api.json()).toEqual({ error: 'not_found', message: 'No such endpoint: GET /api/nothing-here' });
+      const post = await app.inject({ method: 'POST', url: '/somewhere', payload: {} });
+      expect(post.statusCode).toBe(404);
+    } finally {
+      await app.close();
+      fs.rmSync(staticDir, { recursive: true, force: true });
+    }
+  });
+});
