@@ -1,0 +1,352 @@
+// End-to-end harness: starts the product the way `npm start` does (tsx server/main.ts over the
+// built browser app, fresh data directory, embedded defaults) and drives Debian's Chromium through
+// playwright-core. No browser is downloaded: without /usr/bin/chromium the stories are skipped,
+// unless E2E_REQUIRED=1 (as in .ci/run), where they fail with a clear message.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const E2E_REQUIRED = process.env.E2E_REQUIRED === '1';
+export const CHROMIUM_AVAILABLE = fs.existsSync(CHROMIUM_PATH);
+/** Stories run when Chromium is installed, and are forced to run (and fail) when required. */
+export const SKIP_E2E = !CHROMIUM_AVAILABLE && !E2E_REQUIRED;
+
+export const CHROMIUM_MISSING_MESSAGE =
+  `End-to-end tests are required (E2E_REQUIRED=1) but Chromium was not found at ${CHROMIUM_PATH}. ` +
+  'Install it with `apt-get install -y chromium` (.ci/run does this), or unset E2E_REQUIRED to skip them.';
+
+export interface Product {
+  /** Origin the product is served at, also its PUBLIC_URL. */
+  url: string;
+  dataDir: string;
+  /** Everything the server printed so far (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Asks the OS for a free loopback port. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        server.close();
+        reject(new Error('could not get a free port'));
+        return;
+      }
+      const { port } = address;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The server's environment: the caller's, minus anything that would point it at outside services. */
+function productEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  const dropped = new Set(['NODE_ENV', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'HOST', 'PUBLIC_URL', 'PORT', 'DATA_DIR']);
+  for (const [key, value] of Object.entries(process.env)) {
+    if (dropped.has(key) || key.startsWith('VITEST') || key.startsWith('DEFAULT_BUILD_')) continue;
+    env[key] = value;
+  }
+  return {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+}
+
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (exited(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** Signals the whole process group (tsx runs the server in a child process of its own). */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/**
+ * Starts `tsx server/main.ts` (what `npm start` runs once the browser app is built; globalSetup
+ * built it) on a free port with a fresh data directory, and waits until GET /healthz answers 200.
+ */
+export async function startProduct(): Promise<Product> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-e2e-data-'));
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+    cwd: ROOT,
+    env: productEnv(port, dataDir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (!exited(child)) {
+      killGroup(child, 'SIGTERM');
+      if (!(await waitForExit(child, 5000))) {
+        killGroup(child, 'SIGKILL');
+        await waitForExit(child, 5000);
+      }
+    } else {
+      killGroup(child, 'SIGKILL');
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited(child)) {
+      await stop();
+      throw new Error(`The product exited before it was ready (code ${String(child.exitCode)}):\n${output}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The product did not answer GET /healthz within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { url, dataDir, output: () => output, stop };
+}
+
+/** Launches Debian's Chromium headless; throws the clear "required but missing" message. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!CHROMIUM_AVAILABLE) throw new Error(CHROMIUM_MISSING_MESSAGE);
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** A unique e-mail address for one story, so stories never share an account. */
+export function uniqueEmail(story: string): string {
+  return `${story}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** Decodes quoted-printable: soft line breaks (`=` at line end) and `=XX` escapes such as `=3D`. */
+export function decodeQuotedPrintable(text: string): string {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The `To:` header of a raw mail, unfolded. */
+function toHeader(raw: string): string {
+  const headers = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  const unfolded = headers.replace(/\r?\n[ \t]+/g, ' ');
+  return unfolded.match(/^To:(.*)$/im)?.[1]?.trim() ?? '';
+}
+
+/**
+ * Waits for the newest mail in `<dataDir>/outbox` addressed to `email` (the server sends it after
+ * answering) and returns the password reset link in it.
+ */
+export async function readResetLink(dataDir: string, email: string, timeoutMs = 15_000): Promise<string> {
+  const outbox = path.join(dataDir, 'outbox');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const files = fs.existsSync(outbox)
+      ? fs
+          .readdirSync(outbox)
+          .filter((name) => name.endsWith('.eml'))
+          .map((name) => path.join(outbox, name))
+          .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs || b.localeCompare(a))
+      : [];
+    for (const file of files) {
+      const raw = fs.readFileSync(file, 'utf8');
+      if (!toHeader(raw).toLowerCase().includes(email.toLowerCase())) continue;
+      const link = decodeQuotedPrintable(raw).match(/https?:\/\/[^\s"'<>]+\/reset-password\?token=[^\s"'<>]+/)?.[0];
+      if (link) return link.replace(/&amp;/g, '&');
+      throw new Error(`The newest mail to ${email} (${file}) holds no reset link:\n${raw}`);
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`No mail to ${email} arrived in ${outbox} within ${timeoutMs} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const SCREENSHOT_DIR = path.join(os.tmpdir(), 'sage-e2e-screenshots');
+
+/**
+ * Collects the page's console errors and uncaught exceptions; on failure takes one screenshot into
+ * a temp directory and adds its path and the collected errors to the failure message.
+ */
+export function watchPage(page: Page) {
+  const problems: string[] = [];
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  return {
+    problems,
+    async story(name: string, steps: () => Promise<void>): Promise<void> {
+      try {
+        await steps();
+      } catch (err) {
+        let note = `\n  page: ${page.url()}`;
+        try {
+          fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+          const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^a-z0-9]+/gi, '-')}-${Date.now()}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          note += `\n  screenshot: ${file}`;
+        } catch (shotErr) {
+          note += `\n  (no screenshot: ${shotErr instanceof Error ? shotErr.message : String(shotErr)})`;
+        }
+        if (problems.length) note += `\n  ${problems.join('\n  ')}`;
+        if (err instanceof Error) {
+          err.message += note;
+          throw err;
+        }
+        throw new Error(`${String(err)}${note}`, { cause: err });
+      }
+    },
+  };
+}
+
+/** Path part of the page's URL (no query or hash). */
+export function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+/**
+ * The form field with this label. A required field's label ends in a "*" marker, which is part of
+ * its accessible label, so the label is matched with or without it.
+ */
+export function field(page: Page, label: string) {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return page.getByLabel(new RegExp(`^${escaped}\\s*\\*?$`));
+}
+
+/** A control the user clicks by its visible name, whether it is built as a link or a button. */
+export function control(page: Page, name: string | RegExp) {
+  const exact = typeof name === 'string' ? { name, exact: true } : { name };
+  return page.getByRole('link', exact).or(page.getByRole('button', exact));
+}
+
+/** The toast on screen saying `text` as its title or description (not its screen-reader announcement). */
+export function toast(page: Page, text: string) {
+  return page.getByRole('region', { name: /notifications/i }).getByText(text, { exact: true });
+}
+
+/** Waits until the page's path is `pathname` (query and hash ignored). */
+export async function waitForPath(page: Page, pathname: string) {
+  await page.waitForURL((u) => u.pathname === pathname);
+}
+
+/** On /login, switches the form to register mode. */
+export async function switchToRegister(page: Page) {
+  await control(page, /^(sign up|register|create an account|don't have an account\??\s*sign up)$/i).click();
+  await page.getByRole('button', { name: 'Create my account', exact: true }).waitFor();
+}
+
+/** Registers a new account through the login screen; the browser ends on /dashboard. */
+export async function registerThroughUi(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await switchToRegister(page);
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await field(page, 'Confirm Password').fill(password);
+  await page.getByRole('button', { name: 'Create my account', exact: true }).click();
+  await waitForPath(page, '/dashboard');
+}
+
+/** Signs in with e-mail and password on the login screen; the browser ends on /dashboard. */
+export async function signInThroughUi(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await field(page, 'Email').fill(email);
+  await field(page, 'Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in with e-mail', exact: true }).click();
+  await waitForPath(page, '/dashboard');
+}
+
+export interface StoryPage {
+  page: Page;
+  /** Runs the story's steps; on failure saves one screenshot to a temp directory. */
+  story(name: string, steps: () => Promise<void>): Promise<void>;
+}
+
+/**
+ * Registers the hooks of one test file: the product and the browser start once for the file,
+ * and every story gets a fresh browser context (no shared cookies), closed after it.
+ */
+export function setupStories() {
+  let product: Product | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    product = await startProduct();
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  return {
+    get product(): Product {
+      if (!product) throw new Error('The product was not started');
+      return product;
+    },
+    async newPage(viewport: { width: number; height: number } = { width: 1280, height: 800 }): Promise<StoryPage> {
+      if (!browser) throw new Error('The browser was not launched');
+      const context = await browser.newContext({ viewport });
+      contexts.push(context);
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      const { story } = watchPage(page);
+      return { page, story };
+    },
+  };
+}
