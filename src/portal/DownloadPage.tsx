@@ -8,12 +8,11 @@ import {
   Paper,
   Skeleton,
   Stack,
-  SvgIcon,
   Typography,
-  type SvgIconProps,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
+import { DownloadIcon, OpenInNewIcon } from '../ui/icons';
 import type { SageBuild } from '../../contract/builds';
 import { fetchCurrentBuild } from '../api/builds';
 import { useRuntimeConfig } from '../runtimeConfig';
@@ -30,22 +29,6 @@ const INSTALL_STEPS = [
   'Open your project in Unreal Engine.',
   'Click the Sage button in the toolbar.',
 ] as const;
-
-function DownloadIcon(props: SvgIconProps) {
-  return (
-    <SvgIcon {...props}>
-      <path d="M5 20h14v-2H5v2zM19 9h-4V3H9v6H5l7 7 7-7z" />
-    </SvgIcon>
-  );
-}
-
-function OpenInNewIcon(props: SvgIconProps) {
-  return (
-    <SvgIcon {...props}>
-      <path d="M19 19H5V5h7V3H5a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h14c1.1 0 2-.9 2-2v-7h-2v7zM14 3v2h3.59l-9.83 9.83 1.41 1.41L19 6.41V10h2V3h-7z" />
-    </SvgIcon>
-  );
-}
 
 function DownloadButtons({ build }: { build: SageBuild }) {
   return (

@@ -11,47 +11,22 @@ import {
   ListItemButton,
   ListItemText,
   Stack,
-  SvgIcon,
   Toolbar,
   Typography,
   useMediaQuery,
-  type SvgIconProps,
 } from '@mui/material';
 import { useId, useState } from 'react';
 import { NavLink } from 'react-router';
 import { useCurrentUser } from '../authProvider/session';
 import { useRuntimeConfig } from '../runtimeConfig';
 import { MOBILE_MEDIA_QUERY } from '../ui/theme';
+import { CloseIcon, MenuIcon, SageMarkIcon } from '../ui/icons';
 
 type NavItem =
   | { kind: 'external'; label: string; href: string }
   | { kind: 'route'; label: string; to: string };
 
 type SessionAction = 'login' | 'logout' | 'none';
-
-function MenuIcon(props: SvgIconProps) {
-  return (
-    <SvgIcon {...props}>
-      <path d="M3 18h18v-2H3v2zm0-5h18v-2H3v2zm0-7v2h18V6H3z" />
-    </SvgIcon>
-  );
-}
-
-function CloseIcon(props: SvgIconProps) {
-  return (
-    <SvgIcon {...props}>
-      <path d="M19 6.41 17.59 5 12 10.59 6.41 5 5 6.41 10.59 12 5 17.59 6.41 19 12 13.41 17.59 19 19 17.59 13.41 12z" />
-    </SvgIcon>
-  );
-}
-
-function SageMark(props: SvgIconProps) {
-  return (
-    <SvgIcon {...props} viewBox="0 0 24 24">
-      <path d="M12 2C7 6 5 10 5 14a7 7 0 0 0 14 0c0-4-2-8-7-12zm1 17.9V15l3-3-1.4-1.4-1.6 1.6V9h-2v5.2l-1.6-1.6L8 14l3 3v2.9A5 5 0 0 1 7 14c0-2.9 1.6-6 5-9.4 3.4 3.4 5 6.5 5 9.4a5 5 0 0 1-4 4.9z" />
-    </SvgIcon>
-  );
-}
 
 function Logo({ href }: { href: string }) {
   return (
@@ -62,7 +37,7 @@ function Logo({ href }: { href: string }) {
       color="inherit"
       sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, flexShrink: 0 }}
     >
-      <SageMark color="primary" aria-hidden />
+      <SageMarkIcon color="primary" aria-hidden />
       <Typography component="span" variant="h6" sx={{ fontWeight: 700 }}>
         Sage
       </Typography>

@@ -1,27 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DashboardPage } from '../../src/portal/dashboard/DashboardPage';
+import { emulatePhoneScreen } from './media';
 import { json, renderPortal, renderScreen, stubFetch } from './render';
 
 const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
 
 const stubUser = (body: unknown) => stubFetch({ 'GET /api/user': () => json(body) });
 const location = () => screen.getByTestId('location');
-
-/** Makes MUI's media queries report a phone-sized screen (≤ 768 px). */
-function emulatePhoneScreen() {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-    matches: query.includes('max-width:768px'),
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }));
-}
 
 describe('Dashboard General section', () => {
   it('shows the profile of the signed-in user', async () => {

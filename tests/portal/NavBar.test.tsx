@@ -1,28 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NavBar } from '../../src/portal/NavBar';
-import { MOBILE_MEDIA_QUERY } from '../../src/ui/theme';
+import { emulatePhoneScreen } from './media';
 import { json, renderScreen, stubFetch } from './render';
 
 const signedInUser = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
 
 const signedOut = () => stubFetch({ 'GET /api/user': () => json({ error: 'unauthorized', message: 'Not signed in' }, 401) });
 const signedIn = () => stubFetch({ 'GET /api/user': () => json(signedInUser) });
-
-/** Makes MUI's useMediaQuery see a screen of 768 px or less. */
-function simulateNarrowScreen() {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-    matches: query === MOBILE_MEDIA_QUERY,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }));
-}
 
 describe('NavBar', () => {
   it('shows the marketing links, Download and a Login button to an anonymous visitor', async () => {
@@ -89,7 +75,7 @@ describe('NavBar', () => {
 
   describe('on a screen of 768 px or less', () => {
     it('keeps the links in a drawer until the menu button opens it', async () => {
-      simulateNarrowScreen();
+      emulatePhoneScreen();
       signedOut();
       const user = userEvent.setup();
       renderScreen(<NavBar />, '/download');
@@ -110,7 +96,7 @@ describe('NavBar', () => {
     });
 
     it('shows Dashboard and Logout in the drawer to a signed-in user', async () => {
-      simulateNarrowScreen();
+      emulatePhoneScreen();
       signedIn();
       const user = userEvent.setup();
       renderScreen(<NavBar />);
@@ -123,7 +109,7 @@ describe('NavBar', () => {
     });
 
     it('closes the drawer when a link in it is clicked', async () => {
-      simulateNarrowScreen();
+      emulatePhoneScreen();
       signedOut();
       const user = userEvent.setup();
       renderScreen(<NavBar />, '/support');
@@ -137,7 +123,7 @@ describe('NavBar', () => {
     });
 
     it('closes the drawer with its Close menu button', async () => {
-      simulateNarrowScreen();
+      emulatePhoneScreen();
       signedOut();
       const user = userEvent.setup();
       renderScreen(<NavBar />);

@@ -71,3 +71,4 @@ export function stubFetch(routes: Record<string, Handler>) {
 
 export const json = (body: unknown, status = 200, statusText = 'OK') =>
   new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
+
