@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { apiErrorSchema } from '../../contract/errors';
 
 /** A failed API call; `message` follows spec §8 (`status: statusText` or `status: body text`). */
 export class HttpError extends Error {
@@ -13,15 +14,14 @@ export class HttpError extends Error {
 
 /** The readable part of an error body: our `{ error, message }` JSON's message, else the text. */
 export function bodyMessage(text: string): string {
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
-      return (parsed as { message: string }).message;
-    }
+    parsed = JSON.parse(text);
   } catch {
-    // Not JSON: the text itself is the message.
+    return text; // Not JSON: the text itself is the message.
   }
-  return text;
+  const body = apiErrorSchema.safeParse(parsed);
+  return body.success ? body.data.message : text;
 }
 
 /** §8: status ≥ 500 → `status: statusText`; other non-OK → `status: body text`. */

@@ -15,6 +15,8 @@ export function createQueryClient(): QueryClient {
       queries: {
         queryFn: getQueryKeyPath,
         retry: false,
+        // An errored query is not fetched again just because another screen starts using it.
+        retryOnMount: false,
         refetchOnWindowFocus: false,
         refetchInterval: false,
         staleTime: Infinity,

@@ -6,11 +6,12 @@ import { LoadingScreen } from '../ui/LoadingScreen';
 
 /**
  * Applies a route's access rule (§2): signed-in routes show Loading while the user loads and
- * send visitors to /; the login screen sends a signed-in user to /dashboard.
+ * send visitors (the server said 401) to /; the login screen sends a signed-in user to /dashboard.
  */
 export function Guard({ access, children }: { access: RouteAccess; children: ReactNode }) {
   const { data: user, isPending, isError } = useCurrentUser();
-  const decision = routeAccess(access, isPending ? 'loading' : isError ? 'absent' : user ? 'present' : 'absent');
+  const session = isPending ? 'loading' : isError ? 'error' : user ? 'present' : 'absent';
+  const decision = routeAccess(access, session);
   if (decision.kind === 'loading') return <LoadingScreen />;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   return <>{children}</>;

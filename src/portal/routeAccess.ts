@@ -1,7 +1,8 @@
 /** Who may open a route (§2, §6). */
 export type RouteAccess = 'all' | 'anonymous' | 'signed-in';
 
-export type SessionState = 'loading' | 'absent' | 'present';
+/** `error`: the user lookup failed for a reason other than 401, so we do not know. */
+export type SessionState = 'loading' | 'absent' | 'present' | 'error';
 
 export type AccessDecision = { kind: 'show' } | { kind: 'loading' } | { kind: 'redirect'; to: string };
 
@@ -9,6 +10,8 @@ export type AccessDecision = { kind: 'show' } | { kind: 'loading' } | { kind: 'r
 export function routeAccess(access: RouteAccess, session: SessionState): AccessDecision {
   if (access === 'all') return { kind: 'show' };
   if (session === 'loading') return { kind: 'loading' };
+  // An unknown session is not a signed-out one: the screen shows its own error (§2 Dashboard).
+  if (session === 'error') return { kind: 'show' };
   if (access === 'signed-in') return session === 'present' ? { kind: 'show' } : { kind: 'redirect', to: '/' };
   return session === 'present' ? { kind: 'redirect', to: '/dashboard' } : { kind: 'show' };
 }

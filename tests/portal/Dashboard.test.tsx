@@ -41,11 +41,12 @@ describe('Dashboard General section', () => {
     expect(screen.queryByText('Username')).not.toBeInTheDocument();
   });
 
-  it('says so when the user cannot be loaded', async () => {
+  it('says so when the user cannot be loaded, rather than treating the visitor as signed out', async () => {
     stubFetch({ 'GET /api/user': () => new Response('', { status: 500, statusText: 'Internal Server Error' }) });
-    renderScreen(<DashboardPage />, '/dashboard#general');
+    renderPortal('/dashboard#general');
     expect(await screen.findByText('Unable to load user information')).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Loading user information' })).not.toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/dashboard#general');
   });
 
   it('is reached through the signed-in guard', async () => {
@@ -103,7 +104,8 @@ describe('Dashboard on a phone', () => {
 
     await u.click(menu);
     expect(menu).toHaveAttribute('aria-expanded', 'true');
-    const nav = screen.getByRole('navigation', { name: 'Dashboard sections' });
+    const drawer = screen.getByRole('dialog', { name: 'Dashboard menu' });
+    const nav = within(drawer).getByRole('navigation', { name: 'Dashboard sections' });
     expect(document.querySelector('.MuiBackdrop-root')).toBeInTheDocument();
 
     await u.click(within(nav).getByRole('link', { name: 'General' }));
