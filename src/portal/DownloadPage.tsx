@@ -109,6 +109,7 @@ export function DownloadPage() {
               href={config.installationGuideUrl}
               target="_blank"
               rel="noopener noreferrer"
+              aria-label="Installation Instructions (opens in a new tab)"
               endIcon={<OpenInNewIcon aria-hidden />}
             >
               Installation Instructions

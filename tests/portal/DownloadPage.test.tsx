@@ -43,7 +43,7 @@ describe('DownloadPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch current build');
     expect(screen.queryByRole('link', { name: /^Download for/ })).not.toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Download Sage' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Installation Instructions' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Installation Instructions (opens in a new tab)' })).toBeInTheDocument();
   });
 
   it('shows placeholders instead of the version and buttons while the build loads', () => {
@@ -61,7 +61,7 @@ describe('DownloadPage', () => {
 
     expect(screen.getByRole('heading', { level: 1, name: 'Download Sage' })).toBeInTheDocument();
     expect(screen.getByText(/No account is required/)).toBeInTheDocument();
-    const guide = screen.getByRole('link', { name: 'Installation Instructions' });
+    const guide = screen.getByRole('link', { name: 'Installation Instructions (opens in a new tab)' });
     expect(guide).toHaveAttribute('href', testConfig.installationGuideUrl);
     expect(guide).toHaveAttribute('target', '_blank');
     expect(guide).toHaveAttribute('rel', 'noopener noreferrer');

@@ -54,7 +54,7 @@ export function DashboardPage() {
             open={menuOpen}
             onClose={closeMenu}
             keepMounted
-            slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}
+            slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH }, role: 'dialog', 'aria-label': 'Dashboard menu' } }}
           >
             <DashboardSidebar current={current} onNavigate={closeMenu} />
           </Drawer>
