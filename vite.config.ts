@@ -6,7 +6,6 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: 'dist',
-    sourcemap: true,
     rolldownOptions: {
       output: {
         // Libraries change less often than our screens: separate chunks stay cached across releases.

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const built = path.join(root, 'dist', 'index.html');
-const sources = ['src', 'contract', 'index.html', 'vite.config.ts', 'package-lock.json'];
+const sources = ['src', 'contract', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json'];
 
 function newestMtime(p) {
   if (!fs.existsSync(p)) return 0;
