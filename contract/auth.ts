@@ -9,18 +9,18 @@ export const MAX_PASSWORD_LENGTH = 256;
 const text = (label: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`) });
 
-const email = text('Email')
-  .trim()
-  .min(1, 'Email is required')
-  .max(254, 'Email is too long')
-  .pipe(z.email({ error: 'Invalid email address' }));
+/** Sign-in takes any stored address: accounts older than today's format rule must still get in. */
+const anyEmail = text('Email').trim().min(1, 'Email is required').max(254, 'Email is too long');
+
+/** New addresses (registration, reset requests) must be well-formed. */
+const email = anyEmail.pipe(z.email({ error: 'Invalid email address' }));
 
 const newPassword = text('Password')
   .min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`)
   .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
 
 export const loginRequestSchema = z.object({
-  email,
+  email: anyEmail,
   password: text('Password')
     .min(1, 'Password is required')
     .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),

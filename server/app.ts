@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
 import { authRoutes } from './routes/auth';
 import { publicRoutes } from './routes/public';
 import type { RouteContext } from './routes/types';
-import { addSecurityHeaders, checkOrigin } from './security';
+import { addSecurityHeaders, checkOrigin, SECURITY_HEADERS } from './security';
 import { createServices } from './services';
 import type { Mailer } from './services/mailer';
 import type { ScryptCost } from './services/passwords';
@@ -27,8 +27,22 @@ export interface AppDeps {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** How often unusable sessions and reset tokens are deleted. */
+export const PURGE_INTERVAL_MS = 60 * 60_000;
+
 /** Largest request body accepted; the API takes small JSON documents only. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
+  FST_ERR_BAD_URL: [400, 'bad_request', 'The request URL is not valid'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'uri_too_long', 'The request URL is too long'],
+  FST_ERR_ASYNC_CONSTRAINT: [500, 'internal', 'Something went wrong. Please try again.'],
+};
+
+function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const [status, code, message] = FRAMEWORK_ERRORS[err.code] ?? [400, 'bad_request', 'The request is not valid'];
+  reply.headers(SECURITY_HEADERS).code(status).send({ error: code, message });
+}
 
 type ValidationIssue = { instancePath?: string; keyword?: string; message?: string };
 
@@ -42,12 +56,23 @@ function validationMessage(issues: ValidationIssue[]): string {
   return issues.map((i) => i.message).filter(Boolean).join('; ');
 }
 
+/**
+ * Fastify's trustProxy for our setting. Fastify ignores a bare hop count (it fails closed), so
+ * the count becomes a function: the nearest `hops` addresses are our proxies, whoever they are.
+ */
+function fastifyTrustProxy(trustProxy: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  return (_address, hop) => hop < trustProxy;
+}
+
 export async function buildApp(deps: AppDeps) {
   const { config } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Errors found while routing (e.g. `GET /%`) skip hooks and the error handler: answer them here.
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -65,7 +90,7 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(fastifyCookie);
   app.addHook('onRequest', addSecurityHeaders);
-  app.addHook('onRequest', checkOrigin(config.publicUrl));
+  app.addHook('onRequest', checkOrigin(config.publicUrl, config.env === 'production'));
 
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof RateLimitedError) {
@@ -118,12 +143,13 @@ export async function buildApp(deps: AppDeps) {
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 
-  // Housekeeping: sessions that can no longer be used are dropped hourly.
+  // Housekeeping: sessions and reset links that can no longer be used are dropped hourly.
   let purge: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     purge = setInterval(() => {
       services.sessions.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'session purge failed'));
-    }, 60 * 60_000);
+      services.passwordReset.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'reset token purge failed'));
+    }, PURGE_INTERVAL_MS);
     purge.unref();
   });
   app.addHook('onClose', async () => {

@@ -5,6 +5,7 @@ import { sageBuildSchema } from '../contract/builds';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { createBuildService } from './services/builds';
+import { createSessionService } from './services/sessions';
 import { createUserService } from './services/users';
 import { MIN_PASSWORD_LENGTH } from '../contract/auth';
 
@@ -13,7 +14,7 @@ const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command>
   create-admin --email E [--password P]
       Makes E an admin. A new account is created when E has none; without --password it gets a
       generated one-time password, printed once. An existing account keeps its password unless
-      --password is given.
+      --password is given, which also ends every session of that account.
 
   release-build --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL]
       Makes V the build offered on the download page.
@@ -58,6 +59,12 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
         const users = createUserService(db);
         const result = await users.ensureAdmin(email, values.password, () => randomBytes(12).toString('base64url'));
         out(result.created ? `Created admin ${email}.` : `${email} is now an admin.`);
+        if (!result.created && values.password !== undefined) {
+          // A new password is often set because the old one leaked: whoever used it is signed out.
+          const sessions = createSessionService(db, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });
+          await sessions.endAllForUser(result.user.id);
+          out(`Password changed; every session of ${email} has been ended.`);
+        }
         if (result.created && values.password === undefined) {
           out(`One-time password (shown only now): ${result.password}`);
         }

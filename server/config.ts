@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BUILD_VERSION } from '../contract/builds';
@@ -8,6 +9,48 @@ const optionalUrl = z
   .optional()
   .transform((v) => (v ? v : undefined))
   .pipe(z.url().optional());
+
+export type TrustProxy = false | number | string[];
+
+/** Address ranges proxy-addr knows by name. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `false` (nobody), a hop count, or the proxies' addresses. `true` is refused: it
+ * would take the left-most X-Forwarded-For entry, which any client can write, as the client.
+ */
+export function parseTrustProxy(raw: string): TrustProxy | { error: string } {
+  const value = raw.trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') {
+    return {
+      error:
+        'true would trust every X-Forwarded-For hop, so any client could pick its own address; give the number of proxies in front of the server (e.g. 1) or their addresses',
+    };
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops === 0 ? false : hops;
+  }
+  const entries = value.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !isAddressOrCidr(e));
+  if (bad.length > 0) {
+    return {
+      error: `expected false, a hop count (e.g. 1) or comma-separated proxy IPs/CIDRs; not an IP or CIDR: ${bad.map((b) => `"${b}"`).join(', ')}`,
+    };
+  }
+  return entries;
+}
 
 /**
  * Every environment variable the server reads, with the embedded defaults that make
@@ -33,9 +76,16 @@ const envSchema = z.object({
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(7),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((raw, ctx) => {
+      const parsed = parseTrustProxy(raw);
+      if (typeof parsed === 'object' && 'error' in parsed) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -53,7 +103,8 @@ export interface Config {
   redisUrl: string | undefined;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
-  trustProxy: boolean;
+  /** Which hops in front of the server may state the client's address (X-Forwarded-For). */
+  trustProxy: TrustProxy;
   logLevel: string;
   runtime: {
     marketingUrl: string;
@@ -74,8 +125,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Parses the environment; throws one readable error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const lines = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  if (env.NODE_ENV === 'production' && !env.PUBLIC_URL?.trim()) {
+    // The localhost fallback would put unusable links in e-mails and refuse the real origin.
+    lines.push('  PUBLIC_URL: required when NODE_ENV=production: the address users open, e.g. https://dash.example.com');
+  }
+  if (!parsed.success || lines.length > 0) {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;

@@ -16,8 +16,6 @@ export class AppError extends Error {
 export const badRequest = (code: string, message: string) => new AppError(400, code, message);
 export const unauthorized = (message = 'Authentication required') =>
   new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'You do not have access to this resource') =>
-  new AppError(403, 'forbidden', message);
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
 /** 429 with the time until the window resets, sent as Retry-After. */
 export class RateLimitedError extends AppError {

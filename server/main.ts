@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
-import { createMailer } from './services/mailer';
+import { loggerOptions } from './logging';
+import { mailerFromConfig } from './services/mailer';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './services/rateLimiter';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,23 +16,14 @@ async function main() {
   const db = openDatabase(config);
   await migrateToLatest(db);
 
-  const logger = {
-    level: config.logLevel,
-    redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-  };
   const app = await buildApp({
     config,
     db,
     // The mailer logs through the app's logger; no mail is sent before the app exists.
-    mailer: createMailer({
-      smtpUrl: config.smtpUrl,
-      from: config.mailFrom,
-      outboxDir: path.join(config.dataDir, 'outbox'),
-      log: { info: (obj, msg) => app.log.info(obj, msg) },
-    }),
+    mailer: mailerFromConfig(config, { info: (obj, msg) => app.log.info(obj, msg) }),
     rateLimiter: config.redisUrl ? createRedisRateLimiter(new Redis(config.redisUrl)) : createMemoryRateLimiter(),
     staticDir: path.join(root, 'dist'),
-    logger,
+    logger: loggerOptions(config.logLevel),
   });
 
   let closing = false;

@@ -30,19 +30,22 @@ export async function addSecurityHeaders(_request: FastifyRequest, reply: Fastif
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Origins of the Vite dev server (npm run dev), which proxies /api to this server. */
+export const DEV_SERVER_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
+
 /**
  * Refuses state-changing API calls sent by another site's page. Bodies are JSON only (the
  * text/plain parser is removed), and a browser's Origin header must be ours when present.
+ * In production "ours" is PUBLIC_URL alone: accepting whatever Host says would let a
+ * DNS-rebound page pass. In development the request's own host and the Vite dev server pass too.
  */
-export function checkOrigin(publicUrl: string) {
-  const allowed = new URL(publicUrl).origin;
+export function checkOrigin(publicUrl: string, production: boolean) {
+  const allowed = new Set([new URL(publicUrl).origin, ...(production ? [] : DEV_SERVER_ORIGINS)]);
   return async (request: FastifyRequest) => {
     if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
     const origin = request.headers.origin;
-    if (!origin) return;
-    const sameHost = `${request.protocol}://${request.host}`;
-    if (origin !== allowed && origin !== sameHost) {
-      throw new AppError(403, 'cross_origin', 'Cross-site requests are not allowed');
-    }
+    if (!origin || allowed.has(origin)) return;
+    if (!production && origin === `${request.protocol}://${request.host}`) return;
+    throw new AppError(403, 'cross_origin', 'Cross-site requests are not allowed');
   };
 }

@@ -2,10 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   forgotPasswordRequestSchema,
   loginRequestSchema,
+  okResponseSchema,
   registerRequestSchema,
   resetPasswordRequestSchema,
 } from '../../contract/auth';
-import { AppError, RateLimitedError } from '../errors';
+import { currentUserSchema } from '../../contract/user';
+import { AppError, RateLimitedError, unauthorized } from '../errors';
 import { AUTH_RATE_LIMITS, type RateLimitRule } from '../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../services/users';
 import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie } from './sessionCookie';
@@ -17,6 +19,10 @@ const TOO_MANY = {
   forgot: 'Too many password reset requests. Please try again later.',
   reset: 'Too many password reset attempts. Please try again later.',
 };
+
+/** The success answer of the auth endpoints, as the contract describes it. */
+const OK = { 200: okResponseSchema };
+const CREATED = { 201: okResponseSchema };
 
 /** Legacy e-mail sign-in, registration, logout, password reset and the current user. */
 export async function authRoutes(app: App, { config, services }: RouteContext) {
@@ -35,26 +41,34 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     if (token) await services.sessions.end(token);
   }
 
-  app.get('/api/user', async (request) => {
+  app.get('/api/user', { schema: { response: { 200: currentUserSchema } } }, async (request, reply) => {
     const user = await sessionUser(request, services);
-    if (!user) throw new AppError(401, 'unauthorized', 'Authentication required');
+    if (!user) {
+      // A cookie of an ended session is useless: drop it so the browser stops sending it.
+      if (sessionToken(request)) clearSessionCookie(reply, secure);
+      throw unauthorized();
+    }
     return toCurrentUser(user);
   });
 
-  app.post('/api/login', { schema: { body: loginRequestSchema } }, async (request, reply) => {
+  app.post('/api/login', { schema: { body: loginRequestSchema, response: OK } }, async (request, reply) => {
     const { email, password, rememberMe } = request.body;
-    await limit(TOO_MANY.login, [
-      [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
-      [`login:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.loginPerEmail],
-    ]);
+    await limit(TOO_MANY.login, [[`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp]]);
+    // Only failures count per e-mail: otherwise anyone could lock a known address out by signing in.
+    const emailKey = `login:email:${normalizeEmail(email)}`;
+    const perEmail = await services.rateLimiter.peek(emailKey, AUTH_RATE_LIMITS.loginPerEmail);
+    if (!perEmail.allowed) throw new RateLimitedError(TOO_MANY.login, perEmail.retryAfterMs);
     const user = await services.users.authenticate(email, password);
-    if (!user) throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
+    if (!user) {
+      await services.rateLimiter.hit(emailKey, AUTH_RATE_LIMITS.loginPerEmail);
+      throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
+    }
     await endCurrentSession(request);
     setSessionCookie(reply, await services.sessions.start(user.id, rememberMe), secure);
     return { ok: true as const, message: 'Signed in' };
   });
 
-  app.post('/api/register', { schema: { body: registerRequestSchema } }, async (request, reply) => {
+  app.post('/api/register', { schema: { body: registerRequestSchema, response: CREATED } }, async (request, reply) => {
     const { email, password } = request.body;
     await limit(TOO_MANY.register, [
       [`register:ip:${request.ip}`, AUTH_RATE_LIMITS.registerPerIp],
@@ -71,18 +85,19 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     clearSessionCookie(reply, secure);
   }
 
-  app.post('/api/logout', async (request, reply) => {
+  app.post('/api/logout', { schema: { response: OK } }, async (request, reply) => {
     await logout(request, reply);
     return { ok: true as const, message: 'Signed out' };
   });
 
   // The navigation bar's Logout is a plain link: end the session, then land on the home page.
+  // Another site can link or redirect here too; such a request lands on / and signs nobody out.
   app.get('/api/logout', async (request, reply) => {
-    await logout(request, reply);
+    if (request.headers['sec-fetch-site'] !== 'cross-site') await logout(request, reply);
     return reply.redirect('/');
   });
 
-  app.post('/api/forgot-password', { schema: { body: forgotPasswordRequestSchema } }, async (request) => {
+  app.post('/api/forgot-password', { schema: { body: forgotPasswordRequestSchema, response: OK } }, async (request) => {
     const { email } = request.body;
     await limit(TOO_MANY.forgot, [
       [`forgot:ip:${request.ip}`, AUTH_RATE_LIMITS.forgotPerIp],
@@ -95,7 +110,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     };
   });
 
-  app.post('/api/reset-password', { schema: { body: resetPasswordRequestSchema } }, async (request) => {
+  app.post('/api/reset-password', { schema: { body: resetPasswordRequestSchema, response: OK } }, async (request) => {
     await limit(TOO_MANY.reset, [[`reset:ip:${request.ip}`, AUTH_RATE_LIMITS.resetPerIp]]);
     await services.passwordReset.reset(request.body.token, request.body.newPassword);
     return { ok: true as const, message: 'Password reset successful. Please login with your new password.' };

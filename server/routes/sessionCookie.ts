@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { UsersTable } from '../db/schema';
-import { unauthorized } from '../errors';
 import type { Services } from '../services';
 import type { NewSession } from '../services/sessions';
 
@@ -33,12 +32,5 @@ export async function sessionUser(request: FastifyRequest, services: Services): 
   const token = sessionToken(request);
   const user = token ? await services.sessions.userFor(token) : null;
   resolved.set(request, user);
-  return user;
-}
-
-/** The signed-in user, or a 401 `Authentication required`. */
-export async function requireUser(request: FastifyRequest, services: Services): Promise<UsersTable> {
-  const user = await sessionUser(request, services);
-  if (!user) throw unauthorized();
   return user;
 }

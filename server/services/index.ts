@@ -40,7 +40,6 @@ export function createServices(deps: ServiceDeps) {
     passwordReset,
     builds,
     rateLimiter: deps.rateLimiter,
-    mailer: deps.mailer,
     databaseReachable: () => pingDatabase(deps.db),
   };
 }

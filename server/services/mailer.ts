@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config';
 
 export interface Mail {
   to: string;
@@ -13,15 +14,25 @@ export interface Mailer {
   send(mail: Mail): Promise<void>;
 }
 
-interface Logger {
+export interface MailLogger {
   info(obj: object, msg: string): void;
+}
+
+export interface MailerOptions {
+  smtpUrl?: string;
+  from: string;
+  outboxDir: string;
+  log: MailLogger;
+  /** Log the links of outbox mails too. Off in production: reset links carry secrets. */
+  logLinks?: boolean;
 }
 
 /**
  * Real SMTP when `smtpUrl` is set. Otherwise (the embedded default) each mail is written to
- * `outboxDir` as an .eml file and its links are logged, so a developer can follow them.
+ * `outboxDir` as an .eml file and its path (and, with `logLinks`, its links) logged, so a
+ * developer can follow them.
  */
-export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: string; log: Logger }): Mailer {
+export function createMailer(opts: MailerOptions): Mailer {
   if (opts.smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(opts.smtpUrl);
     return {
@@ -38,10 +49,21 @@ export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: 
       const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       const file = path.join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
       await fs.writeFile(file, info.message as Buffer);
-      const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
-      opts.log.info({ to: mail.to, subject: mail.subject, file, links }, 'mail written to outbox');
+      const links = opts.logLinks ? { links: mail.text.match(/https?:\/\/\S+/g) ?? [] } : {};
+      opts.log.info({ to: mail.to, subject: mail.subject, file, ...links }, 'mail written to outbox');
     },
   };
+}
+
+/** The mailer the configuration asks for; outbox links are logged outside production only. */
+export function mailerFromConfig(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir' | 'env'>, log: MailLogger): Mailer {
+  return createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    outboxDir: path.join(config.dataDir, 'outbox'),
+    log,
+    logLinks: config.env !== 'production',
+  });
 }
 
 /** Escapes text for an HTML mail body. */

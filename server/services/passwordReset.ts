@@ -74,6 +74,14 @@ export function createPasswordResetService(deps: {
         .where('used_at', 'is', null)
         .execute();
     },
+
+    /** Housekeeping: drops tokens that can no longer be used, expired or spent. */
+    async purgeExpired(): Promise<void> {
+      await db
+        .deleteFrom('password_reset_tokens')
+        .where((eb) => eb.or([eb('expires_at', '<=', Date.now()), eb('used_at', 'is not', null)]))
+        .execute();
+    },
   };
 }
 

@@ -13,7 +13,10 @@ export interface RateLimitResult {
 
 /** Fixed-window counters, in memory by default or in Redis so several servers share them. */
 export interface RateLimiter {
+  /** Counts one attempt; `allowed` is false once the window holds more than `rule.limit`. */
   hit(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+  /** Whether one more attempt would be allowed, without counting one. */
+  peek(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
   close(): Promise<void>;
 }
 
@@ -27,7 +30,6 @@ export const AUTH_RATE_LIMITS = {
   forgotPerEmail: { limit: 3, windowMs: 60 * 60_000 },
   resetPerIp: { limit: 20, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
-export type AuthRateLimits = typeof AUTH_RATE_LIMITS;
 
 export function createMemoryRateLimiter(): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
@@ -47,6 +49,12 @@ export function createMemoryRateLimiter(): RateLimiter {
       w.count += 1;
       return { allowed: w.count <= rule.limit, retryAfterMs: Math.max(0, w.resetAt - now) };
     },
+    async peek(key, rule) {
+      const now = Date.now();
+      const w = windows.get(key);
+      if (!w || w.resetAt <= now) return { allowed: true, retryAfterMs: 0 };
+      return { allowed: w.count < rule.limit, retryAfterMs: w.resetAt - now };
+    },
     async close() {
       clearInterval(sweep);
     },
@@ -61,6 +69,15 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'sage:rl:'): RateL
       const count = Number(result?.[1]?.[1] ?? 0);
       const ttl = Number(result?.[2]?.[1] ?? rule.windowMs);
       return { allowed: count <= rule.limit, retryAfterMs: Math.max(0, ttl) };
+    },
+    async peek(key, rule) {
+      const k = prefix + key;
+      const result = await redis.multi().get(k).pttl(k).exec();
+      const count = Number(result?.[0]?.[1] ?? 0);
+      const ttl = Number(result?.[1]?.[1] ?? -2);
+      // pttl is negative when the key is gone: the window has ended.
+      if (ttl < 0) return { allowed: true, retryAfterMs: 0 };
+      return { allowed: count < rule.limit, retryAfterMs: ttl };
     },
     async close() {
       await redis.quit();

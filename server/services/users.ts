@@ -34,10 +34,6 @@ function isUniqueViolation(err: unknown): boolean {
 
 export function createUserService(db: Db, scryptCost?: ScryptCost) {
   const service = {
-    async findById(id: string): Promise<UsersTable | undefined> {
-      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    },
-
     async findByEmail(email: string): Promise<UsersTable | undefined> {
       return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
     },

@@ -15,6 +15,26 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
     return response.cookies.find((c) => c.name === 'sage_session');
   }
 
+  /** An account as the old product stored it, bypassing today's registration rules. */
+  async function insertLegacyUser(email: string, password: string) {
+    const now = Date.now();
+    await server()
+      .db.insertInto('users')
+      .values({
+        id: `legacy-${now}-${Math.random()}`,
+        username: 'legacy',
+        email,
+        email_verified_at: null,
+        password_hash: await hashPassword(password, TEST_SCRYPT_COST),
+        status: 'Active',
+        is_admin: 0,
+        license_token: `lt-${now}-${Math.random()}`,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+
   it('answers GET /api/user with 401 when signed out', async () => {
     const response = await server().client().get('/api/user');
     expect(response.statusCode).toBe(401);
@@ -142,6 +162,21 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
     expect((await replay.get('/api/user')).statusCode).toBe(401);
   });
 
+  it('keeps the session when GET /api/logout comes from another site', async () => {
+    const browser = server().client();
+    await browser.register(uniqueEmail());
+    const token = browser.session;
+    const response = await browser.get('/api/logout', { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/');
+    expect(sessionCookie(response)).toBeUndefined();
+    expect(browser.session).toBe(token);
+    expect((await browser.get('/api/user')).statusCode).toBe(200);
+    // The navigation bar's own link (same-origin) still signs out.
+    expect((await browser.get('/api/logout', { headers: { 'sec-fetch-site': 'same-origin' } })).statusCode).toBe(302);
+    expect((await browser.get('/api/user')).statusCode).toBe(401);
+  });
+
   it('answers logout without a session with success', async () => {
     const response = await server().client().post('/api/logout');
     expect(response.statusCode).toBe(200);
@@ -219,22 +254,7 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
 
   it('still signs in an existing user whose password is shorter than 8 characters', async () => {
     const email = uniqueEmail('legacy');
-    const now = Date.now();
-    await server()
-      .db.insertInto('users')
-      .values({
-        id: `legacy-${now}-${Math.random()}`,
-        username: 'legacy',
-        email,
-        email_verified_at: null,
-        password_hash: await hashPassword('abc', TEST_SCRYPT_COST),
-        status: 'Active',
-        is_admin: 0,
-        license_token: `lt-${now}-${Math.random()}`,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertLegacyUser(email, 'abc');
     const browser = server().client();
     const response = await browser.login(email, 'abc');
     expect(response.statusCode).toBe(200);
@@ -323,8 +343,50 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
     expect((await browser.get('/api/user')).statusCode).toBe(401);
   });
 
-  it('answers an unknown session cookie with 401', async () => {
+  it('answers an unknown session cookie with 401 and clears the cookie', async () => {
     const browser = server().client({ cookie: 'sage_session=not-a-real-token' });
-    expect((await browser.get('/api/user')).statusCode).toBe(401);
+    const response = await browser.get('/api/user');
+    expect(response.statusCode).toBe(401);
+    expect(errorBody(response)).toEqual({ error: 'unauthorized', message: 'Authentication required' });
+    expect(sessionCookie(response)?.value).toBe('');
+  });
+
+  it('clears the cookie of an expired session', async () => {
+    const browser = server().client();
+    await browser.register(uniqueEmail());
+    await server()
+      .db.updateTable('sessions')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('token_hash', '=', hashToken(browser.session ?? ''))
+      .execute();
+    const response = await browser.get('/api/user');
+    expect(response.statusCode).toBe(401);
+    expect(sessionCookie(response)?.value).toBe('');
+    expect(browser.session).toBeUndefined();
+  });
+
+  it('sets no cookie on a 401 when the request had none', async () => {
+    const response = await server().client().get('/api/user');
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('signs in an existing account whatever its address looks like', async () => {
+    // Accounts from before today's format rule, e.g. a host without a dot.
+    const email = `legacy-${Date.now()}@intranet`;
+    await insertLegacyUser(email, PASSWORD);
+    const browser = server().client();
+    expect((await browser.login(` ${email} `)).statusCode).toBe(200);
+    expect((await browser.get('/api/user')).json()).toMatchObject({ email });
+    // Any other text is just an unknown account.
+    const unknown = await server().client().login('not-an-email', PASSWORD);
+    expect(unknown.statusCode).toBe(401);
+    expect(errorBody(unknown).error).toBe('invalid_credentials');
+  });
+
+  it('refuses a sign-in e-mail over 254 characters', async () => {
+    const response = await server().client().login(`${'a'.repeat(250)}@example.com`);
+    expect(response.statusCode).toBe(400);
+    expect(errorBody(response)).toEqual({ error: 'invalid_request', message: 'Email is too long' });
   });
 });

@@ -50,6 +50,51 @@ describe('operator CLI', () => {
     expect(output.join('\n')).not.toMatch(/One-time password/);
   });
 
+  async function sessionsOf(email: string) {
+    const db = openDatabase({ dataDir });
+    try {
+      return await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select('sessions.token_hash')
+        .where('users.email', '=', email)
+        .execute();
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  async function addSession(email: string, tokenHash: string) {
+    const db = openDatabase({ dataDir });
+    try {
+      const user = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      const now = Date.now();
+      await db
+        .insertInto('sessions')
+        .values({ token_hash: tokenHash, user_id: user.id, persistent: 1, created_at: now, last_seen_at: now, expires_at: now + 60_000 })
+        .execute();
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  it('ends every session of an existing account when --password sets a new one', async () => {
+    await runCli(['create-admin', '--email', 'a@example.com', '--password', 'first-password'], out);
+    await addSession('a@example.com', 'laptop');
+    await addSession('a@example.com', 'phone');
+
+    // Promoting without a new password leaves the sessions alone.
+    await runCli(['create-admin', '--email', 'a@example.com'], out);
+    expect(await sessionsOf('a@example.com')).toHaveLength(2);
+
+    output = [];
+    expect(await runCli(['create-admin', '--email', 'a@example.com', '--password', 'second-password'], out)).toBe(0);
+    expect(await sessionsOf('a@example.com')).toEqual([]);
+    expect(output).toContain('Password changed; every session of a@example.com has been ended.');
+    const user = await userRow('a@example.com');
+    expect(await verifyPassword('second-password', user!.password_hash!)).toBe(true);
+  });
+
   it('refuses a bad e-mail or a short password', async () => {
     await expect(runCli(['create-admin', '--email', 'nope'], out)).rejects.toThrow(/valid e-mail/);
     await expect(runCli(['create-admin', '--email', 'a@example.com', '--password', 'short'], out)).rejects.toThrow(

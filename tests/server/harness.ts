@@ -26,7 +26,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { buildApp, type SageApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db';
-import { createMailer } from '../../server/services/mailer';
+import { mailerFromConfig } from '../../server/services/mailer';
 import type { ScryptCost } from '../../server/services/passwords';
 import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
 import { startSmtpCatcher, type SmtpCatcher } from '../fixtures/smtpCatcher';
@@ -228,12 +228,7 @@ export function useTestServer(database: TestDatabase, env: Record<string, string
   beforeEach(async () => {
     if (!opened || !smtp || !dataDir) throw new Error('test server not set up');
     const config = testConfig({ SMTP_URL: smtp.url, DATA_DIR: dataDir, ...env });
-    const mailer = createMailer({
-      smtpUrl: config.smtpUrl,
-      from: config.mailFrom,
-      outboxDir: path.join(config.dataDir, 'outbox'),
-      log: { info: () => undefined },
-    });
+    const mailer = mailerFromConfig(config, { info: () => undefined });
     const app = await buildApp({
       config,
       db: opened.db,

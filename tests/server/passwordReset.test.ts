@@ -1,6 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { PURGE_INTERVAL_MS, buildApp } from '../../server/app';
+import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
 import { hashToken } from '../../server/services/tokens';
-import { PASSWORD, PUBLIC_URL, databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
+import {
+  PASSWORD,
+  PUBLIC_URL,
+  TEST_SCRYPT_COST,
+  databases,
+  errorBody,
+  testConfig,
+  uniqueEmail,
+  useTestServer,
+  type TestClient,
+} from './harness';
 
 const NEW_PASSWORD = 'a-brand-new-secret';
 const SAME_ANSWER = {
@@ -200,6 +212,70 @@ describe.each(databases)('password reset on $label', (database) => {
     const stale = await server().client().post('/api/reset-password', { token: first, newPassword: 'yet-another-secret' });
     expect(stale.statusCode).toBe(400);
     expect((await server().client().login(email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('rate-limits forgot-password per address with 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await server().client().post('/api/forgot-password', { email: uniqueEmail('ask') })).statusCode);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('rate-limits reset-password per address with 429, so tokens cannot be guessed in bulk', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const response = await server().client().post('/api/reset-password', { token: `guess-${i}`, newPassword: NEW_PASSWORD });
+      statuses.push(response.statusCode);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    expect(errorBody(await server().client().post('/api/reset-password', { token: 'x', newPassword: NEW_PASSWORD }))).toEqual({
+      error: 'rate_limited',
+      message: 'Too many password reset attempts. Please try again later.',
+    });
+  });
+
+  it('drops expired and used reset tokens in the hourly housekeeping', async () => {
+    const email = uniqueEmail();
+    await server().client().register(email);
+    const user = await server().db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    const now = Date.now();
+    const row = (tokenHash: string, expiresAt: number, usedAt: number | null) => ({
+      token_hash: tokenHash,
+      user_id: user.id,
+      created_at: now - 60_000,
+      expires_at: expiresAt,
+      used_at: usedAt,
+    });
+    const [expired, used, live] = [`expired-${now}`, `used-${now}`, `live-${now}`];
+    await server()
+      .db.insertInto('password_reset_tokens')
+      .values([row(expired, now - 1000, null), row(used, now + 60_000, now - 1000), row(live, now + 60_000, null)])
+      .execute();
+    const remaining = async () =>
+      (await server().db.selectFrom('password_reset_tokens').select('token_hash').where('user_id', '=', user.id).execute()).map((r) => r.token_hash);
+    expect((await remaining()).sort()).toEqual([expired, live, used].sort());
+
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const app = await buildApp({
+      config: testConfig(),
+      db: server().db,
+      mailer: { send: async () => undefined },
+      rateLimiter: createMemoryRateLimiter(),
+      scryptCost: TEST_SCRYPT_COST,
+    });
+    try {
+      await app.ready();
+      vi.advanceTimersByTime(PURGE_INTERVAL_MS);
+      const deadline = Date.now() + 5000;
+      while ((await remaining()).length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(await remaining()).toEqual([live]);
+    } finally {
+      await app.close();
+      vi.useRealTimers();
+    }
   });
 
   it('rate-limits forgot-password per e-mail with 429 and a clear message', async () => {

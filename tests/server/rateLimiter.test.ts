@@ -31,6 +31,30 @@ describe.each(limiters)('$name rate limiter', ({ make }) => {
     expect((await limiter.hit('k:one', rule)).allowed).toBe(false);
   });
 
+  it('peeks at a key without counting an attempt', async () => {
+    const rule = { limit: 2, windowMs: 60_000 };
+    expect(await limiter.peek('k:peek', rule)).toEqual({ allowed: true, retryAfterMs: 0 });
+    for (let i = 0; i < 5; i++) expect((await limiter.peek('k:peek', rule)).allowed).toBe(true);
+    expect((await limiter.hit('k:peek', rule)).allowed).toBe(true);
+    expect((await limiter.peek('k:peek', rule)).allowed).toBe(true);
+    expect((await limiter.hit('k:peek', rule)).allowed).toBe(true);
+
+    // The window is full: the next attempt would be refused, and peeking says so.
+    const blocked = await limiter.peek('k:peek', rule);
+    expect(blocked.allowed).toBe(false);
+    expect(blocked.retryAfterMs).toBeGreaterThan(0);
+    expect(blocked.retryAfterMs).toBeLessThanOrEqual(60_000);
+    expect((await limiter.hit('k:peek', rule)).allowed).toBe(false);
+  });
+
+  it('peeks past the end of a window as allowed', async () => {
+    const rule = { limit: 1, windowMs: 50 };
+    await limiter.hit('k:peek-short', rule);
+    expect((await limiter.peek('k:peek-short', rule)).allowed).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(await limiter.peek('k:peek-short', rule)).toEqual({ allowed: true, retryAfterMs: 0 });
+  });
+
   it('opens a fresh window once the old one has passed', async () => {
     const rule = { limit: 1, windowMs: 50 };
     expect((await limiter.hit('k:short', rule)).allowed).toBe(true);

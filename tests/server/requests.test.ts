@@ -63,9 +63,11 @@ describe.each(databases)('request handling on $label', (database) => {
       expectClearError(response, 400, 'Invalid email address; Password must be at least 8 characters');
     });
 
-    it('refuses an address that is not an e-mail', async () => {
+    it('refuses an address that is not an e-mail at registration and reset requests', async () => {
       const response = await server().client().post('/api/register', { email: 'not-an-email', password: PASSWORD });
       expectClearError(response, 400, 'Invalid email address');
+      const forgot = await server().client().post('/api/forgot-password', { email: 'not-an-email' });
+      expectClearError(forgot, 400, 'Invalid email address');
     });
 
     it('refuses a JSON body that is not an object', async () => {
@@ -171,6 +173,28 @@ describe.each(databases)('request handling on $label', (database) => {
       const other = uniqueEmail();
       await server().client().register(other);
       expect((await server().client().login(other, PASSWORD)).statusCode).toBe(200);
+    });
+
+    it('does not count successful sign-ins against the e-mail, so nobody can lock a known address out', async () => {
+      const email = uniqueEmail();
+      await server().client().register(email);
+      const statuses: number[] = [];
+      for (let i = 0; i < 15; i++) statuses.push((await server().client().login(email)).statusCode);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+
+      // Failures still count, and lock the e-mail after 10.
+      for (let i = 0; i < 10; i++) expect((await server().client().login(email, 'wrong-password')).statusCode).toBe(401);
+      expect((await server().client().login(email)).statusCode).toBe(429);
+    });
+
+    it('counts attempts refused for the e-mail against the address too', async () => {
+      const email = uniqueEmail();
+      const statuses: number[] = [];
+      for (let i = 0; i < 31; i++) statuses.push((await server().client().login(email, 'wrong-password')).statusCode);
+      expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
+      // The address has used up its 30 attempts: another e-mail is refused as well.
+      expect((await server().client().login(uniqueEmail(), 'wrong-password')).statusCode).toBe(429);
     });
 
     it('answers 429 once sign-in attempts from one address run out', async () => {

@@ -40,6 +40,7 @@ describe('configuration', () => {
   it('reads every variable it documents', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
+      PUBLIC_URL: 'https://dash.example.com',
       PORT: '4000',
       HOST: '127.0.0.1',
       DATA_DIR: '/var/lib/sage',
@@ -53,14 +54,14 @@ describe('configuration', () => {
       DEFAULT_BUILD_UE57_URL: 'https://cdn.example.com/ue57.zip',
       SESSION_IDLE_DAYS: '1',
       SESSION_ABSOLUTE_DAYS: '2',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       LOG_LEVEL: 'warn',
     });
     expect(config).toMatchObject({
       env: 'production',
       port: 4000,
       host: '127.0.0.1',
-      publicUrl: 'http://localhost:4000',
+      publicUrl: 'https://dash.example.com',
       dataDir: '/var/lib/sage',
       databaseUrl: 'postgres://sage@db/sage',
       smtpUrl: 'smtp://mail.example.com:587',
@@ -68,12 +69,49 @@ describe('configuration', () => {
       redisUrl: 'redis://cache:6379',
       sessionIdleMs: DAY_MS,
       sessionAbsoluteMs: 2 * DAY_MS,
-      trustProxy: true,
+      trustProxy: 1,
       logLevel: 'warn',
     });
     expect(config.runtime.marketingUrl).toBe('https://www.example.com');
     expect(config.runtime.installationGuideUrl).toBe('https://docs.example.com/install');
     expect(config.runtime.defaultBuild.ue57Url).toBe('https://cdn.example.com/ue57.zip');
+  });
+
+  it('requires PUBLIC_URL in production, saying why', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /^Invalid configuration:\n {2}PUBLIC_URL: required when NODE_ENV=production/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', PUBLIC_URL: '  ' })).toThrow(/PUBLIC_URL: required/);
+    // Listed together with the other problems.
+    expect(() => loadConfig({ NODE_ENV: 'production', PORT: 'x' })).toThrow(/PORT[\s\S]*PUBLIC_URL: required/);
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://dash.example.com' }).env).toBe('production');
+    // Outside production the localhost default still applies.
+    expect(loadConfig({ NODE_ENV: 'development' }).publicUrl).toBe('http://localhost:3000');
+  });
+
+  it('reads TRUST_PROXY as false, a hop count or a list of proxy addresses', () => {
+    const trustProxy = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
+    expect(trustProxy('false')).toBe(false);
+    expect(trustProxy('')).toBe(false);
+    expect(trustProxy('0')).toBe(false);
+    expect(trustProxy('1')).toBe(1);
+    expect(trustProxy(' 2 ')).toBe(2);
+    expect(trustProxy('10.0.0.5')).toEqual(['10.0.0.5']);
+    expect(trustProxy('10.0.0.0/8, 192.168.1.1,::1,fd00::/8')).toEqual(['10.0.0.0/8', '192.168.1.1', '::1', 'fd00::/8']);
+    expect(trustProxy('loopback,uniquelocal')).toEqual(['loopback', 'uniquelocal']);
+  });
+
+  it('refuses TRUST_PROXY=true and explains to give the hop count', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY: true would trust every X-Forwarded-For hop.*give the number of proxies in front of the server \(e\.g\. 1\)/,
+    );
+  });
+
+  it('refuses TRUST_PROXY entries that are not addresses, naming them', () => {
+    for (const value of ['yes', '10.0.0.1,proxy.local', '10.0.0.0/33', '::1/129', '10.0.0.1/8/1', '1.5', '-1']) {
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: expected false, a hop count/);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.1,proxy.local' })).toThrow(/"proxy\.local"/);
   });
 
   it('treats empty optional URLs as not set', () => {

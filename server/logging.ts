@@ -1,0 +1,55 @@
+import type { FastifyLoggerOptions, FastifyRequest } from 'fastify';
+
+/** Query parameters that carry secrets: reset tokens, and OAuth codes, verifiers and states. */
+const SECRET_PARAMS = new Set(['token', 'code', 'code_verifier', 'state']);
+
+function decodeName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * The URL with the values of secret query parameters replaced by `[redacted]`, for logs.
+ * Names are compared decoded and case-insensitively, so `tok%65n=` or `TOKEN=` are masked too.
+ */
+export function redactUrl(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const hashStart = url.indexOf('#', queryStart);
+  const queryEnd = hashStart === -1 ? url.length : hashStart;
+  const query = url
+    .slice(queryStart + 1, queryEnd)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq === -1) return part;
+      const name = part.slice(0, eq);
+      return SECRET_PARAMS.has(decodeName(name).toLowerCase()) ? `${name}=[redacted]` : part;
+    })
+    .join('&');
+  return `${url.slice(0, queryStart)}?${query}${url.slice(queryEnd)}`;
+}
+
+/** What a request contributes to a log line; the URL has its secrets masked. */
+export function serializeRequest(request: Pick<FastifyRequest, 'method' | 'url' | 'host' | 'ip'>) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+  };
+}
+
+/** Fastify's logger options: pino at `level`, to stdout or `stream`, without secrets. */
+export function loggerOptions(level: string, stream?: { write(msg: string): void }): FastifyLoggerOptions & { redact: string[] } {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    serializers: { req: serializeRequest },
+    // The req serializer leaves headers out; this is the net should one be logged by hand.
+    redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+  };
+}
