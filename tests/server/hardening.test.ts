@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { buildApp, type AppDeps } from '../../server/app';
+import type { AppDeps, SageApp } from '../../server/app';
 import { loggerOptions } from '../../server/logging';
-import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
 import { SECURITY_HEADERS } from '../../server/security';
-import { PASSWORD, PUBLIC_URL, TEST_SCRYPT_COST, databases, errorBody, testConfig, uniqueEmail, useTestServer } from './harness';
+import { PASSWORD, PUBLIC_URL, buildExtraApp, databases, errorBody, uniqueEmail, useTestServer } from './harness';
 
 describe.each(databases)('hardening on $label', (database) => {
   const server = useTestServer(database);
 
   /** A second app over the suite's database, with its own configuration. */
-  async function withApp(env: Record<string, string>, run: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>, logger?: AppDeps['logger']) {
-    const app = await buildApp({
-      config: testConfig(env),
-      db: server().db,
-      mailer: { send: async () => undefined },
-      rateLimiter: createMemoryRateLimiter(),
-      scryptCost: TEST_SCRYPT_COST,
-      logger,
-    });
+  async function withApp(env: Record<string, string>, run: (app: SageApp) => Promise<void>, logger?: AppDeps['logger']) {
+    const app = await buildExtraApp(server().db, env, { logger });
     try {
       await run(app);
     } finally {

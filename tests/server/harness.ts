@@ -23,7 +23,7 @@ import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { buildApp, type SageApp } from '../../server/app';
+import { buildApp, type AppDeps, type SageApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db';
 import { mailerFromConfig } from '../../server/services/mailer';
@@ -201,6 +201,21 @@ export interface TestServer {
 /** The environment the test app is configured with; `env` overrides or adds variables. */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ NODE_ENV: 'test', PUBLIC_URL, LOG_LEVEL: 'silent', ...env });
+}
+
+/**
+ * A further app over `db` with its own configuration (`env`) and deps, mail dropped: for tests of
+ * settings or start-up behaviour the suite's app does not have. The caller closes it.
+ */
+export function buildExtraApp(db: AppDeps['db'], env: Record<string, string> = {}, deps: Partial<AppDeps> = {}): Promise<SageApp> {
+  return buildApp({
+    config: testConfig(env),
+    db,
+    mailer: { send: async () => undefined },
+    rateLimiter: createMemoryRateLimiter(),
+    scryptCost: TEST_SCRYPT_COST,
+    ...deps,
+  });
 }
 
 /**

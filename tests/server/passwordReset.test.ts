@@ -1,14 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { PURGE_INTERVAL_MS, buildApp } from '../../server/app';
-import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
+import { PURGE_INTERVAL_MS } from '../../server/app';
 import { hashToken } from '../../server/services/tokens';
 import {
+  buildExtraApp,
   PASSWORD,
   PUBLIC_URL,
-  TEST_SCRYPT_COST,
   databases,
   errorBody,
-  testConfig,
   uniqueEmail,
   useTestServer,
   type TestClient,
@@ -259,13 +257,7 @@ describe.each(databases)('password reset on $label', (database) => {
     expect((await remaining()).sort()).toEqual([expired, live, used].sort());
 
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const app = await buildApp({
-      config: testConfig(),
-      db: server().db,
-      mailer: { send: async () => undefined },
-      rateLimiter: createMemoryRateLimiter(),
-      scryptCost: TEST_SCRYPT_COST,
-    });
+    const app = await buildExtraApp(server().db);
     try {
       await app.ready();
       vi.advanceTimersByTime(PURGE_INTERVAL_MS);

@@ -3,10 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_BUILD_VERSION, type SageBuild } from '../../contract/builds';
-import { buildApp } from '../../server/app';
 import { createBuildService } from '../../server/services/builds';
-import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
-import { TEST_SCRYPT_COST, databases, errorBody, testConfig, useTestServer } from './harness';
+import { buildExtraApp, databases, errorBody, useTestServer } from './harness';
 
 function build(version: string): SageBuild {
   return {
@@ -72,14 +70,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
     fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Sage</title>');
     fs.mkdirSync(path.join(staticDir, 'assets'));
     fs.writeFileSync(path.join(staticDir, 'assets', 'app-abc123.js'), 'console.log(1)');
-    const app = await buildApp({
-      config: testConfig(),
-      db: server().db,
-      mailer: { send: async () => undefined },
-      rateLimiter: createMemoryRateLimiter(),
-      scryptCost: TEST_SCRYPT_COST,
-      staticDir,
-    });
+    const app = await buildExtraApp(server().db, {}, { staticDir });
     try {
       for (const url of ['/', '/download', '/dashboard', '/reset-password?token=abc']) {
         const screen = await app.inject({ method: 'GET', url });
