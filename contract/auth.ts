@@ -42,4 +42,3 @@ export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;
 
 /** Answer of login, register, forgot-password and reset-password on success. */
 export const okResponseSchema = z.object({ ok: z.literal(true), message: z.string() });
-export type OkResponse = z.infer<typeof okResponseSchema>;

@@ -5,4 +5,3 @@ export const apiErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
 });
-export type ApiErrorBody = z.infer<typeof apiErrorSchema>;

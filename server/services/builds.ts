@@ -44,5 +44,3 @@ export function createBuildService(db: Db) {
     },
   };
 }
-
-export type BuildService = ReturnType<typeof createBuildService>;

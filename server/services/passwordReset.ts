@@ -84,5 +84,3 @@ export function createPasswordResetService(deps: {
     },
   };
 }
-
-export type PasswordResetService = ReturnType<typeof createPasswordResetService>;
