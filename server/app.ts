@@ -8,6 +8,8 @@ import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
 import { authRoutes } from './routes/auth';
+import { emailRoutes } from './routes/email';
+import { epicRoutes } from './routes/epic';
 import { publicRoutes } from './routes/public';
 import type { RouteContext } from './routes/types';
 import { addSecurityHeaders, checkOrigin, SECURITY_HEADERS } from './security';
@@ -86,6 +88,7 @@ export async function buildApp(deps: AppDeps) {
     rateLimiter: deps.rateLimiter,
     scryptCost: deps.scryptCost,
     onMailError: (err) => app.log.error({ err }, 'mail delivery failed'),
+    onError: (err, step) => app.log.warn({ err }, `${step} failed`),
   });
 
   await app.register(fastifyCookie);
@@ -97,6 +100,7 @@ export async function buildApp(deps: AppDeps) {
       reply.header('retry-after', Math.ceil(err.retryAfterMs / 1000));
     }
     if (err instanceof AppError) {
+      if (err.statusCode >= 500) request.log.error({ err }, err.message);
       return reply.code(err.statusCode).send({ error: err.code, message: err.message });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -120,6 +124,8 @@ export async function buildApp(deps: AppDeps) {
   const ctx: RouteContext = { config, services };
   await app.register(async (api) => publicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => authRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  await app.register(async (api) => epicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  await app.register(async (api) => emailRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
 
   const indexHtml = deps.staticDir ? path.join(deps.staticDir, 'index.html') : undefined;
   if (deps.staticDir && indexHtml && fs.existsSync(indexHtml)) {
@@ -143,12 +149,19 @@ export async function buildApp(deps: AppDeps) {
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 
-  // Housekeeping: sessions and reset links that can no longer be used are dropped hourly.
+  // Housekeeping: sessions, links and codes that can no longer be used are dropped hourly.
   let purge: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     purge = setInterval(() => {
-      services.sessions.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'session purge failed'));
-      services.passwordReset.purgeExpired().catch((err: unknown) => app.log.error({ err }, 'reset token purge failed'));
+      for (const [name, purgeExpired] of [
+        ['session', services.sessions.purgeExpired],
+        ['reset token', services.passwordReset.purgeExpired],
+        ['sign-in flow', services.epicSignIn.purgeExpired],
+        ['email verification', services.emailVerification.purgeExpired],
+        ['hand-off code', services.pluginHandOff.purgeExpired],
+      ] as const) {
+        purgeExpired().catch((err: unknown) => app.log.error({ err }, `${name} purge failed`));
+      }
     }, PURGE_INTERVAL_MS);
     purge.unref();
   });

@@ -86,8 +86,31 @@ const envSchema = z.object({
       }
       return parsed;
     }),
+  EPIC_CLIENT_ID: z.string().trim().optional(),
+  EPIC_CLIENT_SECRET: z.string().trim().optional(),
+  EPIC_ISSUER: z.url().default('https://api.epicgames.dev/epic/oauth/v2'),
+  EPIC_AUTHORIZE_URL: z.url().default('https://www.epicgames.com/id/authorize'),
+  EPIC_TOKEN_URL: z.url().default('https://api.epicgames.dev/epic/oauth/v2/token'),
+  EPIC_USERINFO_URL: z.url().default('https://api.epicgames.dev/epic/oauth/v2/userInfo'),
+  EPIC_SCOPES: z.string().trim().min(1).default('openid basic_profile'),
+  EPIC_REDIRECT_URI: optionalUrl,
+  DEV_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
+
+/** Epic Account Services (or a stand-in speaking the same OAuth 2.0 protocol). */
+export interface EpicSettings {
+  clientId: string;
+  clientSecret: string;
+  /** The `iss` of Epic's ID tokens. */
+  issuer: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  userInfoUrl: string;
+  scopes: string;
+  /** Our callback, registered with Epic. */
+  redirectUri: string;
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -106,6 +129,10 @@ export interface Config {
   /** Which hops in front of the server may state the client's address (X-Forwarded-For). */
   trustProxy: TrustProxy;
   logLevel: string;
+  /** Null until Epic is configured (or the development provider has started, see main.ts). */
+  epic: EpicSettings | null;
+  /** Set when the local development identity provider stands in for Epic (never in production). */
+  devIdentityProvider: { port: number; redirectUri: string } | null;
   runtime: {
     marketingUrl: string;
     supportEmail: string;
@@ -117,10 +144,17 @@ export interface Config {
       ue56Url: string;
       ue57Url: string;
     };
+    epicSignIn: 'epic' | 'development' | 'unavailable';
   };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The development identity provider only ever serves a product reached on this machine. */
+export function isLocalhostUrl(url: string): boolean {
+  const { hostname } = new URL(url);
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
+}
 
 /** Parses the environment; throws one readable error listing every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -130,6 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The localhost fallback would put unusable links in e-mails and refuse the real origin.
     lines.push('  PUBLIC_URL: required when NODE_ENV=production: the address users open, e.g. https://dash.example.com');
   }
+  if (Boolean(env.EPIC_CLIENT_ID?.trim()) !== Boolean(env.EPIC_CLIENT_SECRET?.trim())) {
+    lines.push('  EPIC_CLIENT_ID, EPIC_CLIENT_SECRET: set both (from the Epic Developer Portal) or neither');
+  }
   if (!parsed.success || lines.length > 0) {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
@@ -138,6 +175,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const downloadUrl = (ue: string) =>
     `${marketingUrl}/downloads/sage-${DEFAULT_BUILD_VERSION}-ue${ue}.zip`;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const redirectUri = e.EPIC_REDIRECT_URI ?? `${publicUrl}/api/auth/callback`;
+  const epic: EpicSettings | null =
+    e.EPIC_CLIENT_ID && e.EPIC_CLIENT_SECRET
+      ? {
+          clientId: e.EPIC_CLIENT_ID,
+          clientSecret: e.EPIC_CLIENT_SECRET,
+          issuer: e.EPIC_ISSUER,
+          authorizeUrl: e.EPIC_AUTHORIZE_URL,
+          tokenUrl: e.EPIC_TOKEN_URL,
+          userInfoUrl: e.EPIC_USERINFO_URL,
+          scopes: e.EPIC_SCOPES,
+          redirectUri,
+        }
+      : null;
+  const devIdentityProvider =
+    !epic && e.NODE_ENV !== 'production' && isLocalhostUrl(publicUrl) ? { port: e.DEV_IDP_PORT, redirectUri } : null;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -152,6 +205,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_DAYS * DAY_MS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    epic,
+    devIdentityProvider,
     runtime: {
       marketingUrl,
       supportEmail: e.SUPPORT_EMAIL,
@@ -163,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ue56Url: e.DEFAULT_BUILD_UE56_URL ?? downloadUrl('5.6'),
         ue57Url: e.DEFAULT_BUILD_UE57_URL ?? downloadUrl('5.7'),
       },
+      epicSignIn: epic ? 'epic' : devIdentityProvider ? 'development' : 'unavailable',
     },
   };
 }

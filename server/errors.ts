@@ -7,8 +7,9 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'AppError';
   }
 }
@@ -16,6 +17,7 @@ export class AppError extends Error {
 export const badRequest = (code: string, message: string) => new AppError(400, code, message);
 export const unauthorized = (message = 'Authentication required') =>
   new AppError(401, 'unauthorized', message);
+export const forbidden = (code: string, message: string) => new AppError(403, code, message);
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
 /** 429 with the time until the window resets, sent as Retry-After. */
 export class RateLimitedError extends AppError {

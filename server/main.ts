@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { startDevIdentityProvider } from './devIdentityProvider';
 import { migrateToLatest, openDatabase } from './db';
 import { loggerOptions } from './logging';
 import { mailerFromConfig } from './services/mailer';
@@ -12,7 +13,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Starts the product: configuration, database and migrations, then the HTTP server. */
 async function main() {
-  const config = loadConfig();
+  let config = loadConfig();
+  // Development on localhost without Epic: a local OpenID provider stands in (config.ts decides).
+  const devProvider = config.devIdentityProvider ? await startDevIdentityProvider(config.devIdentityProvider) : undefined;
+  if (devProvider) config = { ...config, epic: devProvider.settings };
   const db = openDatabase(config);
   await migrateToLatest(db);
 
@@ -32,6 +36,7 @@ async function main() {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     await app.close();
+    await devProvider?.close();
     await db.destroy();
     process.exit(0);
   };
@@ -40,6 +45,9 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Sage Dashboard on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`);
+  if (devProvider) {
+    app.log.warn(`Epic is not configured: Sign in with Epic uses the development identity provider at ${devProvider.issuer}`);
+  }
 }
 
 main().catch((err: unknown) => {

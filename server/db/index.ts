@@ -5,6 +5,7 @@ import { Kysely, Migrator, sql, PostgresDialect, SqliteDialect, type Migration }
 import pg from 'pg';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
+import * as m002 from './migrations/002_epic_sign_in';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -34,6 +35,7 @@ export function openSqlite(file: string): Db {
 // Listed here rather than read from a folder so the same list works under tsx and in bundles.
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
+  '002_epic_sign_in': m002,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -12,6 +12,10 @@ export interface UsersTable {
   is_admin: number;
   /** The license token the plugin receives and admins can download. */
   license_token: string;
+  /** The Epic account signed in with; unique. Null for legacy e-mail accounts. */
+  epic_account_id: string | null;
+  /** Epic's display name at the last sign-in. */
+  epic_display_name: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -45,9 +49,64 @@ export interface SageBuildsTable {
   released_by: string | null;
 }
 
+/**
+ * One browser's Epic sign-in in progress, from `/api/auth/login` to `/login_completed`: the OAuth
+ * state and PKCE verifier, the plugin's hand-off request (client=ue), and the Epic account waiting
+ * for an e-mail. Found by the SHA-256 of the browser's sign-in cookie.
+ */
+export interface SignInFlowsTable {
+  id: string;
+  client: 'web' | 'ue';
+  /** Cleared once the callback has used them. */
+  oauth_state: string | null;
+  oauth_code_verifier: string | null;
+  /** The plugin's loopback address, state and S256 challenge; cleared by ue-clear. */
+  plugin_redirect_uri: string | null;
+  plugin_state: string | null;
+  plugin_code_challenge: string | null;
+  /** The Epic account of a sign-in that still needs an e-mail linked. */
+  epic_account_id: string | null;
+  epic_display_name: string | null;
+  link_email: string | null;
+  /** The user signed in by this flow. */
+  user_id: string | null;
+  ue_status: 'success' | 'failed' | 'canceled' | null;
+  ue_message: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** A verification mail's link; single use, for one e-mail of one sign-in flow. */
+export interface EmailVerificationsTable {
+  token_hash: string;
+  flow_id: string;
+  email: string;
+  epic_account_id: string;
+  epic_display_name: string;
+  /** When the mail was sent. */
+  created_at: number;
+  expires_at: number;
+  verified_at: number | null;
+}
+
+/** A one-time code the plugin exchanges, with its PKCE verifier, for its user's license. */
+export interface PluginHandOffCodesTable {
+  code_hash: string;
+  flow_id: string;
+  user_id: string;
+  code_challenge: string;
+  redirect_uri: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;
   sage_builds: SageBuildsTable;
+  sign_in_flows: SignInFlowsTable;
+  email_verifications: EmailVerificationsTable;
+  plugin_hand_off_codes: PluginHandOffCodesTable;
 }

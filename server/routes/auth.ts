@@ -8,9 +8,10 @@ import {
 } from '../../contract/auth';
 import { currentUserSchema } from '../../contract/user';
 import { AppError, RateLimitedError, unauthorized } from '../errors';
-import { AUTH_RATE_LIMITS, type RateLimitRule } from '../services/rateLimiter';
+import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../services/users';
-import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie } from './sessionCookie';
+import { enforceLimits } from './rateLimit';
+import { clearSessionCookie, sessionToken, sessionUser, startSession } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 const TOO_MANY = {
@@ -28,13 +29,7 @@ const CREATED = { 201: okResponseSchema };
 export async function authRoutes(app: App, { config, services }: RouteContext) {
   const secure = config.publicUrl.startsWith('https:');
 
-  /** Counts one attempt against every rule; the first exhausted rule answers 429. */
-  async function limit(message: string, checks: [string, RateLimitRule][]) {
-    for (const [key, rule] of checks) {
-      const result = await services.rateLimiter.hit(key, rule);
-      if (!result.allowed) throw new RateLimitedError(message, result.retryAfterMs);
-    }
-  }
+  const limit = (message: string, checks: Parameters<typeof enforceLimits>[2]) => enforceLimits(services, message, checks);
 
   async function endCurrentSession(request: FastifyRequest) {
     const token = sessionToken(request);
@@ -63,8 +58,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
       await services.rateLimiter.hit(emailKey, AUTH_RATE_LIMITS.loginPerEmail);
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
-    await endCurrentSession(request);
-    setSessionCookie(reply, await services.sessions.start(user.id, rememberMe), secure);
+    await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure });
     return { ok: true as const, message: 'Signed in' };
   });
 
@@ -75,8 +69,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
       [`register:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.registerPerEmail],
     ]);
     const user = await services.users.registerWithPassword(email, password);
-    await endCurrentSession(request);
-    setSessionCookie(reply, await services.sessions.start(user.id, false), secure);
+    await startSession(request, reply, services, { userId: user.id, persistent: false, secure });
     return reply.code(201).send({ ok: true as const, message: 'Account created' });
   });
 

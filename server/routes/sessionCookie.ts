@@ -4,6 +4,8 @@ import type { Services } from '../services';
 import type { NewSession } from '../services/sessions';
 
 export const SESSION_COOKIE = 'sage_session';
+/** Ties a browser to its Epic sign-in in progress (services/epicSignIn.ts). */
+export const SIGN_IN_COOKIE = 'sage_sign_in';
 
 export function sessionToken(request: FastifyRequest): string | undefined {
   return request.cookies[SESSION_COOKIE] || undefined;
@@ -33,4 +35,25 @@ export async function sessionUser(request: FastifyRequest, services: Services): 
   const user = token ? await services.sessions.userFor(token) : null;
   resolved.set(request, user);
   return user;
+}
+
+/** Signs the browser in as `userId`, ending the session it had (the token rotates at sign-in). */
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  services: Services,
+  opts: { userId: string; persistent: boolean; secure: boolean },
+): Promise<void> {
+  const previous = sessionToken(request);
+  if (previous) await services.sessions.end(previous);
+  setSessionCookie(reply, await services.sessions.start(opts.userId, opts.persistent), opts.secure);
+}
+
+export function signInToken(request: FastifyRequest): string | undefined {
+  return request.cookies[SIGN_IN_COOKIE] || undefined;
+}
+
+/** Only the sign-in endpoints under /api need it; it lasts as long as the flow. */
+export function setSignInCookie(reply: FastifyReply, token: string, expiresAt: number, secure: boolean): void {
+  reply.setCookie(SIGN_IN_COOKIE, token, { path: '/api', httpOnly: true, sameSite: 'lax', secure, expires: new Date(expiresAt) });
 }

@@ -1,9 +1,13 @@
 import type { Config } from '../config';
 import { pingDatabase, type Db } from '../db';
 import { createBuildService } from './builds';
+import { createEmailVerificationService } from './emailVerification';
+import { createEpicOAuth } from './epicOAuth';
+import { createEpicSignInService } from './epicSignIn';
 import type { Mailer } from './mailer';
 import type { ScryptCost } from './passwords';
 import { createPasswordResetService } from './passwordReset';
+import { createPluginHandOffService } from './pluginHandOff';
 import type { RateLimiter } from './rateLimiter';
 import { createSessionService } from './sessions';
 import { createUserService } from './users';
@@ -16,6 +20,8 @@ export interface ServiceDeps {
   /** Lower only in tests, where thousands of hashes would otherwise dominate the run. */
   scryptCost?: ScryptCost;
   onMailError: (err: unknown) => void;
+  /** Failures worth an operator's attention that the user only sees as a reason code. */
+  onError: (err: unknown, step: string) => void;
 }
 
 /** Wires the services together; routes receive this object and nothing lower. */
@@ -34,11 +40,29 @@ export function createServices(deps: ServiceDeps) {
     onMailError: deps.onMailError,
   });
   const builds = createBuildService(deps.db);
+  const epicSignIn = createEpicSignInService({
+    db: deps.db,
+    users,
+    epic: deps.config.epic ? createEpicOAuth(deps.config.epic) : null,
+    onError: deps.onError,
+  });
+  const emailVerification = createEmailVerificationService({
+    db: deps.db,
+    mailer: deps.mailer,
+    users,
+    epicSignIn,
+    publicUrl: deps.config.publicUrl,
+  });
+  // No user has a subscription until billing exists; the plugin is told so (null).
+  const pluginHandOff = createPluginHandOffService({ db: deps.db, subscriptionSummary: async () => null });
   return {
     sessions,
     users,
     passwordReset,
     builds,
+    epicSignIn,
+    emailVerification,
+    pluginHandOff,
     rateLimiter: deps.rateLimiter,
     databaseReachable: () => pingDatabase(deps.db),
   };

@@ -29,6 +29,16 @@ export const AUTH_RATE_LIMITS = {
   forgotPerIp: { limit: 10, windowMs: 60 * 60_000 },
   forgotPerEmail: { limit: 3, windowMs: 60 * 60_000 },
   resetPerIp: { limit: 20, windowMs: 60 * 60_000 },
+  /** Starting an Epic sign-in writes a row: bounded per address. */
+  epicStartPerIp: { limit: 60, windowMs: 15 * 60_000 },
+  /** check-exists and link answer whether an e-mail has an account. */
+  emailLookupPerIp: { limit: 30, windowMs: 15 * 60_000 },
+  verificationSendPerIp: { limit: 10, windowMs: 60 * 60_000 },
+  verificationSendPerEmail: { limit: 5, windowMs: 60 * 60_000 },
+  /** The waiting page polls every 3 s: 20 a minute, with room for a second tab. */
+  verificationStatusPerIp: { limit: 600, windowMs: 15 * 60_000 },
+  verificationLinkPerIp: { limit: 30, windowMs: 15 * 60_000 },
+  pluginExchangePerIp: { limit: 30, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export function createMemoryRateLimiter(): RateLimiter {

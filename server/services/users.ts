@@ -52,6 +52,8 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         status: 'Active',
         is_admin: 0,
         license_token: newToken(),
+        epic_account_id: null,
+        epic_display_name: null,
         created_at: now,
         updated_at: now,
       };
@@ -61,6 +63,50 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         // Two registrations racing for one e-mail: the unique index decides.
         if (isUniqueViolation(err)) throw conflict('email_taken', EMAIL_TAKEN);
         throw err;
+      }
+      return row;
+    },
+
+    async findByEpicAccount(epicAccountId: string): Promise<UsersTable | undefined> {
+      return db.selectFrom('users').selectAll().where('epic_account_id', '=', epicAccountId).executeTakeFirst();
+    },
+
+    /** Keeps the Epic display name current; it can change at Epic between sign-ins. */
+    async recordEpicDisplayName(userId: string, displayName: string): Promise<void> {
+      await db.updateTable('users').set({ epic_display_name: displayName, updated_at: Date.now() }).where('id', '=', userId).execute();
+    },
+
+    /**
+     * Creates the account of an Epic user whose e-mail has just been verified. When the Epic
+     * account already has one (another tab finished first), that account is returned.
+     */
+    async createEpicUser(input: { email: string; epicAccountId: string; displayName: string }): Promise<UsersTable> {
+      const existing = await service.findByEpicAccount(input.epicAccountId);
+      if (existing) return existing;
+      const email = normalizeEmail(input.email);
+      if (await service.findByEmail(email)) throw conflict('email_taken', EMAIL_TAKEN);
+      const now = Date.now();
+      const row: UsersTable = {
+        id: randomUUID(),
+        username: input.displayName,
+        email,
+        email_verified_at: now,
+        password_hash: null,
+        status: 'Active',
+        is_admin: 0,
+        license_token: newToken(),
+        epic_account_id: input.epicAccountId,
+        epic_display_name: input.displayName,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        await db.insertInto('users').values(row).execute();
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        const raced = await service.findByEpicAccount(input.epicAccountId);
+        if (raced) return raced;
+        throw conflict('email_taken', EMAIL_TAKEN);
       }
       return row;
     },

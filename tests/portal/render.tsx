@@ -17,6 +17,7 @@ export const testConfig: RuntimeConfig = {
     ue56Url: 'https://sage.test/dl/default-5.6.zip',
     ue57Url: 'https://sage.test/dl/default-5.7.zip',
   },
+  epicSignIn: 'epic',
 };
 
 /** Shows the router's current location so tests can assert on navigation. */

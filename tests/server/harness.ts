@@ -12,8 +12,10 @@
  *     });
  *   });
  *
- * The database and the SMTP catcher live for the whole suite; the app (and with it the in-memory
- * rate limiter) is built afresh for every test, so counters never leak between tests. Tests use
+ * The database, the SMTP catcher and the development identity provider (the stand-in for Epic that
+ * `npm start` uses, server/devIdentityProvider.ts) live for the whole suite; the app (and with it
+ * the in-memory rate limiter) is built afresh for every test, so counters never leak between tests.
+ * Every app signs in with Epic through that provider; tests/server/epicFlow.ts drives it. Tests use
  * `uniqueEmail()` so that rows of earlier tests in the suite do not matter.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,9 +26,10 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { buildApp, type AppDeps, type SageApp } from '../../server/app';
-import { loadConfig, type Config } from '../../server/config';
+import { loadConfig, type Config, type EpicSettings } from '../../server/config';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../server/devIdentityProvider';
 import { migrateToLatest, openDatabase, type Db } from '../../server/db';
-import { mailerFromConfig } from '../../server/services/mailer';
+import { mailerFromConfig, type Mailer } from '../../server/services/mailer';
 import type { ScryptCost } from '../../server/services/passwords';
 import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
 import { startSmtpCatcher, type SmtpCatcher } from '../fixtures/smtpCatcher';
@@ -34,6 +37,8 @@ import { startSmtpCatcher, type SmtpCatcher } from '../fixtures/smtpCatcher';
 /** Cheap enough for hundreds of hashes per run; production uses DEFAULT_SCRYPT_COST. */
 export const TEST_SCRYPT_COST: ScryptCost = { N: 1024, r: 8, p: 1 };
 export const PUBLIC_URL = 'http://sage.test';
+/** Where the identity provider sends the browser back (EPIC_REDIRECT_URI's default). */
+export const EPIC_CALLBACK_URL = `${PUBLIC_URL}/api/auth/callback`;
 export const PASSWORD = 'correct-horse-battery';
 
 export interface OpenedDatabase {
@@ -194,8 +199,20 @@ export interface TestServer {
   config: Config;
   smtp: SmtpCatcher;
   database: TestDatabase;
+  /** The suite's stand-in for Epic; null when the suite was started with `{ epic: false }`. */
+  identityProvider: DevIdentityProvider | null;
   /** A new client with its own cookie jar. */
   client(defaultHeaders?: Headers): TestClient;
+  /**
+   * A further app over the suite's database and mail, with other Epic settings: `epic` is merged
+   * over the identity provider's settings, or null for "Epic not configured". Closed after the test.
+   */
+  appWithEpic(epic: Partial<EpicSettings> | null): Promise<{ app: SageApp; client(defaultHeaders?: Headers): TestClient }>;
+}
+
+export interface TestServerOptions {
+  /** Start the development identity provider and sign in with Epic through it (default true). */
+  epic?: boolean;
 }
 
 /** The environment the test app is configured with; `env` overrides or adds variables. */
@@ -222,48 +239,67 @@ export function buildExtraApp(db: AppDeps['db'], env: Record<string, string> = {
  * Registers vitest hooks that give each test of the enclosing describe a freshly built app over
  * the suite's database. Call the returned function inside a test (or a later hook).
  */
-export function useTestServer(database: TestDatabase, env: Record<string, string> = {}): () => TestServer {
+export function useTestServer(database: TestDatabase, env: Record<string, string> = {}, options: TestServerOptions = {}): () => TestServer {
   let opened: OpenedDatabase | undefined;
   let smtp: SmtpCatcher | undefined;
+  let provider: DevIdentityProvider | null = null;
   let dataDir: string | undefined;
   let current: TestServer | undefined;
+  const extraApps: SageApp[] = [];
 
   beforeAll(async () => {
     opened = await database.open();
     smtp = await startSmtpCatcher();
+    if (options.epic !== false) provider = await startDevIdentityProvider({ port: 0, redirectUri: EPIC_CALLBACK_URL });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-test-data-'));
   });
 
   afterAll(async () => {
+    await provider?.close();
     await smtp?.close();
     await opened?.dispose();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  async function appWith(config: Config, db: Db, mailer: Mailer): Promise<SageApp> {
+    const app = await buildApp({ config, db, mailer, rateLimiter: createMemoryRateLimiter(), scryptCost: TEST_SCRYPT_COST });
+    await app.ready();
+    return app;
+  }
+
+  /** The suite's configuration with these Epic settings (as main.ts does for the dev provider). */
+  function withEpic(config: Config, epic: EpicSettings | null): Config {
+    const epicSignIn = epic === null ? 'unavailable' : epic === provider?.settings ? 'development' : 'epic';
+    return { ...config, epic, runtime: { ...config.runtime, epicSignIn } };
+  }
+
   beforeEach(async () => {
     if (!opened || !smtp || !dataDir) throw new Error('test server not set up');
-    const config = testConfig({ SMTP_URL: smtp.url, DATA_DIR: dataDir, ...env });
+    const base = testConfig({ SMTP_URL: smtp.url, DATA_DIR: dataDir, ...env });
+    const config = provider && !base.epic ? withEpic(base, provider.settings) : base;
     const mailer = mailerFromConfig(config, { info: () => undefined });
-    const app = await buildApp({
-      config,
-      db: opened.db,
-      mailer,
-      rateLimiter: createMemoryRateLimiter(),
-      scryptCost: TEST_SCRYPT_COST,
-    });
-    await app.ready();
+    const db = opened.db;
+    const app = await appWith(config, db, mailer);
     current = {
       app,
-      db: opened.db,
+      db,
       config,
       smtp,
       database,
+      identityProvider: provider,
       client: (headers) => new TestClient(app, headers),
+      async appWithEpic(epic) {
+        const settings = epic === null ? null : { ...(provider?.settings ?? ({} as EpicSettings)), ...epic };
+        const extra = await appWith(withEpic(config, settings), db, mailer);
+        extraApps.push(extra);
+        return { app: extra, client: (headers?: Headers) => new TestClient(extra, headers) };
+      },
     };
   });
 
   afterEach(async () => {
     await current?.app.close();
+    for (const extra of extraApps.splice(0)) await extra.close();
     current = undefined;
   });
 

@@ -33,7 +33,9 @@ describe.each(databases)('public endpoints on $label', (database) => {
     const response = await server().client().get('/api/config');
     expect(response.statusCode).toBe(200);
     const body = response.json<Record<string, unknown>>();
-    expect(Object.keys(body).sort()).toEqual(['defaultBuild', 'installationGuideUrl', 'marketingUrl', 'supportEmail']);
+    expect(Object.keys(body).sort()).toEqual(['defaultBuild', 'epicSignIn', 'installationGuideUrl', 'marketingUrl', 'supportEmail']);
+    // The suite signs in with Epic through the development identity provider.
+    expect(body.epicSignIn).toBe('development');
     expect(body.defaultBuild).toMatchObject({ version: DEFAULT_BUILD_VERSION });
     expect(response.body).not.toContain('smtp://');
   });

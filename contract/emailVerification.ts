@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Resend is refused for this long after a send, by the page and by the server (spec §9). */
+export const RESEND_COOLDOWN_MS = 60_000;
+/** A verification link works this long. */
+export const VERIFICATION_TTL_MS = 15 * 60_000;
+/** The server's message for an expired code; the page branches on it (spec §8). */
+export const VERIFICATION_EXPIRED_MESSAGE = 'Verification code has expired';
+
+/** `POST /api/email/send-verification` and `/resend-verification` (spec §7: ok, message, code). */
+export const sendVerificationResponseSchema = z.object({
+  ok: z.literal(true),
+  message: z.string(),
+  /** `sent`: a new mail left; `already_sent`: one left moments ago; `already_verified`: nothing to do. */
+  code: z.enum(['sent', 'already_sent', 'already_verified']),
+});
+export type SendVerificationResponse = z.infer<typeof sendVerificationResponseSchema>;
+
+/** `POST /api/email/check-verification-status`. An expired code answers 410 with the message above. */
+export const verificationStatusSchema = z.object({ ok: z.literal(true), verified: z.boolean(), message: z.string() });
+export type VerificationStatus = z.infer<typeof verificationStatusSchema>;

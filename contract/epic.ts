@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * Why an Epic sign-in ended on `/authentication_failed?reason=…`. The first five are spec §2's;
+ * the last three name failures the spec folds into "unexpected" (decision 005).
+ */
+export const AUTH_FAILURE_REASONS = [
+  'canceled',
+  'state_mismatch',
+  'token_exchange_failed',
+  'user_info_failed',
+  'server_error',
+  'invalid_redirect_uri',
+  'invalid_plugin_request',
+  'verification_required',
+] as const;
+export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
+
+/** Where a sign-in was started from: the web portal or the Unreal plugin (spec §2). */
+export const signInClientSchema = z.enum(['web', 'ue']);
+export type SignInClient = z.infer<typeof signInClientSchema>;
+
+/** `GET /api/auth/status` (spec §3 Auth status). */
+export const authStatusSchema = z.object({
+  authenticated: z.boolean(),
+  user: z.object({ email: z.string().nullable() }).nullable(),
+  ue: z.object({
+    /** A plugin hand-off is waiting for this browser to deliver its code. */
+    enabled: z.boolean(),
+    status: z.enum(['success', 'failed', 'canceled']).nullable(),
+    message: z.string().nullable(),
+  }),
+});
+export type AuthStatus = z.infer<typeof authStatusSchema>;
+
+/** The address a new Epic account links (spec §5: required, standard e-mail pattern). */
+export const linkEmailSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'Email is required' : 'Email must be a string') })
+  .trim()
+  .min(1, 'Email is required')
+  .max(254, 'Email is too long')
+  .pipe(z.email({ error: 'Invalid email address' }));
+
+/** Body of check-exists, link and the three verification calls (spec §7). */
+export const emailRequestSchema = z.object({ email: linkEmailSchema });
+export type EmailRequest = z.input<typeof emailRequestSchema>;
+
+/** `POST /api/user/check-exists`. */
+export const checkExistsResponseSchema = z.object({ ok: z.literal(true), exists: z.boolean(), message: z.string() });
+export type CheckExistsResponse = z.infer<typeof checkExistsResponseSchema>;
+
+/** `POST /api/epic/link`: where the browser goes next. */
+export const linkResponseSchema = z.object({
+  ok: z.literal(true),
+  message: z.string(),
+  requiresVerification: z.boolean(),
+  next: z.string(),
+});
+export type LinkResponse = z.infer<typeof linkResponseSchema>;
+
+/** `POST /api/auth/epic/cancel` and `POST /api/auth/ue-clear`. */
+export const signInOkSchema = z.object({ ok: z.literal(true), message: z.string() });
+
+/** `POST /api/auth/ue-store-payload`: the one-time code and the loopback address carrying it. */
+export const storePayloadResponseSchema = z.object({ ok: z.literal(true), code: z.string(), redirectUrl: z.string() });
+export type StorePayloadResponse = z.infer<typeof storePayloadResponseSchema>;
+
+/** What the plugin learns about its user's subscription; null while the user has none. */
+export const subscriptionSummarySchema = z
+  .object({
+    status: z.string(),
+    productName: z.string().nullable(),
+    currentPeriodEnd: z.number().nullable(),
+    trialEnd: z.number().nullable(),
+  })
+  .nullable();
+
+/** `GET /api/auth/ue-payload`: what the plugin receives for a code and its verifier. */
+export const pluginPayloadSchema = z.object({
+  /** The license token (spec §3 User.token). */
+  token: z.string(),
+  user: z.object({ id: z.string(), username: z.string(), email: z.string().nullable() }),
+  subscription: subscriptionSummarySchema,
+});
+export type PluginPayload = z.infer<typeof pluginPayloadSchema>;
+
+/** RFC 7636: a verifier is 43–128 unreserved characters; an S256 challenge is 43 base64url ones. */
+export const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+export const PKCE_S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;

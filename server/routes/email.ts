@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { sendVerificationResponseSchema, verificationStatusSchema } from '../../contract/emailVerification';
+import { emailRequestSchema } from '../../contract/epic';
+import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
+import { normalizeEmail } from '../services/users';
+import { enforceLimits } from './rateLimit';
+import { signInToken } from './sessionCookie';
+import type { App, RouteContext } from './types';
+
+const TOO_MANY = {
+  send: 'Too many verification emails. Please try again later.',
+  status: 'Too many status checks. Please slow down.',
+  link: 'Too many verification attempts. Please try again later.',
+};
+
+const verifyQuerySchema = z.object({ token: z.string().max(200).optional() });
+
+const completedPath = (success: boolean, message: string) =>
+  `/email-verification-completed?success=${success}&message=${encodeURIComponent(message)}`;
+
+/** Verifying the e-mail a new Epic account links (spec §4 Email verification). */
+export async function emailRoutes(app: App, { services }: RouteContext) {
+  const { emailVerification } = services;
+
+  for (const [path, mode] of [
+    ['/api/email/send-verification', 'send'],
+    ['/api/email/resend-verification', 'resend'],
+  ] as const) {
+    app.post(path, { schema: { body: emailRequestSchema, response: { 200: sendVerificationResponseSchema } } }, async (request) => {
+      const { email } = request.body;
+      await enforceLimits(services, TOO_MANY.send, [
+        [`verification-send:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationSendPerIp],
+        [`verification-send:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.verificationSendPerEmail],
+      ]);
+      return emailVerification.send(signInToken(request), email, mode);
+    });
+  }
+
+  app.post(
+    '/api/email/check-verification-status',
+    { schema: { body: emailRequestSchema, response: { 200: verificationStatusSchema } } },
+    async (request, reply) => {
+      await enforceLimits(services, TOO_MANY.status, [[`verification-status:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationStatusPerIp]]);
+      reply.header('cache-control', 'no-store');
+      return emailVerification.status(signInToken(request), request.body.email);
+    },
+  );
+
+  // The link in the verification mail: opened in any browser, possibly on another device.
+  app.get('/api/email/verify', { schema: { querystring: verifyQuerySchema } }, async (request, reply) => {
+    await enforceLimits(services, TOO_MANY.link, [[`verification-link:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationLinkPerIp]]);
+    const outcome = request.query.token
+      ? await emailVerification.verify(request.query.token)
+      : { success: false, message: 'This verification link is invalid or has already been used.' };
+    return reply.redirect(completedPath(outcome.success, outcome.message));
+  });
+}

@@ -1,0 +1,163 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  authStatusSchema,
+  checkExistsResponseSchema,
+  emailRequestSchema,
+  linkResponseSchema,
+  PKCE_S256_CHALLENGE,
+  PKCE_VERIFIER,
+  pluginPayloadSchema,
+  signInClientSchema,
+  signInOkSchema,
+  storePayloadResponseSchema,
+  type AuthFailureReason,
+} from '../../contract/epic';
+import { checkLoopbackRedirect } from '../../contract/loopbackRedirect';
+import { unauthorized } from '../errors';
+import { loginCompletedPath, type CallbackOutcome, type PluginRequest } from '../services/epicSignIn';
+import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
+import { enforceLimits } from './rateLimit';
+import { sessionUser, setSignInCookie, signInToken, startSession } from './sessionCookie';
+import type { App, RouteContext } from './types';
+
+const TOO_MANY = {
+  start: 'Too many sign-in attempts. Please wait a few minutes and try again.',
+  lookup: 'Too many email checks. Please wait a few minutes and try again.',
+  exchange: 'Too many code exchanges. Please wait a few minutes and try again.',
+};
+
+const queryText = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+const loginQuerySchema = z.object({
+  client: signInClientSchema.default('web'),
+  redirect_uri: queryText(4096).optional(),
+  state: queryText(1024).optional(),
+  code_challenge: queryText(256).optional(),
+  code_challenge_method: queryText(16).optional(),
+});
+
+const callbackQuerySchema = z.object({
+  code: queryText(4096).optional(),
+  state: queryText(1024).optional(),
+  error: queryText(256).optional(),
+  error_description: queryText(4096).optional(),
+  iss: queryText(2048).optional(),
+});
+
+const payloadQuerySchema = z.object({
+  code: z.string({ error: 'code is required' }).min(1, 'code is required').max(100, 'code is too long'),
+  code_verifier: z
+    .string({ error: 'code_verifier is required' })
+    .regex(PKCE_VERIFIER, 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" or "~"'),
+});
+
+/** The plugin's state is echoed to its loopback listener: printable ASCII, bounded. */
+const PLUGIN_STATE = /^[\x21-\x7e]{1,512}$/;
+
+export const failurePath = (reason: AuthFailureReason) => `/authentication_failed?reason=${reason}`;
+
+/** Epic sign-in (OAuth 2.0 + PKCE), e-mail linking, and the plugin hand-off (client=ue). */
+export async function epicRoutes(app: App, { config, services }: RouteContext) {
+  const secure = config.publicUrl.startsWith('https:');
+  const { epicSignIn, pluginHandOff } = services;
+
+  /** Sends the browser where a callback's outcome leads, signing it in when it succeeded. */
+  async function land(request: FastifyRequest, reply: FastifyReply, outcome: CallbackOutcome) {
+    if (outcome.kind === 'failed') return reply.redirect(failurePath(outcome.reason));
+    if (outcome.kind === 'link_email') return reply.redirect('/epic_account_link');
+    // No Remember me box on this path: an Epic sign-in keeps its session like Remember me does.
+    await startSession(request, reply, services, { userId: outcome.user.id, persistent: true, secure });
+    return reply.redirect(loginCompletedPath(outcome.client));
+  }
+
+  /** Checks a plugin's hand-off request (spec §5); null with the reason when it is refused. */
+  function pluginRequest(query: z.infer<typeof loginQuerySchema>): PluginRequest | AuthFailureReason {
+    const redirect = checkLoopbackRedirect(query.redirect_uri ?? '');
+    if (!redirect.ok) return 'invalid_redirect_uri';
+    if (!query.state || !PLUGIN_STATE.test(query.state)) return 'invalid_plugin_request';
+    if (!query.code_challenge || !PKCE_S256_CHALLENGE.test(query.code_challenge)) return 'invalid_plugin_request';
+    if (query.code_challenge_method !== 'S256') return 'invalid_plugin_request';
+    return { redirectUri: redirect.url.href, state: query.state, codeChallenge: query.code_challenge };
+  }
+
+  app.get('/api/auth/login', { schema: { querystring: loginQuerySchema } }, async (request, reply) => {
+    await enforceLimits(services, TOO_MANY.start, [[`epic-start:ip:${request.ip}`, AUTH_RATE_LIMITS.epicStartPerIp]]);
+    let plugin: PluginRequest | null = null;
+    if (request.query.client === 'ue') {
+      const checked = pluginRequest(request.query);
+      if (typeof checked === 'string') return reply.redirect(failurePath(checked));
+      plugin = checked;
+    }
+    if (!epicSignIn.available) {
+      request.log.warn('Sign in with Epic was requested but Epic is not configured (EPIC_CLIENT_ID)');
+      return reply.redirect(failurePath('server_error'));
+    }
+    const started = await epicSignIn.start(request.query.client, plugin);
+    setSignInCookie(reply, started.token, started.expiresAt, secure);
+    return reply.redirect(started.authorizeUrl);
+  });
+
+  // Epic sends the browser back here (EPIC_REDIRECT_URI).
+  app.get('/api/auth/callback', { schema: { querystring: callbackQuerySchema } }, async (request, reply) => {
+    const query = new URL(request.url, 'http://callback.invalid').searchParams;
+    return land(request, reply, await epicSignIn.finishCallback(signInToken(request), query));
+  });
+
+  app.get('/api/auth/callback-internal', async (request, reply) =>
+    land(request, reply, await epicSignIn.completeVerifiedLink(signInToken(request))),
+  );
+
+  app.get('/api/auth/status', { schema: { response: { 200: authStatusSchema } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return epicSignIn.status(signInToken(request), await sessionUser(request, services));
+  });
+
+  app.post('/api/auth/epic/cancel', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
+    await epicSignIn.cancel(signInToken(request));
+    return { ok: true as const, message: 'Sign-in canceled' };
+  });
+
+  app.post(
+    '/api/user/check-exists',
+    { schema: { body: emailRequestSchema, response: { 200: checkExistsResponseSchema } } },
+    async (request) => {
+      await enforceLimits(services, TOO_MANY.lookup, [[`email-lookup:ip:${request.ip}`, AUTH_RATE_LIMITS.emailLookupPerIp]]);
+      const exists = await epicSignIn.emailExists(signInToken(request), request.body.email);
+      return {
+        ok: true as const,
+        exists,
+        message: exists ? 'An account with this email already exists.' : 'No account uses this email yet.',
+      };
+    },
+  );
+
+  app.post('/api/epic/link', { schema: { body: emailRequestSchema, response: { 200: linkResponseSchema } } }, async (request) => {
+    await enforceLimits(services, TOO_MANY.lookup, [[`email-lookup:ip:${request.ip}`, AUTH_RATE_LIMITS.emailLookupPerIp]]);
+    return epicSignIn.link(signInToken(request), request.body.email);
+  });
+
+  app.post('/api/auth/ue-store-payload', { schema: { response: { 200: storePayloadResponseSchema } } }, async (request, reply) => {
+    const user = await sessionUser(request, services);
+    if (!user) throw unauthorized();
+    reply.header('cache-control', 'no-store');
+    const issued = await pluginHandOff.issueCode(await epicSignIn.flow(signInToken(request)), user);
+    return { ok: true as const, ...issued };
+  });
+
+  app.post('/api/auth/ue-clear', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
+    await epicSignIn.clearPluginRequest(signInToken(request));
+    return { ok: true as const, message: 'Plugin hand-off finished' };
+  });
+
+  // Called by the plugin, not a browser: no cookie, the code and its verifier are the credentials.
+  app.get(
+    '/api/auth/ue-payload',
+    { schema: { querystring: payloadQuerySchema, response: { 200: pluginPayloadSchema } } },
+    async (request, reply) => {
+      await enforceLimits(services, TOO_MANY.exchange, [[`plugin-exchange:ip:${request.ip}`, AUTH_RATE_LIMITS.pluginExchangePerIp]]);
+      reply.header('cache-control', 'no-store');
+      return pluginHandOff.redeem(request.query.code, request.query.code_verifier);
+    },
+  );
+}

@@ -1,0 +1,159 @@
+import {
+  RESEND_COOLDOWN_MS,
+  VERIFICATION_EXPIRED_MESSAGE,
+  VERIFICATION_TTL_MS,
+  type SendVerificationResponse,
+  type VerificationStatus,
+} from '../../contract/emailVerification';
+import type { Db } from '../db';
+import { AppError, forbidden, RateLimitedError } from '../errors';
+import type { EpicSignInService } from './epicSignIn';
+import { escapeHtml, type Mailer } from './mailer';
+import { hashToken, newToken } from './tokens';
+import { normalizeEmail, type UserService } from './users';
+
+const NOT_LINKING = 'This email is not waiting for verification here. Please link it to your Epic account first.';
+const INVALID_LINK = 'This verification link is invalid or has already been used.';
+
+export function verificationMail(link: string, displayName: string) {
+  return {
+    subject: 'Verify your email for Sage',
+    text:
+      `Hi ${displayName},\n\n` +
+      `To link this email to your Epic Games account on Sage, open this link within 15 minutes:\n${link}\n\n` +
+      `If you did not sign in to Sage, ignore this mail: nothing will be linked.\n`,
+    html:
+      `<p>Hi ${escapeHtml(displayName)},</p>` +
+      `<p><a href="${escapeHtml(link)}">Verify your email</a> to link it to your Epic Games account on Sage (the link works for 15 minutes).</p>` +
+      `<p>If you did not sign in to Sage, ignore this mail: nothing will be linked.</p>`,
+  };
+}
+
+/** What `GET /api/email/verify` shows on `/email-verification-completed`. */
+export interface VerifyOutcome {
+  success: boolean;
+  message: string;
+}
+
+/**
+ * Verification mails for the e-mail an Epic account links. A link is bound to the browser's
+ * sign-in flow: only that browser can ask whether it was opened, and only it gets signed in.
+ */
+export function createEmailVerificationService(deps: {
+  db: Db;
+  mailer: Mailer;
+  users: UserService;
+  epicSignIn: EpicSignInService;
+  publicUrl: string;
+}) {
+  const { db, mailer, users, epicSignIn } = deps;
+
+  /** The flow linking exactly this e-mail; 403 for any other browser or address. */
+  async function linkingFlow(flowToken: string | undefined, email: string) {
+    const flow = await epicSignIn.flow(flowToken);
+    const normalized = normalizeEmail(email);
+    if (!flow?.epic_account_id || !flow.epic_display_name || flow.link_email !== normalized) {
+      throw forbidden('not_linking', NOT_LINKING);
+    }
+    return { ...flow, email: normalized, epicAccountId: flow.epic_account_id, displayName: flow.epic_display_name };
+  }
+
+  async function latest(flowId: string, email: string) {
+    return db
+      .selectFrom('email_verifications')
+      .selectAll()
+      .where('flow_id', '=', flowId)
+      .where('email', '=', email)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
+  const service = {
+    /**
+     * Sends a verification mail. `send` is idempotent within the cooldown (a reloaded page does
+     * not mail twice); `resend` is refused with 429 within it. A new mail voids the earlier link.
+     */
+    async send(flowToken: string | undefined, email: string, mode: 'send' | 'resend'): Promise<SendVerificationResponse> {
+      const flow = await linkingFlow(flowToken, email);
+      const previous = await latest(flow.id, flow.email);
+      const now = Date.now();
+      if (previous?.verified_at) return { ok: true, code: 'already_verified', message: 'Email already verified' };
+      if (previous && previous.created_at + RESEND_COOLDOWN_MS > now) {
+        const waitMs = previous.created_at + RESEND_COOLDOWN_MS - now;
+        if (mode === 'send') return { ok: true, code: 'already_sent', message: 'Verification email already sent' };
+        throw new RateLimitedError(`Please wait ${Math.ceil(waitMs / 1000)} seconds before requesting another email`, waitMs);
+      }
+      const token = newToken();
+      await db.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
+      await db
+        .insertInto('email_verifications')
+        .values({
+          token_hash: hashToken(token),
+          flow_id: flow.id,
+          email: flow.email,
+          epic_account_id: flow.epicAccountId,
+          epic_display_name: flow.displayName,
+          created_at: now,
+          expires_at: now + VERIFICATION_TTL_MS,
+          verified_at: null,
+        })
+        .execute();
+      const link = `${deps.publicUrl}/api/email/verify?token=${encodeURIComponent(token)}`;
+      try {
+        await mailer.send({ to: flow.email, ...verificationMail(link, flow.displayName) });
+      } catch (err) {
+        // Nothing was sent: forget the link so the cooldown does not hold back a retry.
+        await db.deleteFrom('email_verifications').where('token_hash', '=', hashToken(token)).execute();
+        throw new AppError(502, 'mail_failed', 'Failed to send verification email', { cause: err });
+      }
+      return { ok: true, code: 'sent', message: mode === 'send' ? 'Verification email sent' : 'Verification email resent' };
+    },
+
+    /** `POST /api/email/check-verification-status`: only the browser that is linking may ask. */
+    async status(flowToken: string | undefined, email: string): Promise<VerificationStatus> {
+      const flow = await linkingFlow(flowToken, email);
+      const row = await latest(flow.id, flow.email);
+      if (row?.verified_at) return { ok: true, verified: true, message: 'Email verified' };
+      if (row && row.expires_at <= Date.now()) throw new AppError(410, 'verification_expired', VERIFICATION_EXPIRED_MESSAGE);
+      return { ok: true, verified: false, message: 'Waiting for verification' };
+    },
+
+    /**
+     * `GET /api/email/verify`: the mail's link. Marks it verified once and creates the Epic user's
+     * account with the address; the linking browser then signs in through callback-internal.
+     */
+    async verify(token: string): Promise<VerifyOutcome> {
+      const tokenHash = hashToken(token);
+      const row = await db.selectFrom('email_verifications').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+      if (!row || row.verified_at !== null) return { success: false, message: INVALID_LINK };
+      const now = Date.now();
+      if (row.expires_at <= now) return { success: false, message: VERIFICATION_EXPIRED_MESSAGE };
+      const claimed = await db
+        .updateTable('email_verifications')
+        .set({ verified_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('verified_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) return { success: false, message: INVALID_LINK };
+      try {
+        await users.createEpicUser({ email: row.email, epicAccountId: row.epic_account_id, displayName: row.epic_display_name });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        await db.updateTable('email_verifications').set({ verified_at: null }).where('token_hash', '=', tokenHash).execute();
+        return { success: false, message: err.message };
+      }
+      return { success: true, message: 'Your email has been verified. Return to the sign-in window to continue.' };
+    },
+
+    /** Housekeeping: links that can no longer be opened (flows take theirs with them). */
+    async purgeExpired(): Promise<void> {
+      await db.deleteFrom('email_verifications').where('expires_at', '<=', Date.now() - SIGN_IN_GRACE_MS).execute();
+    },
+  };
+  return service;
+}
+
+/** Verified rows stay until their flow ends, so the waiting page still sees them after expiry. */
+const SIGN_IN_GRACE_MS = 60 * 60_000;
+
+export type EmailVerificationService = ReturnType<typeof createEmailVerificationService>;

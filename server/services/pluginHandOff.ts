@@ -1,0 +1,99 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { PluginPayload } from '../../contract/epic';
+import type { Db } from '../db';
+import type { SignInFlowsTable, UsersTable } from '../db/schema';
+import { badRequest, forbidden } from '../errors';
+import { hashToken, newToken } from './tokens';
+
+/** A hand-off code must be exchanged this soon (ARCHITECTURE: the plugin hand-off). */
+export const HAND_OFF_CODE_TTL_MS = 5 * 60_000;
+
+const NO_HAND_OFF = 'No plugin sign-in is waiting for this account in this browser';
+const INVALID_CODE = 'The code is invalid or has already been used';
+const EXPIRED_CODE = 'The code has expired';
+const WRONG_VERIFIER = 'The code verifier does not match the code challenge';
+
+/** RFC 7636 S256: BASE64URL(SHA256(verifier)). */
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+/** The loopback address with the code and the plugin's own state added to its query. */
+export function handOffRedirect(redirectUri: string, code: string, state: string): string {
+  const url = new URL(redirectUri);
+  url.searchParams.set('code', code);
+  url.searchParams.set('state', state);
+  return url.href;
+}
+
+/**
+ * The plugin hand-off (RFC 8252 loopback + PKCE): the signed-in browser stores a one-time code for
+ * the plugin's request; the plugin exchanges it, with the verifier only it knows, for the license.
+ */
+export function createPluginHandOffService(deps: { db: Db; subscriptionSummary: (userId: string) => Promise<PluginPayload['subscription']> }) {
+  const { db } = deps;
+  return {
+    /** `POST /api/auth/ue-store-payload`: a fresh code replaces any unused one of this flow. */
+    async issueCode(flow: SignInFlowsTable | null, user: UsersTable): Promise<{ code: string; redirectUrl: string }> {
+      if (flow?.client !== 'ue' || !flow.plugin_redirect_uri || !flow.plugin_state || !flow.plugin_code_challenge || flow.user_id !== user.id) {
+        throw forbidden('no_plugin_sign_in', NO_HAND_OFF);
+      }
+      const code = newToken();
+      const now = Date.now();
+      await db.deleteFrom('plugin_hand_off_codes').where('flow_id', '=', flow.id).where('used_at', 'is', null).execute();
+      await db
+        .insertInto('plugin_hand_off_codes')
+        .values({
+          code_hash: hashToken(code),
+          flow_id: flow.id,
+          user_id: user.id,
+          code_challenge: flow.plugin_code_challenge,
+          redirect_uri: flow.plugin_redirect_uri,
+          created_at: now,
+          expires_at: now + HAND_OFF_CODE_TTL_MS,
+          used_at: null,
+        })
+        .execute();
+      return { code, redirectUrl: handOffRedirect(flow.plugin_redirect_uri, code, flow.plugin_state) };
+    },
+
+    /**
+     * `GET /api/auth/ue-payload`: the code is spent by its first presentation, right or wrong, so
+     * whoever intercepted it cannot try verifiers against it.
+     */
+    async redeem(code: string, codeVerifier: string): Promise<PluginPayload> {
+      const codeHash = hashToken(code);
+      const row = await db.selectFrom('plugin_hand_off_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+      if (!row || row.used_at !== null) throw badRequest('invalid_grant', INVALID_CODE);
+      const now = Date.now();
+      const claimed = await db
+        .updateTable('plugin_hand_off_codes')
+        .set({ used_at: now })
+        .where('code_hash', '=', codeHash)
+        .where('used_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('invalid_grant', INVALID_CODE);
+      if (row.expires_at <= now) throw badRequest('invalid_grant', EXPIRED_CODE);
+      const expected = Buffer.from(row.code_challenge);
+      const actual = Buffer.from(s256(codeVerifier));
+      if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) throw badRequest('invalid_grant', WRONG_VERIFIER);
+      const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
+      if (!user) throw badRequest('invalid_grant', INVALID_CODE);
+      return {
+        token: user.license_token,
+        user: { id: user.id, username: user.username, email: user.email },
+        subscription: await deps.subscriptionSummary(user.id),
+      };
+    },
+
+    /** Housekeeping: codes that can no longer be exchanged. */
+    async purgeExpired(): Promise<void> {
+      await db
+        .deleteFrom('plugin_hand_off_codes')
+        .where((eb) => eb.or([eb('expires_at', '<=', Date.now()), eb('used_at', 'is not', null)]))
+        .execute();
+    },
+  };
+}
+
+export type PluginHandOffService = ReturnType<typeof createPluginHandOffService>;
