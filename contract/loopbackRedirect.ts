@@ -5,7 +5,7 @@
  */
 export type LoopbackRedirectCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
-export const LOOPBACK_RULE = 'A UE loopback redirect must be http://localhost:PORT/… or http://127.0.0.1:PORT/… over http.';
+export const LOOPBACK_RULE = 'A UE loopback redirect must be localhost or 127.0.0.1 over http, with a port: http://localhost:PORT/… or http://127.0.0.1:PORT/…';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
 const MAX_LENGTH = 2048;

@@ -5,6 +5,12 @@ import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import type { RuntimeConfig } from '../contract/config';
 import { DashboardPage } from './portal/dashboard/DashboardPage';
 import { DownloadPage } from './portal/DownloadPage';
+import { AuthenticationFailedPage } from './portal/epicSignIn/AuthenticationFailedPage';
+import { EmailVerificationCompletedPage } from './portal/epicSignIn/EmailVerificationCompletedPage';
+import { EmailVerificationPage } from './portal/epicSignIn/EmailVerificationPage';
+import { EpicAccountLinkPage } from './portal/epicSignIn/EpicAccountLinkPage';
+import { LoginCompletedPage } from './portal/epicSignIn/LoginCompletedPage';
+import { UeTestPage } from './portal/epicSignIn/UeTestPage';
 import { Guard } from './portal/guards';
 import { LoginPage } from './portal/LoginPage';
 import { NotFoundPage } from './portal/NotFoundPage';
@@ -55,6 +61,13 @@ export function PortalRoutes() {
         />
         <Route path="reset-password" element={<ResetPasswordPage />} />
         <Route path="support" element={<SupportPage />} />
+        <Route path="authentication_failed" element={<AuthenticationFailedPage />} />
+        <Route path="epic_account_link" element={<EpicAccountLinkPage />} />
+        <Route path="email-verification" element={<EmailVerificationPage />} />
+        <Route path="email-verification-preview" element={<EmailVerificationPage />} />
+        <Route path="email-verification-completed" element={<EmailVerificationCompletedPage />} />
+        <Route path="login_completed" element={<LoginCompletedPage />} />
+        <Route path="ue-test" element={<UeTestPage />} />
         <Route
           path="dashboard"
           element={

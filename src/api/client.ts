@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { apiErrorSchema } from '../../contract/errors';
 
 /** A failed API call; `message` follows spec §8 (`status: statusText` or `status: body text`). */
@@ -54,18 +54,32 @@ export interface ActionResult {
   status?: number;
 }
 
+/** A call's outcome with its validated answer: failures are values, as with `action`. */
+export type CallResult<T> = { ok: true; data: T; status: number } | { ok: false; message: string; status?: number };
+
 /**
- * A state-changing call whose failure is shown to the user rather than thrown (§8: login,
- * logout, register): not-ok with the status text for 5xx, else the server's message; a network
- * failure yields its error text.
+ * A POST whose failure is shown to the user rather than thrown (§8: login, logout, register, the
+ * e-mail linking calls): not-ok with the status text for 5xx, else the server's message; a network
+ * failure yields its error text. On success the answer is validated by `schema`.
  */
-export async function action(path: string, body?: unknown): Promise<ActionResult> {
+export async function call<T>(path: string, schema: z.ZodType<T>, body?: unknown): Promise<CallResult<T>> {
+  let res: Response;
   try {
-    const res = await request(path, { method: 'POST', body });
-    if (res.ok) return { ok: true, message: '', status: res.status };
-    const message = res.status >= 500 ? res.statusText : bodyMessage(await res.text());
-    return { ok: false, message, status: res.status };
+    res = await request(path, { method: 'POST', body });
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
+  if (!res.ok) {
+    const message = res.status >= 500 ? res.statusText : bodyMessage(await res.text());
+    return { ok: false, message, status: res.status };
+  }
+  const parsed = schema.safeParse(await res.json().catch(() => undefined));
+  if (!parsed.success) return { ok: false, message: 'The server sent an answer this page does not understand', status: res.status };
+  return { ok: true, data: parsed.data, status: res.status };
+}
+
+/** `call` for answers whose body the page does not read (§7: login, register, logout). */
+export async function action(path: string, body?: unknown): Promise<ActionResult> {
+  const result = await call(path, z.unknown(), body);
+  return result.ok ? { ok: true, message: '', status: result.status } : result;
 }

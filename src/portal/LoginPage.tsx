@@ -14,8 +14,10 @@ import {
 } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useRuntimeConfig } from '../runtimeConfig';
 import { useToast } from '../ui/toast';
-import { assignLocation, EPIC_SIGN_IN_URL } from './login/browser';
+import { epicSignInUrl } from '../api/epic';
+import { assignLocation } from './browser';
 import { PasswordField } from './login/PasswordField';
 import { useLoginActions } from './login/useLoginActions';
 import { modeFromSearch, validateLoginForm, type LoginMode } from './login/validation';
@@ -48,6 +50,7 @@ export function LoginPage() {
   const toast = useToast();
   const { submit, requestPasswordReset } = useLoginActions();
   const text = TEXT[mode];
+  const { epicSignIn } = useRuntimeConfig();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -88,11 +91,22 @@ export function LoginPage() {
           variant="contained"
           fullWidth
           size="large"
-          disabled={busy}
-          onClick={() => assignLocation(EPIC_SIGN_IN_URL)}
+          disabled={busy || epicSignIn === 'unavailable'}
+          onClick={() => assignLocation(epicSignInUrl('web'))}
         >
           Sign in with Epic
         </Button>
+        {epicSignIn === 'development' && (
+          <Alert severity="warning" sx={{ mt: 2 }}>
+            Development sign-in: Epic Games is not configured on this server, so a local test identity provider stands
+            in for it. Any display name signs in.
+          </Alert>
+        )}
+        {epicSignIn === 'unavailable' && (
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            Sign in with Epic is not available on this server yet.
+          </Typography>
+        )}
 
         <Divider sx={{ my: 3 }}>or</Divider>
 

@@ -186,10 +186,12 @@ function toHeader(raw: string): string {
 
 /**
  * Waits for the newest mail in `<dataDir>/outbox` addressed to `email` (the server sends it after
- * answering) and returns the password reset link in it.
+ * answering) and returns the link in it whose path and query start with `linkPath`.
  */
-export async function readResetLink(dataDir: string, email: string, timeoutMs = 15_000): Promise<string> {
+export async function readMailLink(dataDir: string, email: string, linkPath: string, timeoutMs = 15_000): Promise<string> {
   const outbox = path.join(dataDir, 'outbox');
+  const escaped = linkPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`https?://[^\\s"'<>/]+${escaped}[^\\s"'<>]*`);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const files = fs.existsSync(outbox)
@@ -202,9 +204,9 @@ export async function readResetLink(dataDir: string, email: string, timeoutMs = 
     for (const file of files) {
       const raw = fs.readFileSync(file, 'utf8');
       if (!toHeader(raw).toLowerCase().includes(email.toLowerCase())) continue;
-      const link = decodeQuotedPrintable(raw).match(/https?:\/\/[^\s"'<>]+\/reset-password\?token=[^\s"'<>]+/)?.[0];
+      const link = decodeQuotedPrintable(raw).match(pattern)?.[0];
       if (link) return link.replace(/&amp;/g, '&');
-      throw new Error(`The newest mail to ${email} (${file}) holds no reset link:\n${raw}`);
+      throw new Error(`The newest mail to ${email} (${file}) holds no ${linkPath} link:\n${raw}`);
     }
     if (Date.now() > deadline) {
       throw new Error(`No mail to ${email} arrived in ${outbox} within ${timeoutMs} ms`);
@@ -212,6 +214,9 @@ export async function readResetLink(dataDir: string, email: string, timeoutMs = 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** The password reset link of the newest mail to `email`. */
+export const readResetLink = (dataDir: string, email: string) => readMailLink(dataDir, email, '/reset-password?token=');
 
 const SCREENSHOT_DIR = path.join(os.tmpdir(), 'sage-e2e-screenshots');
 

@@ -1,14 +1,14 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type * as AuthModule from '../../src/api/auth';
 import { login } from '../../src/api/auth';
 import { LoginPage } from '../../src/portal/LoginPage';
-import type * as BrowserModule from '../../src/portal/login/browser';
-import { assignLocation } from '../../src/portal/login/browser';
-import { json, renderPortal, renderScreen, stubFetch } from './render';
+import type * as BrowserModule from '../../src/portal/browser';
+import { assignLocation } from '../../src/portal/browser';
+import { bodyOf, deferred, expectToast, json, renderPortal, renderScreen, stubFetch, testConfig } from './render';
 
-vi.mock('../../src/portal/login/browser', async (importOriginal) => {
+vi.mock('../../src/portal/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn() };
 });
@@ -20,23 +20,6 @@ vi.mock('../../src/api/auth', async (importOriginal) => {
 });
 
 const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
-
-/** The toast on screen, found inside the toaster's region so screen-reader announcements don't count twice. */
-async function expectToast(title: string, description?: string) {
-  const region = await screen.findByRole('region', { name: /notifications/i });
-  expect(await within(region).findByText(title)).toBeInTheDocument();
-  if (description) expect(within(region).getByText(description)).toBeInTheDocument();
-}
-
-const bodyOf = (init: RequestInit | undefined): unknown => JSON.parse(String(init?.body));
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 async function fillSignIn(email = 'ada@example.com', password = 'correct-horse') {
   const u = userEvent.setup();
@@ -90,10 +73,39 @@ describe('LoginPage modes', () => {
   });
 
   it('sends the browser to Epic sign-in', async () => {
+    vi.mocked(assignLocation).mockClear();
     const u = userEvent.setup();
     renderScreen(<LoginPage />, '/login');
     await u.click(screen.getByRole('button', { name: 'Sign in with Epic' }));
     expect(assignLocation).toHaveBeenCalledWith('/api/auth/login?client=web');
+  });
+});
+
+describe('LoginPage Epic sign-in modes (runtime config epicSignIn)', () => {
+  it('shows no notice and an enabled button with real Epic sign-in', () => {
+    renderScreen(<LoginPage />, '/login', { ...testConfig, epicSignIn: 'epic' });
+    expect(screen.getByRole('button', { name: 'Sign in with Epic' })).toBeEnabled();
+    expect(screen.queryByText(/development sign-in/i)).not.toBeInTheDocument();
+    expect(screen.queryByText(/not available on this server/i)).not.toBeInTheDocument();
+  });
+
+  it('shows the development sign-in notice and keeps the button working', async () => {
+    vi.mocked(assignLocation).mockClear();
+    renderScreen(<LoginPage />, '/login', { ...testConfig, epicSignIn: 'development' });
+    expect(screen.getByText(/development sign-in/i)).toHaveTextContent(/local test identity provider/i);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in with Epic' }));
+    expect(assignLocation).toHaveBeenCalledWith('/api/auth/login?client=web');
+  });
+
+  it('disables Sign in with Epic when it is unavailable', async () => {
+    vi.mocked(assignLocation).mockClear();
+    renderScreen(<LoginPage />, '/login', { ...testConfig, epicSignIn: 'unavailable' });
+    const button = screen.getByRole('button', { name: 'Sign in with Epic' });
+    expect(button).toBeDisabled();
+    expect(screen.getByText(/not available on this server/i)).toBeInTheDocument();
+    expect(screen.queryByText(/development sign-in/i)).not.toBeInTheDocument();
+    await userEvent.setup().click(button).catch(() => undefined);
+    expect(assignLocation).not.toHaveBeenCalled();
   });
 });
 

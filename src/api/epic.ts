@@ -1,0 +1,41 @@
+import { sendVerificationResponseSchema, verificationStatusSchema } from '../../contract/emailVerification';
+import {
+  authStatusSchema,
+  checkExistsResponseSchema,
+  linkResponseSchema,
+  signInOkSchema,
+  storePayloadResponseSchema,
+  type AuthStatus,
+  type SignInClient,
+} from '../../contract/epic';
+import { call, getJson } from './client';
+
+/** Epic sign-in is a full browser navigation to the server (§2, §7), not a client-side route. */
+export const epicSignInUrl = (client: SignInClient = 'web') => `/api/auth/login?client=${client}`;
+
+/** §3 Auth status: who is signed in and whether a plugin hand-off waits for this browser. */
+export const fetchAuthStatus = (): Promise<AuthStatus> => getJson('/api/auth/status', authStatusSchema);
+
+/** §7: does an account already use this e-mail? Only answered during an Epic account link. */
+export const checkEmailExists = (email: string) => call('/api/user/check-exists', checkExistsResponseSchema, { email });
+
+/** §7: link the e-mail to the Epic account waiting in this browser. */
+export const linkEpicAccount = (email: string) => call('/api/epic/link', linkResponseSchema, { email });
+
+/** §4: abandon the Epic account link. */
+export const cancelEpicLink = () => call('/api/auth/epic/cancel', signInOkSchema);
+
+/** §4 Email verification: the first mail (idempotent within the cooldown) and a resend. */
+export const sendVerification = (email: string) => call('/api/email/send-verification', sendVerificationResponseSchema, { email });
+export const resendVerification = (email: string) =>
+  call('/api/email/resend-verification', sendVerificationResponseSchema, { email });
+
+/** §4: has the link in the mail been opened? An expired link answers `Verification code has expired`. */
+export const checkVerificationStatus = (email: string) =>
+  call('/api/email/check-verification-status', verificationStatusSchema, { email });
+
+/** The plugin hand-off (§4 Login completed): a one-time code for the plugin's loopback address. */
+export const storeUePayload = () => call('/api/auth/ue-store-payload', storePayloadResponseSchema);
+
+/** The hand-off is delivered: this browser's plugin request is forgotten. */
+export const clearUeContext = () => call('/api/auth/ue-clear', signInOkSchema);

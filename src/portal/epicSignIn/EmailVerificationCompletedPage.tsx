@@ -1,0 +1,51 @@
+import { Alert, Button, Container, Paper, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { closeWindow } from '../browser';
+
+/**
+ * /email-verification-completed?success=…&message=…: where the link in a verification mail lands
+ * (§2). The sign-in goes on in the tab that is waiting, so this one can be closed.
+ */
+export function EmailVerificationCompletedPage() {
+  const [searchParams] = useSearchParams();
+  const success = searchParams.get('success') === 'true';
+  const message =
+    searchParams.get('message') ||
+    (success ? 'Your email has been verified.' : 'This verification link is invalid or has already been used.');
+  const [closeAttempted, setCloseAttempted] = useState(false);
+
+  return (
+    <Container maxWidth="sm" sx={{ py: { xs: 4, sm: 8 } }}>
+      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
+        <Stack spacing={3}>
+          <Typography component="h1" variant="h5">
+            {success ? 'Email Verified' : 'Verification Failed'}
+          </Typography>
+          <Alert severity={success ? 'success' : 'error'}>{message}</Alert>
+          {!success && (
+            <Typography variant="body2" color="text.secondary">
+              Go back to the sign-in window and use Resend Email to get a new link.
+            </Typography>
+          )}
+          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+            <Button
+              variant="contained"
+              onClick={() => {
+                closeWindow();
+                setCloseAttempted(true);
+              }}
+            >
+              Close this tab
+            </Button>
+            {closeAttempted && (
+              <Typography variant="body2" color="text.secondary" role="status">
+                If the tab is still open, you can close it yourself.
+              </Typography>
+            )}
+          </Stack>
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}
