@@ -26,6 +26,7 @@ export function toCurrentUser(row: UsersTable): CurrentUser {
 }
 
 const EMAIL_TAKEN = 'An account with this email already exists.';
+const EPIC_ACCOUNT_LINKED = 'Your Epic account is already linked to another email. Sign in with Epic again to use it.';
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
@@ -78,13 +79,22 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
 
     /**
      * Creates the account of an Epic user whose e-mail has just been verified. When the Epic
-     * account already has one (another tab finished first), that account is returned.
+     * account already has one with this e-mail (another tab finished first), that account is
+     * returned; with another e-mail, 409.
      */
     async createEpicUser(input: { email: string; epicAccountId: string; displayName: string }): Promise<UsersTable> {
-      const existing = await service.findByEpicAccount(input.epicAccountId);
-      if (existing) return existing;
       const email = normalizeEmail(input.email);
-      if (await service.findByEmail(email)) throw conflict('email_taken', EMAIL_TAKEN);
+      // Only that account with this very address: a tab that linked another one has linked nothing.
+      const sameAccount = (user: UsersTable) => {
+        if (user.email !== email) throw conflict('epic_account_linked', EPIC_ACCOUNT_LINKED);
+        return user;
+      };
+      const existing = await service.findByEpicAccount(input.epicAccountId);
+      if (existing) return sameAccount(existing);
+      const owner = await service.findByEmail(email);
+      // Created by the other tab between the two look-ups.
+      if (owner?.epic_account_id === input.epicAccountId) return owner;
+      if (owner) throw conflict('email_taken', EMAIL_TAKEN);
       const now = Date.now();
       const row: UsersTable = {
         id: randomUUID(),
@@ -105,7 +115,7 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
       } catch (err) {
         if (!isUniqueViolation(err)) throw err;
         const raced = await service.findByEpicAccount(input.epicAccountId);
-        if (raced) return raced;
+        if (raced) return sameAccount(raced);
         throw conflict('email_taken', EMAIL_TAKEN);
       }
       return row;

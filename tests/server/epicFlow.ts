@@ -10,12 +10,14 @@
  *   await browser.get(pathOf(await verificationLink(server(), email)));
  */
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { devAccountId } from '../../server/devIdentityProvider';
 import { s256 } from '../../server/services/pluginHandOff';
+import { hashToken } from '../../server/services/tokens';
 import { signInAtProvider } from '../fixtures/identityProvider';
-import type { TestClient, TestServer } from './harness';
+import { uniqueEmail, type TestClient, type TestServer } from './harness';
 
 export { devAccountId };
 
@@ -131,4 +133,60 @@ export async function signUpWithEpic(
   const status = await browser.post('/api/email/check-verification-status', { email: opts.email });
   expect(status.json()).toMatchObject({ ok: true, verified: true });
   return browser.get('/api/auth/callback-internal');
+}
+
+/** A loopback port nothing listens on (bound, then released): connections to it are refused. */
+export async function closedLoopbackPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+/** The sign-in flow row behind a browser's `sage_sign_in` cookie. */
+export async function signInFlowOf(server: TestServer, browser: TestClient) {
+  const token = browser.cookies.get('sage_sign_in');
+  if (!token) throw new Error('the browser has no sign-in cookie');
+  return server.db.selectFrom('sign_in_flows').selectAll().where('id', '=', hashToken(token)).executeTakeFirstOrThrow();
+}
+
+/** An Epic account that already has an account here (e-mail linked and verified, in another browser). */
+export async function existingEpicUser(server: TestServer): Promise<{ displayName: string; email: string }> {
+  const displayName = uniqueDisplayName('Known');
+  const email = uniqueEmail('known');
+  const completed = await signUpWithEpic(server, server.client(), { displayName, email });
+  expect(location(completed)).toBe('/login_completed?client=web');
+  return { displayName, email };
+}
+
+/** A browser back from Epic with a new Epic account, on the link page. */
+export async function pendingEpicBrowser(server: TestServer, client: TestClient = server.client()) {
+  const displayName = uniqueDisplayName('Linker');
+  expect(location(await signInWithEpic(client, displayName))).toBe('/epic_account_link');
+  return { browser: client, displayName };
+}
+
+/** A browser that linked `email` and had the first verification mail sent. */
+export async function linkedEpicBrowser(server: TestServer, email: string) {
+  const pending = await pendingEpicBrowser(server);
+  await linkEmail(pending.browser, email);
+  return pending;
+}
+
+/** Moves the browser's verification rows back in time by `ms`, as if that long had passed. */
+export async function ageVerifications(server: TestServer, browser: TestClient, column: 'created_at' | 'expires_at', ms: number) {
+  const flow = await signInFlowOf(server, browser);
+  const rows = await server.db.selectFrom('email_verifications').selectAll().where('flow_id', '=', flow.id).execute();
+  expect(rows.length).toBeGreaterThan(0);
+  for (const row of rows) {
+    await server.db
+      .updateTable('email_verifications')
+      .set({ [column]: row[column] - ms })
+      .where('token_hash', '=', row.token_hash)
+      .execute();
+  }
 }

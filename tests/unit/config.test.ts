@@ -141,4 +141,97 @@ describe('configuration', () => {
       expect(message).toContain(`  ${name}: `);
     }
   });
+
+  describe('Sign in with Epic', () => {
+    const EPIC = { EPIC_CLIENT_ID: 'client-id', EPIC_CLIENT_SECRET: 'client-secret' };
+
+    it('stands the development identity provider in for Epic by default, on localhost', () => {
+      const config = loadConfig({});
+      expect(config.epic).toBeNull();
+      expect(config.devIdentityProvider).toEqual({ port: 0, redirectUri: 'http://localhost:3000/api/auth/callback' });
+      expect(config.runtime.epicSignIn).toBe('development');
+    });
+
+    it('runs the development identity provider on any localhost PUBLIC_URL outside production', () => {
+      for (const [env, publicUrl] of [
+        ['development', 'http://localhost:8080'],
+        ['development', 'http://127.0.0.1:3000'],
+        ['development', 'http://[::1]:3000'],
+        ['test', 'http://localhost:3000'],
+      ]) {
+        const config = loadConfig({ NODE_ENV: env, PUBLIC_URL: publicUrl, DEV_IDP_PORT: '4555' });
+        expect(config.devIdentityProvider, `${env} ${publicUrl}`).toEqual({ port: 4555, redirectUri: `${publicUrl}/api/auth/callback` });
+        expect(config.runtime.epicSignIn).toBe('development');
+      }
+    });
+
+    it('never runs the development identity provider in production, even on localhost', () => {
+      const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://localhost:3000' });
+      expect(config.epic).toBeNull();
+      expect(config.devIdentityProvider).toBeNull();
+      expect(config.runtime.epicSignIn).toBe('unavailable');
+    });
+
+    it('never runs the development identity provider on a PUBLIC_URL that is not localhost', () => {
+      for (const publicUrl of ['https://dash.example.com', 'http://localhost.example.com', 'http://192.168.1.20:3000', 'http://sage.test']) {
+        const config = loadConfig({ NODE_ENV: 'development', PUBLIC_URL: publicUrl });
+        expect(config.devIdentityProvider, publicUrl).toBeNull();
+        expect(config.runtime.epicSignIn, publicUrl).toBe('unavailable');
+      }
+    });
+
+    it('signs in with Epic, and not the development provider, once EPIC_CLIENT_ID and EPIC_CLIENT_SECRET are set', () => {
+      for (const env of [{}, { NODE_ENV: 'production', PUBLIC_URL: 'https://dash.example.com' }]) {
+        const config = loadConfig({ ...env, ...EPIC });
+        expect(config.devIdentityProvider).toBeNull();
+        expect(config.runtime.epicSignIn).toBe('epic');
+        expect(config.epic).toEqual({
+          clientId: 'client-id',
+          clientSecret: 'client-secret',
+          issuer: 'https://api.epicgames.dev/epic/oauth/v2',
+          authorizeUrl: 'https://www.epicgames.com/id/authorize',
+          tokenUrl: 'https://api.epicgames.dev/epic/oauth/v2/token',
+          userInfoUrl: 'https://api.epicgames.dev/epic/oauth/v2/userInfo',
+          scopes: 'openid basic_profile',
+          redirectUri: `${config.publicUrl}/api/auth/callback`,
+        });
+      }
+    });
+
+    it('reads the Epic endpoints, scopes and callback it documents', () => {
+      const config = loadConfig({
+        ...EPIC,
+        PUBLIC_URL: 'https://dash.example.com',
+        EPIC_ISSUER: 'https://issuer.example.com',
+        EPIC_AUTHORIZE_URL: 'https://id.example.com/authorize',
+        EPIC_TOKEN_URL: 'https://api.example.com/token',
+        EPIC_USERINFO_URL: 'https://api.example.com/userInfo',
+        EPIC_SCOPES: 'openid basic_profile friends_list',
+        EPIC_REDIRECT_URI: 'https://auth.example.com/api/auth/callback',
+      });
+      expect(config.epic).toMatchObject({
+        issuer: 'https://issuer.example.com',
+        authorizeUrl: 'https://id.example.com/authorize',
+        tokenUrl: 'https://api.example.com/token',
+        userInfoUrl: 'https://api.example.com/userInfo',
+        scopes: 'openid basic_profile friends_list',
+        redirectUri: 'https://auth.example.com/api/auth/callback',
+      });
+    });
+
+    it('refuses only one of EPIC_CLIENT_ID and EPIC_CLIENT_SECRET', () => {
+      for (const env of [
+        { EPIC_CLIENT_ID: 'client-id' },
+        { EPIC_CLIENT_SECRET: 'client-secret' },
+        { EPIC_CLIENT_ID: 'client-id', EPIC_CLIENT_SECRET: '   ' },
+        { EPIC_CLIENT_ID: '', EPIC_CLIENT_SECRET: 'client-secret' },
+      ]) {
+        expect(() => loadConfig(env), JSON.stringify(env)).toThrow(
+          /^Invalid configuration:\n {2}EPIC_CLIENT_ID, EPIC_CLIENT_SECRET: set both \(from the Epic Developer Portal\) or neither$/,
+        );
+      }
+      // Both empty is neither.
+      expect(loadConfig({ EPIC_CLIENT_ID: '', EPIC_CLIENT_SECRET: ' ' }).runtime.epicSignIn).toBe('development');
+    });
+  });
 });

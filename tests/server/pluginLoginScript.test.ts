@@ -1,0 +1,180 @@
+/**
+ * scripts/plugin-login.ts, the reference client of the plugin hand-off (docs/plugin-sign-in.md),
+ * against the real server: the app listens on a loopback port for the client's code exchange, a
+ * TestClient plays the browser, and the browser's last hop to the loopback listener is real HTTP.
+ */
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startPluginLogin, type PluginLogin } from '../../scripts/plugin-login';
+import { location, pathOf, signUpWithEpic, uniqueDisplayName } from './epicFlow';
+import { databases, errorBody, uniqueEmail, useTestServer, type TestServer } from './harness';
+
+const TSX = 'node_modules/.bin/tsx';
+const SCRIPT = 'scripts/plugin-login.ts';
+
+/** Runs the CLI; `onLine` sees each stdout line as it arrives. */
+function runCli(args: string[], onLine: (line: string) => void = () => undefined) {
+  const child = spawn(TSX, [SCRIPT, ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: string[] = [];
+  let err = '';
+  let partial = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      out.push(line);
+      onLine(line);
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<{ code: number | null; stdout: string[]; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout: out, stderr: err })),
+  );
+  return { child, exited };
+}
+
+describe.each(databases)('plugin-login reference client on $label', (database) => {
+  const server = useTestServer(database);
+  let login: PluginLogin | undefined;
+  afterEach(() => login?.close());
+
+  /** The app on a real loopback port, where the client exchanges its code. */
+  const listen = () => server().app.listen({ port: 0, host: '127.0.0.1' });
+
+  /**
+   * The browser's part: a new Epic account signs up from the client's login address, then the
+   * /login_completed?client=ue page stores the payload, clears the hand-off and navigates to the
+   * loopback address. Returns the loopback listener's answer and the stored code.
+   */
+  async function browserHandOff(s: TestServer, loginUrl: string, email: string) {
+    const browser = s.client();
+    const landed = await signUpWithEpic(s, browser, { displayName: uniqueDisplayName('Plugin'), email, loginUrl: pathOf(loginUrl) });
+    expect(location(landed)).toBe('/login_completed?client=ue');
+    const status = await browser.get('/api/auth/status');
+    expect(status.json()).toMatchObject({ authenticated: true, ue: { enabled: true } });
+    const stored = await browser.post('/api/auth/ue-store-payload');
+    expect(stored.statusCode, stored.body).toBe(200);
+    const { code, redirectUrl } = stored.json<{ ok: true; code: string; redirectUrl: string }>();
+    const cleared = await browser.post('/api/auth/ue-clear');
+    expect(cleared.json()).toMatchObject({ ok: true });
+    // The hand-off context is gone: the page now shows its plain success.
+    expect((await browser.get('/api/auth/status')).json()).toMatchObject({ authenticated: true, ue: { enabled: false } });
+    const loopback = await fetch(redirectUrl, { redirect: 'manual' });
+    return { loopback, code, redirectUrl };
+  }
+
+  const licenseTokenOf = async (s: TestServer, email: string) =>
+    (await s.db.selectFrom('users').select('license_token').where('email', '=', email).executeTakeFirstOrThrow()).license_token;
+
+  it('signs a new user up and receives the license token through the loopback hand-off', async () => {
+    const address = await listen();
+    login = await startPluginLogin({ server: address, timeoutMs: 20_000 });
+    expect(login.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const sent = new URL(login.loginUrl);
+    expect(sent.origin + sent.pathname).toBe(`${address}/api/auth/login`);
+    expect(Object.fromEntries(sent.searchParams)).toMatchObject({ client: 'ue', redirect_uri: login.redirectUri, code_challenge_method: 'S256' });
+
+    const email = uniqueEmail('plugin');
+    const { loopback, code, redirectUrl } = await browserHandOff(server(), login.loginUrl, email);
+    expect(new URL(redirectUrl).searchParams.get('state')).toBe(sent.searchParams.get('state'));
+    expect(loopback.status).toBe(302);
+    expect(loopback.headers.get('location')).toBe(`${address}/login_completed?client=ue`);
+
+    const payload = await login.result;
+    expect(payload).toMatchObject({ user: { email }, subscription: null });
+    expect(payload.token).toBe(await licenseTokenOf(server(), email));
+    // The client spent the code: nobody can exchange it again.
+    const again = await server().client().get(`/api/auth/ue-payload?code=${code}&code_verifier=${'v'.repeat(43)}`);
+    expect(again.statusCode).toBe(400);
+    expect(errorBody(again).error).toBe('invalid_grant');
+    // One hand-off per listener: it has stopped listening.
+    await expect(fetch(login.redirectUri)).rejects.toThrow();
+  });
+
+  it('refuses a request with the wrong state (400) and keeps waiting for the real hand-off', async () => {
+    const address = await listen();
+    login = await startPluginLogin({ server: address, timeoutMs: 20_000 });
+    const forged = await fetch(`${login.redirectUri}?code=forged&state=not-ours`);
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('does not belong to the sign-in in progress');
+    expect((await fetch(`${login.redirectUri}?code=forged`)).status).toBe(400);
+    expect((await fetch(new URL('/favicon.ico', login.redirectUri))).status).toBe(404);
+    expect((await fetch(new URL('/other?code=x', login.redirectUri))).status).toBe(404);
+
+    const email = uniqueEmail('plugin');
+    const { loopback } = await browserHandOff(server(), login.loginUrl, email);
+    expect(loopback.status).toBe(302);
+    expect((await login.result).token).toBe(await licenseTokenOf(server(), email));
+  });
+
+  it('fails clearly on an error with our state, and on a code the server refuses', async () => {
+    const address = await listen();
+    login = await startPluginLogin({ server: address, timeoutMs: 20_000 });
+    const state = new URL(login.loginUrl).searchParams.get('state') ?? '';
+    const denied = await fetch(`${login.redirectUri}?error=access_denied&error_description=Canceled&state=${state}`);
+    expect(denied.status).toBe(400);
+    expect(await denied.text()).toContain('access_denied: Canceled');
+    await expect(login.result).rejects.toThrow('The sign-in did not complete (access_denied: Canceled)');
+
+    login = await startPluginLogin({ server: address, timeoutMs: 20_000 });
+    const ours = new URL(login.loginUrl).searchParams.get('state') ?? '';
+    const refused = await fetch(`${login.redirectUri}?code=never-issued&state=${ours}`);
+    expect(refused.status).toBe(502);
+    expect(await refused.text()).toContain('The code is invalid or has already been used');
+    await expect(login.result).rejects.toThrow('The server refused the code: 400 invalid_grant The code is invalid or has already been used');
+  });
+
+  it('fails to start when its port is taken', async () => {
+    login = await startPluginLogin({ server: 'http://127.0.0.1:9', timeoutMs: 20_000 });
+    const port = Number(new URL(login.redirectUri).port);
+    await expect(startPluginLogin({ server: 'http://127.0.0.1:9', port, timeoutMs: 20_000 })).rejects.toThrow('EADDRINUSE');
+  });
+
+  it('gives up after its timeout and stops listening', async () => {
+    login = await startPluginLogin({ server: 'http://127.0.0.1:9', timeoutMs: 50 });
+    await expect(login.result).rejects.toThrow('No sign-in arrived within');
+    await expect(fetch(login.redirectUri)).rejects.toThrow();
+  });
+
+  it('runs as a CLI: prints the login address, then the user and license token, and exits 0', async () => {
+    const address = await listen();
+    let loginUrl: (url: string) => void = () => undefined;
+    const printed = new Promise<string>((resolve) => (loginUrl = resolve));
+    let previous = '';
+    const cli = runCli(['--server', address, '--timeout', '60'], (line) => {
+      if (previous === 'Open this address in your browser to sign in:') loginUrl(line.trim());
+      previous = line;
+    });
+    try {
+      const email = uniqueEmail('cli');
+      const { loopback } = await browserHandOff(server(), await printed, email);
+      expect(loopback.status).toBe(302);
+      const { code, stdout, stderr } = await cli.exited;
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const [listening, open, url, ...rest] = stdout;
+      expect(listening).toMatch(/^Listening for the hand-off on http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      expect(open).toBe('Open this address in your browser to sign in:');
+      expect(url).toMatch(new RegExp(`^  ${address}/api/auth/login\\?client=ue&`));
+      const user = await server().db.selectFrom('users').select(['username', 'license_token']).where('email', '=', email).executeTakeFirstOrThrow();
+      expect(rest).toEqual([`Signed in as ${user.username} (${email})`, `License token: ${user.license_token}`, 'Subscription: none']);
+    } finally {
+      cli.child.kill();
+    }
+  });
+});
+
+describe('plugin-login CLI', () => {
+  it('prints its usage with --help', async () => {
+    const { code, stdout } = await runCli(['--help']).exited;
+    expect(code).toBe(0);
+    expect(stdout[0]).toBe('Usage: npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]');
+  });
+
+  it('exits 1 with a message on stderr for a bad option', async () => {
+    const { code, stdout, stderr } = await runCli(['--port', 'many']).exited;
+    expect(code).toBe(1);
+    expect(stdout).toEqual([]);
+    expect(stderr).toContain('--port must be 0 to 65535');
+  });
+});
