@@ -83,7 +83,7 @@ describe('LoginPage modes', () => {
 
 describe('LoginPage Epic sign-in modes (runtime config epicSignIn)', () => {
   it('shows no notice and an enabled button with real Epic sign-in', () => {
-    renderScreen(<LoginPage />, '/login', { ...testConfig, epicSignIn: 'epic' });
+    renderScreen(<LoginPage />, '/login', { config: { ...testConfig, epicSignIn: 'epic' } });
     expect(screen.getByRole('button', { name: 'Sign in with Epic' })).toBeEnabled();
     expect(screen.queryByText(/development sign-in/i)).not.toBeInTheDocument();
     expect(screen.queryByText(/not available on this server/i)).not.toBeInTheDocument();
@@ -91,7 +91,7 @@ describe('LoginPage Epic sign-in modes (runtime config epicSignIn)', () => {
 
   it('shows the development sign-in notice and keeps the button working', async () => {
     vi.mocked(assignLocation).mockClear();
-    renderScreen(<LoginPage />, '/login', { ...testConfig, epicSignIn: 'development' });
+    renderScreen(<LoginPage />, '/login', { config: { ...testConfig, epicSignIn: 'development' } });
     expect(screen.getByText(/development sign-in/i)).toHaveTextContent(/local test identity provider/i);
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in with Epic' }));
     expect(assignLocation).toHaveBeenCalledWith('/api/auth/login?client=web');
@@ -99,12 +99,13 @@ describe('LoginPage Epic sign-in modes (runtime config epicSignIn)', () => {
 
   it('disables Sign in with Epic when it is unavailable', async () => {
     vi.mocked(assignLocation).mockClear();
-    renderScreen(<LoginPage />, '/login', { ...testConfig, epicSignIn: 'unavailable' });
+    renderScreen(<LoginPage />, '/login', { config: { ...testConfig, epicSignIn: 'unavailable' } });
     const button = screen.getByRole('button', { name: 'Sign in with Epic' });
     expect(button).toBeDisabled();
     expect(screen.getByText(/not available on this server/i)).toBeInTheDocument();
     expect(screen.queryByText(/development sign-in/i)).not.toBeInTheDocument();
-    await userEvent.setup().click(button).catch(() => undefined);
+    // MUI makes a disabled button ignore the pointer; skip userEvent's check to click it anyway.
+    await userEvent.setup({ pointerEventsCheck: 0 }).click(button);
     expect(assignLocation).not.toHaveBeenCalled();
   });
 });

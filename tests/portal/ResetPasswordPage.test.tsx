@@ -1,14 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ResetPasswordPage } from '../../src/portal/ResetPasswordPage';
-import { json, renderScreen, stubFetch } from './render';
-
-async function expectToast(title: string, description?: string) {
-  const region = await screen.findByRole('region', { name: /notifications/i });
-  expect(await within(region).findByText(title)).toBeInTheDocument();
-  if (description) expect(within(region).getByText(description)).toBeInTheDocument();
-}
+import { expectToast, json, renderScreen, stubFetch } from './render';
 
 async function fill(newPassword: string, confirm: string) {
   const u = userEvent.setup();

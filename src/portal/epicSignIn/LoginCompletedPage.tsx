@@ -72,8 +72,10 @@ export function LoginCompletedPage() {
     void refreshCurrentUser();
   }, [refreshCurrentUser]);
 
-  const view = status.data ? loginCompletedView(client, status.data) : null;
-  const deliver = view === 'deliver' && delivery.state !== 'refused';
+  const computed = status.data ? loginCompletedView(client, status.data) : null;
+  // §4: a 403 turns UE mode off; `deliver` needs a signed-in user, so what is left is the success.
+  const view = computed === 'deliver' && delivery.state === 'refused' ? 'success' : computed;
+  const deliver = view === 'deliver';
 
   useEffect(() => {
     if (!deliver || stored.current) return;

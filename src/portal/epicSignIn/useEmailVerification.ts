@@ -100,12 +100,16 @@ export function watchVerification(email: string, events: VerificationEvents, onC
     tick();
   }
 
+  /** Moves on whenever polling is rescheduled or paused: an answer to an older check is stale. */
+  let pollRound = 0;
+
   function poll(delayMs: number) {
     clearTimeout(pollTimer);
+    const round = ++pollRound;
     pollTimer = setTimeout(async () => {
       const result = await checkVerificationStatus(email);
       const outcome = pollOutcome(result);
-      if (stopped || state.resending) return;
+      if (stopped || state.resending || round !== pollRound) return;
       if (outcome === 'verified') {
         set({ phase: 'verified' });
         events.verified();
@@ -136,8 +140,11 @@ export function watchVerification(email: string, events: VerificationEvents, onC
           return;
         }
         set({ phase: 'waiting' });
-        startCooldown();
-        events.sent();
+        // Already verified (in another tab): nothing was mailed, and the first poll moves on.
+        if (result.data.code !== 'already_verified') {
+          startCooldown();
+          events.sent();
+        }
         poll(FIRST_POLL_DELAY_MS);
       });
     },
@@ -145,6 +152,7 @@ export function watchVerification(email: string, events: VerificationEvents, onC
     async resend() {
       if (state.resending || state.secondsLeft > 0 || state.phase === 'verified') return;
       clearTimeout(pollTimer);
+      pollRound++;
       set({ resending: true });
       const result = await resendVerification(email);
       if (stopped) return;

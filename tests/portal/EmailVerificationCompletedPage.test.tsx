@@ -1,0 +1,41 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as BrowserModule from '../../src/portal/browser';
+import { closeWindow } from '../../src/portal/browser';
+import { EmailVerificationCompletedPage } from '../../src/portal/epicSignIn/EmailVerificationCompletedPage';
+import { renderScreen } from './render';
+
+vi.mock('../../src/portal/browser', async (importOriginal) => {
+  const actual = await importOriginal<typeof BrowserModule>();
+  return { ...actual, assignLocation: vi.fn(), closeWindow: vi.fn() };
+});
+
+beforeEach(() => vi.mocked(closeWindow).mockClear());
+
+const HINT = 'If the tab is still open, you can close it yourself.';
+
+describe('EmailVerificationCompletedPage (§2 Verification completed)', () => {
+  it.each([
+    ['success with the server message', '?success=true&message=Your%20email%20is%20verified.', 'Email Verified', 'Your email is verified.'],
+    ['success without a message', '?success=true', 'Email Verified', 'Your email has been verified.'],
+    ['failure with the server message', '?success=false&message=This%20link%20has%20expired.', 'Verification Failed', 'This link has expired.'],
+    ['failure without a message', '?success=false', 'Verification Failed', 'This verification link is invalid or has already been used.'],
+    ['no query at all', '', 'Verification Failed', 'This verification link is invalid or has already been used.'],
+  ])('%s', (_name, query, title, message) => {
+    renderScreen(<EmailVerificationCompletedPage />, `/email-verification-completed${query}`);
+    expect(screen.getByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+    const resendHint = screen.queryByText(/use Resend Email to get a new link/i);
+    if (title === 'Verification Failed') expect(resendHint).toBeInTheDocument();
+    else expect(resendHint).not.toBeInTheDocument();
+  });
+
+  it('Close this tab closes the window, then offers the hint', async () => {
+    renderScreen(<EmailVerificationCompletedPage />, '/email-verification-completed?success=true');
+    expect(screen.queryByText(HINT)).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Close this tab' }));
+    expect(closeWindow).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('status')).toHaveTextContent(HINT);
+  });
+});
