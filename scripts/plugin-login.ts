@@ -1,0 +1,211 @@
+/**
+ * A reference client of the plugin hand-off (docs/plugin-sign-in.md): does what the Sage plugin
+ * does to sign in, with Node built-ins and fetch only.
+ *
+ *   npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]
+ *
+ * It listens on http://127.0.0.1:PORT/callback (RFC 8252 loopback), prints the login address for
+ * the browser, waits for the browser to bring back a one-time code with our state, and exchanges
+ * code + PKCE verifier (RFC 7636) for the license token and user.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { pluginPayloadSchema, type PluginPayload } from '../contract/epic';
+
+export interface PluginLoginOptions {
+  /** The product's origin, e.g. http://localhost:3000. */
+  server: string;
+  /** Loopback port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Give up when no hand-off arrived this soon (default 10 minutes: sign-up includes an e-mail). */
+  timeoutMs?: number;
+}
+
+export interface PluginLogin {
+  /** Open this in the browser. */
+  loginUrl: string;
+  /** Where the browser brings the code back. */
+  redirectUri: string;
+  /** The exchanged payload; rejects with a readable Error on failure, timeout or close(). */
+  result: Promise<PluginPayload>;
+  /** Stops listening (and fails `result` if it is still waiting). */
+  close(): void;
+}
+
+const CALLBACK_PATH = '/callback';
+
+/** Compares our state with the one the browser brought, in constant time whatever their lengths. */
+function sameState(expected: string, received: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(expected), digest(received));
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** The small page the browser sees when the hand-off fails. */
+function answerPage(res: http.ServerResponse, status: number, title: string, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+  res.end(`<!doctype html><meta charset="utf-8"><title>Sage</title><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);
+}
+
+/** `GET /api/auth/ue-payload`: the code and the verifier only we know buy the license token. */
+async function exchange(server: string, code: string, verifier: string): Promise<PluginPayload> {
+  const url = new URL('/api/auth/ue-payload', server);
+  url.search = new URLSearchParams({ code, code_verifier: verifier }).toString();
+  const response = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(30_000) }).catch(
+    (err: Error) => {
+      throw new Error(`Could not reach ${server} to exchange the code (${(err.cause as Error | undefined)?.message ?? err.message})`);
+    },
+  );
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) {
+    const { error, message } = (body ?? {}) as { error?: string; message?: string };
+    const retry = response.status === 429 ? ` (retry after ${response.headers.get('retry-after') ?? '?'} s)` : '';
+    throw new Error(`The server refused the code: ${response.status} ${error ?? ''} ${message ?? ''}${retry}`.replace(/\s+/g, ' ').trim());
+  }
+  const parsed = pluginPayloadSchema.safeParse(body);
+  if (!parsed.success) throw new Error('The server answered the exchange with an unexpected body');
+  return parsed.data;
+}
+
+export async function startPluginLogin({ server, port = 0, timeoutMs = 600_000 }: PluginLoginOptions): Promise<PluginLogin> {
+  const origin = new URL(server).origin;
+  // Fresh secrets per attempt: the verifier never leaves this process except in the exchange.
+  const verifier = randomBytes(32).toString('base64url'); // 43 unreserved characters
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const state = randomBytes(32).toString('base64url');
+
+  let settle: { resolve(p: PluginPayload): void; reject(e: Error): void } | undefined;
+  const result = new Promise<PluginPayload>((resolve, reject) => (settle = { resolve, reject }));
+  result.catch(() => undefined); // Callers see the rejection; an unobserved one must not crash.
+  let handled = false; // One hand-off per listener: later requests are refused.
+
+  const listener = http.createServer((req, res) => {
+    res.setHeader('connection', 'close'); // One request per connection, so closing never waits.
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Browsers ask for /favicon.ico and local pages may probe us: only GET /callback counts.
+    if (req.method !== 'GET' || url.pathname !== CALLBACK_PATH) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+      return;
+    }
+    if (handled) return answerPage(res, 400, 'Sign-in already handled', 'This sign-in has already been handled.');
+    // The state proves the request comes from the hand-off we started. Any web page can send the
+    // browser here, so a wrong one is refused and we keep waiting: it must not end the real sign-in.
+    if (!sameState(state, url.searchParams.get('state') ?? '')) {
+      return answerPage(res, 400, 'Sign-in refused', 'This request does not belong to the sign-in in progress.');
+    }
+    handled = true;
+    clearTimeout(timer); // The browser is here; the exchange has a timeout of its own.
+    const done = (outcome: () => void) => {
+      res.once('finish', () => listener.close());
+      outcome();
+    };
+    const error = url.searchParams.get('error');
+    const code = url.searchParams.get('code');
+    if (error || !code) {
+      const description = url.searchParams.get('error_description');
+      const why = error ? (description ? `${error}: ${description}` : error) : 'no code';
+      return done(() => {
+        answerPage(res, 400, 'Sign-in failed', `The sign-in did not complete (${why}). Start it again from Unreal Editor.`);
+        settle?.reject(new Error(`The sign-in did not complete (${why})`));
+      });
+    }
+    // Answer the browser only after the exchange, so the page it lands on tells the truth.
+    exchange(origin, code, verifier).then(
+      (payload) =>
+        done(() => {
+          res.writeHead(302, { location: `${origin}/login_completed?client=ue`, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).end();
+          settle?.resolve(payload);
+        }),
+      (err: unknown) =>
+        done(() => {
+          const message = err instanceof Error ? err.message : String(err);
+          answerPage(res, 502, 'Sign-in failed', `${message}. Start the sign-in again from Unreal Editor.`);
+          settle?.reject(new Error(message));
+        }),
+    );
+  });
+
+  const timer = setTimeout(() => {
+    settle?.reject(new Error(`No sign-in arrived within ${Math.round(timeoutMs / 1000)} s`));
+    close();
+  }, timeoutMs);
+  function close(): void {
+    clearTimeout(timer);
+    settle?.reject(new Error('The sign-in was stopped'));
+    listener.close();
+    listener.closeAllConnections();
+  }
+
+  // Loopback only: nothing off this machine may reach the listener (RFC 8252 §8.3).
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', (err) => {
+      close(); // E.g. the port is taken: nothing will arrive, so do not keep the process waiting.
+      reject(err);
+    });
+    listener.listen(port, '127.0.0.1', () => resolve());
+  });
+  const redirectUri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}${CALLBACK_PATH}`;
+  const login = new URL('/api/auth/login', origin);
+  login.search = new URLSearchParams({ client: 'ue', redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+  return { loginUrl: login.href, redirectUri, result, close };
+}
+
+const USAGE = `Usage: npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]
+
+Signs in the way the Sage plugin does (docs/plugin-sign-in.md) and prints the license token.
+  --server URL         the Sage Dashboard origin (default http://localhost:3000)
+  --port N             loopback port for the hand-off (default: any free port)
+  --timeout SECONDS    give up after this long (default 600)`;
+
+/** Parses the command line; throws a readable Error on a bad option. */
+function parseArgs(args: string[]): PluginLoginOptions | 'help' {
+  const options: Required<PluginLoginOptions> = { server: 'http://localhost:3000', port: 0, timeoutMs: 600_000 };
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    if (flag === '--help' || flag === '-h') return 'help';
+    const value = args[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    if (flag === '--server') {
+      if (!/^https?:\/\//.test(value) || !URL.canParse(value)) throw new Error(`--server must be an http(s) URL, not ${value}`);
+      options.server = value;
+    } else if (flag === '--port') {
+      if (!/^\d+$/.test(value) || Number(value) > 65535) throw new Error('--port must be 0 to 65535');
+      options.port = Number(value);
+    } else if (flag === '--timeout') {
+      if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error('--timeout must be a positive number of seconds');
+      options.timeoutMs = Number(value) * 1000;
+    } else throw new Error(`Unknown option ${flag}`);
+  }
+  return options;
+}
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  if (options === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const login = await startPluginLogin(options);
+  console.log(`Listening for the hand-off on ${login.redirectUri}`);
+  console.log('Open this address in your browser to sign in:');
+  console.log(`  ${login.loginUrl}`);
+  const { token, user, subscription } = await login.result;
+  console.log(`Signed in as ${user.username} (${user.email ?? 'no e-mail'})`);
+  console.log(`License token: ${token}`);
+  console.log(`Subscription: ${subscription ? `${subscription.status}${subscription.productName ? ` (${subscription.productName})` : ''}` : 'none'}`);
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().then(
+    (code) => (process.exitCode = code),
+    (err: unknown) => {
+      console.error(`Sign-in failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exitCode = 1;
+    },
+  );
+}
