@@ -7,6 +7,18 @@ export const VERIFICATION_TTL_MS = 15 * 60_000;
 /** The server's message for an expired code; the page branches on it (spec §8). */
 export const VERIFICATION_EXPIRED_MESSAGE = 'Verification code has expired';
 
+/**
+ * What the mail's link may report on `/email-verification-completed?success=…&message=…`. The page
+ * shows only these, so a crafted link cannot put someone else's words on our page.
+ */
+export const VERIFY_LINK_MESSAGES = {
+  verified: 'Your email has been verified. Return to the sign-in window to continue.',
+  invalid: 'This verification link is invalid or has already been used.',
+  expired: VERIFICATION_EXPIRED_MESSAGE,
+  emailTaken: 'An account with this email already exists.',
+  epicAccountLinked: 'Your Epic account is already linked to another email. Sign in with Epic again to use it.',
+} as const;
+
 /** `POST /api/email/send-verification` and `/resend-verification` (spec §7: ok, message, code). */
 export const sendVerificationResponseSchema = z.object({
   ok: z.literal(true),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sendVerificationResponseSchema, verificationStatusSchema } from '../../contract/emailVerification';
+import { sendVerificationResponseSchema, VERIFY_LINK_MESSAGES, verificationStatusSchema } from '../../contract/emailVerification';
 import { emailRequestSchema } from '../../contract/epic';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { normalizeEmail } from '../services/users';
@@ -47,11 +47,13 @@ export async function emailRoutes(app: App, { services }: RouteContext) {
   );
 
   // The link in the verification mail: opened in any browser, possibly on another device.
-  app.get('/api/email/verify', { schema: { querystring: verifyQuerySchema } }, async (request, reply) => {
+  // A person opens it, so even a mangled link gets the page rather than a JSON error.
+  app.get('/api/email/verify', { schema: { querystring: verifyQuerySchema }, attachValidation: true }, async (request, reply) => {
     await enforceLimits(services, TOO_MANY.link, [[`verification-link:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationLinkPerIp]]);
-    const outcome = request.query.token
-      ? await emailVerification.verify(request.query.token)
-      : { success: false, message: 'This verification link is invalid or has already been used.' };
+    const outcome =
+      request.query.token && !request.validationError
+        ? await emailVerification.verify(request.query.token)
+        : { success: false, message: VERIFY_LINK_MESSAGES.invalid };
     return reply.redirect(completedPath(outcome.success, outcome.message));
   });
 }

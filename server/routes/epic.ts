@@ -65,7 +65,8 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
   /** Sends the browser where a callback's outcome leads, signing it in when it succeeded. */
   async function land(request: FastifyRequest, reply: FastifyReply, outcome: CallbackOutcome) {
     if (outcome.kind === 'failed') return reply.redirect(failurePath(outcome.reason));
-    if (outcome.kind === 'link_email') return reply.redirect('/epic_account_link');
+    // The pages of the link carry the client, so that Cancel and Back lead where it started.
+    if (outcome.kind === 'link_email') return reply.redirect(`/epic_account_link?client=${outcome.client}`);
     // No Remember me box on this path: an Epic sign-in keeps its session like Remember me does.
     await startSession(request, reply, services, { userId: outcome.user.id, persistent: true, secure });
     return reply.redirect(loginCompletedPath(outcome.client));
@@ -81,8 +82,15 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     return { redirectUri: redirect.url.href, state: query.state, codeChallenge: query.code_challenge };
   }
 
-  app.get('/api/auth/login', { schema: { querystring: loginQuerySchema } }, async (request, reply) => {
+  // The two navigations below are a person's browser, so malformed queries land on the failure
+  // page (validated, attachValidation) rather than on a JSON error.
+  app.get('/api/auth/login', { schema: { querystring: loginQuerySchema }, attachValidation: true }, async (request, reply) => {
     await enforceLimits(services, TOO_MANY.start, [[`epic-start:ip:${request.ip}`, AUTH_RATE_LIMITS.epicStartPerIp]]);
+    if (request.validationError) {
+      const fromPlugin = new URL(request.url, 'http://login.invalid').searchParams.get('client') === 'ue';
+      // A web sign-in has nothing to get wrong but `client`: the page's unexpected-error text.
+      return reply.redirect(fromPlugin ? failurePath('invalid_plugin_request') : '/authentication_failed');
+    }
     let plugin: PluginRequest | null = null;
     if (request.query.client === 'ue') {
       const checked = pluginRequest(request.query);
@@ -99,7 +107,9 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
   });
 
   // Epic sends the browser back here (EPIC_REDIRECT_URI).
-  app.get('/api/auth/callback', { schema: { querystring: callbackQuerySchema } }, async (request, reply) => {
+  app.get('/api/auth/callback', { schema: { querystring: callbackQuerySchema }, attachValidation: true }, async (request, reply) => {
+    // Not an answer our authorize request could have produced.
+    if (request.validationError) return reply.redirect(failurePath('state_mismatch'));
     const query = new URL(request.url, 'http://callback.invalid').searchParams;
     return land(request, reply, await epicSignIn.finishCallback(signInToken(request), query));
   });

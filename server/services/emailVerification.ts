@@ -2,6 +2,7 @@ import {
   RESEND_COOLDOWN_MS,
   VERIFICATION_EXPIRED_MESSAGE,
   VERIFICATION_TTL_MS,
+  VERIFY_LINK_MESSAGES,
   type SendVerificationResponse,
   type VerificationStatus,
 } from '../../contract/emailVerification';
@@ -13,7 +14,7 @@ import { hashToken, newToken } from './tokens';
 import { normalizeEmail, type UserService } from './users';
 
 const NOT_LINKING = 'This email is not waiting for verification here. Please link it to your Epic account first.';
-const INVALID_LINK = 'This verification link is invalid or has already been used.';
+const INVALID_LINK = VERIFY_LINK_MESSAGES.invalid;
 
 export function verificationMail(link: string, displayName: string) {
   return {
@@ -140,9 +141,10 @@ export function createEmailVerificationService(deps: {
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
         await db.updateTable('email_verifications').set({ verified_at: null }).where('token_hash', '=', tokenHash).execute();
-        return { success: false, message: err.message };
+        const taken = err.code === 'epic_account_linked' ? VERIFY_LINK_MESSAGES.epicAccountLinked : VERIFY_LINK_MESSAGES.emailTaken;
+        return { success: false, message: taken };
       }
-      return { success: true, message: 'Your email has been verified. Return to the sign-in window to continue.' };
+      return { success: true, message: VERIFY_LINK_MESSAGES.verified };
     },
 
     /** Housekeeping: links that can no longer be opened (flows take theirs with them). */

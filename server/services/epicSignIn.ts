@@ -20,7 +20,7 @@ export interface PluginRequest {
 /** Where an Epic callback leaves the browser. */
 export type CallbackOutcome =
   | { kind: 'signed_in'; user: UsersTable; client: SignInClient }
-  | { kind: 'link_email' }
+  | { kind: 'link_email'; client: SignInClient }
   | { kind: 'failed'; reason: AuthFailureReason };
 
 const NO_PENDING_SIGN_IN = 'No Epic sign-in is waiting for an email here. Please sign in with Epic again.';
@@ -136,7 +136,7 @@ export function createEpicSignInService(deps: {
         return { kind: 'signed_in', user, client: flow.client };
       }
       await update(flow, { epic_account_id: account.accountId, epic_display_name: account.displayName, link_email: null });
-      return { kind: 'link_email' };
+      return { kind: 'link_email', client: flow.client };
     },
 
     /** `POST /api/user/check-exists`: only for a browser whose Epic account waits for an e-mail. */
@@ -161,7 +161,7 @@ export function createEpicSignInService(deps: {
         ok: true,
         message: 'Email Verification Required',
         requiresVerification: true,
-        next: `/email-verification?email=${encodeURIComponent(normalized)}`,
+        next: `/email-verification?email=${encodeURIComponent(normalized)}&client=${flow.client}`,
       };
     },
 

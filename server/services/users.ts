@@ -1,3 +1,4 @@
+import { VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
 import { randomUUID } from 'node:crypto';
 import type { CurrentUser } from '../../contract/user';
 import type { Db } from '../db';
@@ -25,8 +26,8 @@ export function toCurrentUser(row: UsersTable): CurrentUser {
   };
 }
 
-const EMAIL_TAKEN = 'An account with this email already exists.';
-const EPIC_ACCOUNT_LINKED = 'Your Epic account is already linked to another email. Sign in with Epic again to use it.';
+const EMAIL_TAKEN = VERIFY_LINK_MESSAGES.emailTaken;
+const EPIC_ACCOUNT_LINKED = VERIFY_LINK_MESSAGES.epicAccountLinked;
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };

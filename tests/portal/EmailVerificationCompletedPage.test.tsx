@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as BrowserModule from '../../src/portal/browser';
 import { closeWindow } from '../../src/portal/browser';
 import { EmailVerificationCompletedPage } from '../../src/portal/epicSignIn/EmailVerificationCompletedPage';
+import { VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
 import { renderScreen } from './render';
 
 vi.mock('../../src/portal/browser', async (importOriginal) => {
@@ -17,9 +18,23 @@ const HINT = 'If the tab is still open, you can close it yourself.';
 
 describe('EmailVerificationCompletedPage (§2 Verification completed)', () => {
   it.each([
-    ['success with the server message', '?success=true&message=Your%20email%20is%20verified.', 'Email Verified', 'Your email is verified.'],
+    [
+      'success with the server message',
+      `?success=true&message=${encodeURIComponent(VERIFY_LINK_MESSAGES.verified)}`,
+      'Email Verified',
+      VERIFY_LINK_MESSAGES.verified,
+    ],
     ['success without a message', '?success=true', 'Email Verified', 'Your email has been verified.'],
-    ['failure with the server message', '?success=false&message=This%20link%20has%20expired.', 'Verification Failed', 'This link has expired.'],
+    ['failure with the server message', '?success=false&message=Verification%20code%20has%20expired', 'Verification Failed', 'Verification code has expired'],
+    [
+      'failure because the Epic account took another e-mail',
+      `?success=false&message=${encodeURIComponent(VERIFY_LINK_MESSAGES.epicAccountLinked)}`,
+      'Verification Failed',
+      VERIFY_LINK_MESSAGES.epicAccountLinked,
+    ],
+    // A crafted link cannot put its own words on the page.
+    ['a message the server never sends', '?success=true&message=Call%20555-0100%20for%20support', 'Email Verified', 'Your email has been verified.'],
+    ['a failure with made-up words', '?success=false&message=Your%20account%20is%20locked', 'Verification Failed', VERIFY_LINK_MESSAGES.invalid],
     ['failure without a message', '?success=false', 'Verification Failed', 'This verification link is invalid or has already been used.'],
     ['no query at all', '', 'Verification Failed', 'This verification link is invalid or has already been used.'],
   ])('%s', (_name, query, title, message) => {

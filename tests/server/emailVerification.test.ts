@@ -137,7 +137,7 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
         ok: true,
         message: 'Email Verification Required',
         requiresVerification: true,
-        next: `/email-verification?email=${encodeURIComponent(normalized)}`,
+        next: `/email-verification?email=${encodeURIComponent(normalized)}&client=web`,
       });
       expect((await signInFlowOf(server(), browser)).link_email).toBe(normalized);
       // Nothing is mailed and no account exists until the waiting page sends.
@@ -174,7 +174,7 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
     it('gives the link 15 minutes and escapes the display name in the HTML part', async () => {
       const displayName = '<b>Ada & "Co"</b>';
       const browser = server().client();
-      expect(location(await signInWithEpic(browser, displayName))).toBe('/epic_account_link');
+      expect(location(await signInWithEpic(browser, displayName))).toBe('/epic_account_link?client=web');
       const email = uniqueEmail('escape');
       const before = Date.now();
       await linkEmail(browser, email);

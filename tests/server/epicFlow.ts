@@ -5,7 +5,7 @@
  *
  *   const browser = server().client();
  *   const landed = await signInWithEpic(browser, 'Ada');      // a new Epic account
- *   expect(location(landed)).toBe('/epic_account_link');
+ *   expect(location(landed)).toBe('/epic_account_link?client=web');
  *   await linkEmail(browser, email);                          // check-exists, link, send
  *   await browser.get(pathOf(await verificationLink(server(), email)));
  */
@@ -126,7 +126,8 @@ export async function signUpWithEpic(
   browser: TestClient,
   opts: { displayName: string; email: string; loginUrl?: string },
 ): Promise<LightMyRequestResponse> {
-  expect(location(await signInWithEpic(browser, opts.displayName, opts.loginUrl))).toBe('/epic_account_link');
+  const client = new URL(opts.loginUrl ?? '/api/auth/login?client=web', 'http://x').searchParams.get('client');
+  expect(location(await signInWithEpic(browser, opts.displayName, opts.loginUrl))).toBe(`/epic_account_link?client=${client}`);
   await linkEmail(browser, opts.email);
   const opened = await server.client().get(pathOf(await verificationLink(server, opts.email)));
   expect(location(opened)).toMatch(/^\/email-verification-completed\?success=true&/);
@@ -166,7 +167,7 @@ export async function existingEpicUser(server: TestServer): Promise<{ displayNam
 /** A browser back from Epic with a new Epic account, on the link page. */
 export async function pendingEpicBrowser(server: TestServer, client: TestClient = server.client()) {
   const displayName = uniqueDisplayName('Linker');
-  expect(location(await signInWithEpic(client, displayName))).toBe('/epic_account_link');
+  expect(location(await signInWithEpic(client, displayName))).toBe('/epic_account_link?client=web');
   return { browser: client, displayName };
 }
 

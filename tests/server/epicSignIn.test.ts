@@ -18,7 +18,7 @@ import {
   startSignIn,
   uniqueDisplayName,
 } from './epicFlow';
-import { EPIC_CALLBACK_URL, databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
+import { EPIC_CALLBACK_URL, databases, uniqueEmail, useTestServer, type TestClient } from './harness';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -84,10 +84,22 @@ describe.each(databases)('Sign in with Epic on $label', (database) => {
       }
     });
 
-    it('refuses an unknown client with 400', async () => {
-      const response = await server().client().get('/api/auth/login?client=desktop');
-      expect(response.statusCode).toBe(400);
-      expect(errorBody(response).error).toBe('invalid_request');
+    it('sends a malformed sign-in request to the failure page, never to a JSON error', async () => {
+      const browser = server().client();
+      expect(location(await browser.get('/api/auth/login?client=desktop'))).toBe('/authentication_failed');
+      // A plugin's over-long parameters are the plugin's mistake: say so.
+      expect(location(await browser.get(pluginLoginUrl({ state: 's'.repeat(2000) })))).toBe(failedWith('invalid_plugin_request'));
+      expect(location(await browser.get(pluginLoginUrl({ redirect_uri: `http://127.0.0.1:1/${'a'.repeat(5000)}` })))).toBe(
+        failedWith('invalid_plugin_request'),
+      );
+      expect(browser.cookies.get('sage_sign_in')).toBeUndefined();
+    });
+
+    it('treats a malformed callback query as not its own answer', async () => {
+      const browser = server().client();
+      await startSignIn(browser);
+      expect(location(await browser.get(`/api/auth/callback?code=c&state=${'s'.repeat(2000)}`))).toBe(failedWith('state_mismatch'));
+      expect(location(await browser.get('/api/auth/callback?code=a&code=b&state=x'))).toBe(failedWith('state_mismatch'));
     });
   });
 
@@ -157,7 +169,7 @@ describe.each(databases)('Sign in with Epic on $label', (database) => {
       expect(location(await attacker.get(pathOf(victimCallback)))).toBe(failedWith('state_mismatch'));
       // Neither browser's sign-in was spent by it.
       expect((await flowOf(attacker)).oauth_state).toBe(attackerFlow.oauth_state);
-      expect(location(await victim.get(pathOf(victimCallback)))).toBe('/epic_account_link');
+      expect(location(await victim.get(pathOf(victimCallback)))).toBe('/epic_account_link?client=web');
     });
 
     it('state_mismatch: the sign-in flow has expired', async () => {
@@ -244,7 +256,7 @@ describe.each(databases)('Sign in with Epic on $label', (database) => {
       const browser = server().client();
       const displayName = uniqueDisplayName('Newcomer');
       const response = await signInWithEpic(browser, displayName);
-      expect(location(response)).toBe('/epic_account_link');
+      expect(location(response)).toBe('/epic_account_link?client=web');
       expect(cookieOf(response, 'sage_session')).toBeUndefined();
       expect((await browser.get('/api/user')).statusCode).toBe(401);
 

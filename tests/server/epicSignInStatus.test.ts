@@ -107,7 +107,7 @@ describe.each(databases)('Epic sign-in status and cancel on $label', (database) 
   describe('POST /api/auth/epic/cancel', () => {
     it('abandons the link: check-exists and link then answer 403', async () => {
       const browser = server().client();
-      expect(location(await signInWithEpic(browser, uniqueDisplayName()))).toBe('/epic_account_link');
+      expect(location(await signInWithEpic(browser, uniqueDisplayName()))).toBe('/epic_account_link?client=web');
       const email = uniqueEmail();
       expect((await browser.post('/api/user/check-exists', { email })).statusCode).toBe(200);
 
@@ -130,7 +130,7 @@ describe.each(databases)('Epic sign-in status and cancel on $label', (database) 
       const browser = server().client();
       const displayName = uniqueDisplayName();
       const email = uniqueEmail();
-      expect(location(await signInWithEpic(browser, displayName))).toBe('/epic_account_link');
+      expect(location(await signInWithEpic(browser, displayName))).toBe('/epic_account_link?client=web');
       expect((await browser.post('/api/epic/link', { email })).statusCode).toBe(200);
       expect((await browser.post('/api/email/send-verification', { email })).json()).toMatchObject({ code: 'sent' });
       const mail = await server().smtp.waitForMail(email);
@@ -145,7 +145,7 @@ describe.each(databases)('Epic sign-in status and cancel on $label', (database) 
 
     it('marks a plugin flow canceled', async () => {
       const browser = server().client();
-      expect(location(await signInWithEpic(browser, uniqueDisplayName(), pluginLoginUrl()))).toBe('/epic_account_link');
+      expect(location(await signInWithEpic(browser, uniqueDisplayName(), pluginLoginUrl()))).toBe('/epic_account_link?client=ue');
       expect((await browser.post('/api/auth/epic/cancel')).statusCode).toBe(200);
       expect((await browser.get('/api/auth/status')).json()).toEqual({
         authenticated: false,

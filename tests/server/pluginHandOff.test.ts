@@ -201,7 +201,7 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
 
     it('answers 401 to a plugin flow that has not signed in yet', async () => {
       const browser = server().client();
-      expect(location(await signInWithEpic(browser, uniqueDisplayName(), pluginLoginUrl()))).toBe('/epic_account_link');
+      expect(location(await signInWithEpic(browser, uniqueDisplayName(), pluginLoginUrl()))).toBe('/epic_account_link?client=ue');
       expect((await browser.post('/api/auth/ue-store-payload')).statusCode).toBe(401);
     });
 

@@ -1,7 +1,16 @@
 import { Alert, Button, Container, Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { VERIFY_LINK_MESSAGES } from '../../../contract/emailVerification';
 import { closeWindow } from '../browser';
+
+const KNOWN_MESSAGES: readonly string[] = Object.values(VERIFY_LINK_MESSAGES);
+
+/** The server's message when it is one the server sends; anyone can write a link with another. */
+export function shownMessage(success: boolean, message: string | null): string {
+  if (message !== null && KNOWN_MESSAGES.includes(message)) return message;
+  return success ? 'Your email has been verified.' : VERIFY_LINK_MESSAGES.invalid;
+}
 
 /**
  * /email-verification-completed?success=…&message=…: where the link in a verification mail lands
@@ -10,9 +19,7 @@ import { closeWindow } from '../browser';
 export function EmailVerificationCompletedPage() {
   const [searchParams] = useSearchParams();
   const success = searchParams.get('success') === 'true';
-  const message =
-    searchParams.get('message') ||
-    (success ? 'Your email has been verified.' : 'This verification link is invalid or has already been used.');
+  const message = shownMessage(success, searchParams.get('message'));
   const [closeAttempted, setCloseAttempted] = useState(false);
 
   return (
