@@ -1,6 +1,7 @@
-import { Alert, Button, Container, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Button, Stack, Typography } from '@mui/material';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { epicSignInUrl } from '../../api/epic';
+import { PageCard } from '../../ui/PageCard';
 import { assignLocation } from '../browser';
 import { failureText } from './rules';
 
@@ -11,26 +12,19 @@ export function AuthenticationFailedPage() {
   const { title, description } = failureText(reason);
 
   return (
-    <Container maxWidth="sm" sx={{ py: { xs: 4, sm: 8 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
-        <Stack spacing={3}>
-          <Typography component="h1" variant="h5">
-            {title}
-          </Typography>
-          <Alert severity={reason === 'canceled' ? 'info' : 'error'}>{description}</Alert>
-          <Typography variant="body2" color="text.secondary">
-            Signing in from the Unreal plugin? Start the sign-in again from the Sage toolbar in Unreal Editor.
-          </Typography>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <Button variant="contained" onClick={() => assignLocation(epicSignInUrl('web'))}>
-              Try Again
-            </Button>
-            <Button variant="outlined" component={RouterLink} to="/">
-              Return to Home
-            </Button>
-          </Stack>
-        </Stack>
-      </Paper>
-    </Container>
+    <PageCard title={title}>
+      <Alert severity={reason === 'canceled' ? 'info' : 'error'}>{description}</Alert>
+      <Typography variant="body2" color="text.secondary">
+        Signing in from the Unreal plugin? Start the sign-in again from the Sage toolbar in Unreal Editor.
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <Button variant="contained" onClick={() => assignLocation(epicSignInUrl('web'))}>
+          Try Again
+        </Button>
+        <Button variant="outlined" component={RouterLink} to="/">
+          Return to Home
+        </Button>
+      </Stack>
+    </PageCard>
   );
 }

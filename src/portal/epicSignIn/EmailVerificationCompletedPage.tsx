@@ -1,7 +1,8 @@
-import { Alert, Button, Container, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { VERIFY_LINK_MESSAGES } from '../../../contract/emailVerification';
+import { PageCard } from '../../ui/PageCard';
 import { closeWindow } from '../browser';
 
 const KNOWN_MESSAGES: readonly string[] = Object.values(VERIFY_LINK_MESSAGES);
@@ -23,36 +24,29 @@ export function EmailVerificationCompletedPage() {
   const [closeAttempted, setCloseAttempted] = useState(false);
 
   return (
-    <Container maxWidth="sm" sx={{ py: { xs: 4, sm: 8 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
-        <Stack spacing={3}>
-          <Typography component="h1" variant="h5">
-            {success ? 'Email Verified' : 'Verification Failed'}
+    <PageCard title={success ? 'Email Verified' : 'Verification Failed'}>
+      <Alert severity={success ? 'success' : 'error'}>{message}</Alert>
+      {!success && (
+        <Typography variant="body2" color="text.secondary">
+          Go back to the sign-in window and use Resend Email to get a new link.
+        </Typography>
+      )}
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        <Button
+          variant="contained"
+          onClick={() => {
+            closeWindow();
+            setCloseAttempted(true);
+          }}
+        >
+          Close this tab
+        </Button>
+        {closeAttempted && (
+          <Typography variant="body2" color="text.secondary" role="status">
+            If the tab is still open, you can close it yourself.
           </Typography>
-          <Alert severity={success ? 'success' : 'error'}>{message}</Alert>
-          {!success && (
-            <Typography variant="body2" color="text.secondary">
-              Go back to the sign-in window and use Resend Email to get a new link.
-            </Typography>
-          )}
-          <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-            <Button
-              variant="contained"
-              onClick={() => {
-                closeWindow();
-                setCloseAttempted(true);
-              }}
-            >
-              Close this tab
-            </Button>
-            {closeAttempted && (
-              <Typography variant="body2" color="text.secondary" role="status">
-                If the tab is still open, you can close it yourself.
-              </Typography>
-            )}
-          </Stack>
-        </Stack>
-      </Paper>
-    </Container>
+        )}
+      </Stack>
+    </PageCard>
   );
 }

@@ -1,6 +1,6 @@
-import { Alert, Box, Button, CircularProgress, Container, Paper, Stack, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useNavigate, useSearchParams } from 'react-router';
+import { BusyLine, PageCard } from '../../ui/PageCard';
 import { useToast } from '../../ui/toast';
 import { assignLocation } from '../browser';
 import { clientFromSearch } from './rules';
@@ -9,21 +9,12 @@ import { useEmailVerification, type VerificationPhase } from './useEmailVerifica
 /** Where the verified browser is signed in (§4): the server finishes the Epic sign-in there. */
 export const INTERNAL_CALLBACK_URL = '/api/auth/callback-internal';
 
-function Waiting({ children }: { children: ReactNode }) {
-  return (
-    <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-      <CircularProgress size={20} aria-hidden />
-      <Typography>{children}</Typography>
-    </Stack>
-  );
-}
-
 function StatusPanel({ phase, email, failure }: { phase: VerificationPhase; email: string; failure: string | null }) {
   switch (phase) {
     case 'sending':
-      return <Waiting>Sending a verification email to {email}...</Waiting>;
+      return <BusyLine>Sending a verification email to {email}...</BusyLine>;
     case 'waiting':
-      return <Waiting>Waiting for you to open the link we sent to {email}...</Waiting>;
+      return <BusyLine>Waiting for you to open the link we sent to {email}...</BusyLine>;
     case 'verified':
       return <Alert severity="success">Email verified! Signing you in...</Alert>;
     case 'expired':
@@ -85,26 +76,19 @@ export function EmailVerificationPage() {
   const back = () => navigate(`/epic_account_link?client=${client}`);
 
   return (
-    <Container maxWidth="sm" sx={{ py: { xs: 4, sm: 8 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
-        <Stack spacing={3}>
-          <Typography component="h1" variant="h5">
-            Check Your Email
-          </Typography>
-          {email ? (
-            <VerificationScreen key={email} email={email} onBack={back} />
-          ) : (
-            <>
-              <Alert severity="warning">This page needs the email address to verify. Go back and enter it again.</Alert>
-              <Box>
-                <Button variant="outlined" onClick={back}>
-                  Back to Account Linking
-                </Button>
-              </Box>
-            </>
-          )}
-        </Stack>
-      </Paper>
-    </Container>
+    <PageCard title="Check Your Email">
+      {email ? (
+        <VerificationScreen key={email} email={email} onBack={back} />
+      ) : (
+        <>
+          <Alert severity="warning">This page needs the email address to verify. Go back and enter it again.</Alert>
+          <Box>
+            <Button variant="outlined" onClick={back}>
+              Back to Account Linking
+            </Button>
+          </Box>
+        </>
+      )}
+    </PageCard>
   );
 }

@@ -1,9 +1,10 @@
-import { Box, Button, Container, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { linkEmailSchema } from '../../../contract/epic';
 import { cancelEpicLink, checkEmailExists, linkEpicAccount } from '../../api/epic';
 import { useRefreshAuthStatus } from '../../authProvider/session';
+import { PageCard } from '../../ui/PageCard';
 import { useToast } from '../../ui/toast';
 import { useFollowNext } from './useFollowNext';
 import { clientFromSearch } from './rules';
@@ -74,41 +75,36 @@ export function EpicAccountLinkPage() {
   }
 
   return (
-    <Container maxWidth="xs" sx={{ py: { xs: 4, sm: 8 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
-        <Typography component="h1" variant="h5" gutterBottom>
-          One more thing...
-        </Typography>
-        <Typography color="text.secondary">
-          Your Epic Games account is new to Sage. Enter the email address to use for your Sage account: we will send a
-          link to it to make sure it is yours.
-        </Typography>
-        <Box component="form" noValidate onSubmit={onContinue}>
-          <TextField
-            label="Email Address"
-            name="email"
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            error={problem !== null}
-            helperText={problem ?? ' '}
-            required
-            fullWidth
-            margin="normal"
-            autoComplete="email"
-            autoFocus
-            disabled={busy}
-          />
-          <Stack direction="row" spacing={2} sx={{ mt: 2 }}>
-            <Button type="submit" variant="contained" fullWidth disabled={busy}>
-              {busy ? 'Processing...' : 'Continue'}
-            </Button>
-            <Button type="button" variant="outlined" fullWidth disabled={busy} onClick={() => void onCancel()}>
-              Cancel
-            </Button>
-          </Stack>
-        </Box>
-      </Paper>
-    </Container>
+    <PageCard title="One more thing..." width="xs">
+      <Typography color="text.secondary">
+        Your Epic Games account is new to Sage. Enter the email address to use for your Sage account: we will send a
+        link to it to make sure it is yours.
+      </Typography>
+      <Box component="form" noValidate onSubmit={onContinue}>
+        <TextField
+          label="Email Address"
+          name="email"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={problem !== null}
+          helperText={problem ?? ' '}
+          required
+          fullWidth
+          margin="normal"
+          autoComplete="email"
+          autoFocus
+          disabled={busy}
+        />
+        <Stack direction="row" spacing={2} sx={{ mt: 2 }}>
+          <Button type="submit" variant="contained" fullWidth disabled={busy}>
+            {busy ? 'Processing...' : 'Continue'}
+          </Button>
+          <Button type="button" variant="outlined" fullWidth disabled={busy} onClick={() => void onCancel()}>
+            Cancel
+          </Button>
+        </Stack>
+      </Box>
+    </PageCard>
   );
 }

@@ -1,37 +1,14 @@
-import { Alert, Button, CircularProgress, Container, Paper, Stack, Typography } from '@mui/material';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
+import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import type { SignInClient } from '../../../contract/epic';
 import { clearUeContext, epicSignInUrl, storeUePayload } from '../../api/epic';
 import { useAuthStatus, useRefreshCurrentUser } from '../../authProvider/session';
+import { BusyLine, PageCard } from '../../ui/PageCard';
 import { assignLocation } from '../browser';
 import { clientFromSearch, loginCompletedView } from './rules';
 
 type Delivery = { state: 'idle' } | { state: 'sending' } | { state: 'refused' } | { state: 'failed'; message: string };
-
-function Frame({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Container maxWidth="sm" sx={{ py: { xs: 4, sm: 8 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
-        <Stack spacing={3}>
-          <Typography component="h1" variant="h5">
-            {title}
-          </Typography>
-          {children}
-        </Stack>
-      </Paper>
-    </Container>
-  );
-}
-
-function Busy({ children }: { children: ReactNode }) {
-  return (
-    <Stack role="status" aria-live="polite" direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-      <CircularProgress size={20} aria-hidden />
-      <Typography>{children}</Typography>
-    </Stack>
-  );
-}
 
 function FailureActions({ client }: { client: SignInClient }) {
   return (
@@ -95,39 +72,43 @@ export function LoginCompletedPage() {
 
   if (status.isPending) {
     return (
-      <Frame title="Completing sign-in">
-        <Busy>Loading...</Busy>
-      </Frame>
+      <PageCard title="Completing sign-in">
+        <Box role="status">
+          <BusyLine>Loading...</BusyLine>
+        </Box>
+      </PageCard>
     );
   }
   if (status.isError) {
     return (
-      <Frame title="Something went wrong">
+      <PageCard title="Something went wrong">
         <Alert severity="error">Failed to load the sign-in status: {status.error.message}</Alert>
         <FailureActions client={client} />
-      </Frame>
+      </PageCard>
     );
   }
   if (delivery.state === 'failed') {
     return (
-      <Frame title="Something went wrong">
+      <PageCard title="Something went wrong">
         <Alert severity="error">Sage could not send your sign-in to the plugin: {delivery.message}</Alert>
         <FailureActions client={client} />
-      </Frame>
+      </PageCard>
     );
   }
   if (deliver) {
     return (
-      <Frame title="Sending data to the plugin">
-        <Busy>Sending data to the plugin...</Busy>
+      <PageCard title="Sending data to the plugin">
+        <Box role="status" aria-live="polite">
+          <BusyLine>Sending data to the plugin...</BusyLine>
+        </Box>
         <Typography color="text.secondary">Your browser hands your sign-in to Unreal Editor. This takes a moment.</Typography>
-      </Frame>
+      </PageCard>
     );
   }
   const email = status.data.user?.email;
   if (view === 'success') {
     return (
-      <Frame title="You're all set!">
+      <PageCard title="You're all set!">
         {email && <Typography>Signed in as {email}</Typography>}
         {client === 'ue' ? (
           <Typography color="text.secondary">You can close this tab and return to Unreal Editor.</Typography>
@@ -138,14 +119,14 @@ export function LoginCompletedPage() {
             </Button>
           </Stack>
         )}
-      </Frame>
+      </PageCard>
     );
   }
   return (
-    <Frame title="Sign-in Not Completed">
+    <PageCard title="Sign-in Not Completed">
       <Alert severity="error">{status.data.ue.message ?? 'You are not signed in.'}</Alert>
       {email && <Typography>Signed in as {email}</Typography>}
       <FailureActions client={client} />
-    </Frame>
+    </PageCard>
   );
 }

@@ -1,6 +1,7 @@
-import { Alert, Box, Button, Container, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { checkLoopbackRedirect, LOOPBACK_RULE } from '../../../contract/loopbackRedirect';
+import { PageCard } from '../../ui/PageCard';
 import { assignLocation } from '../browser';
 import { randomVerifier, s256Challenge } from './pkce';
 
@@ -41,66 +42,59 @@ export function UeTestPage() {
   }
 
   return (
-    <Container maxWidth="md" sx={{ py: { xs: 4, sm: 6 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
-        <Stack spacing={3}>
-          <Typography component="h1" variant="h5">
-            Plugin hand-off test
-          </Typography>
-          <Typography color="text.secondary">
-            For plugin developers: start the sign-in the Unreal plugin starts, with your own loopback listener. After
-            sign-in the browser is sent to your address with a one-time <code>code</code> and your <code>state</code>.
-            The full protocol is in <code>docs/plugin-sign-in.md</code>; <code>scripts/plugin-login.ts</code> is a
-            reference client.
-          </Typography>
-          <Alert severity="info">{LOOPBACK_RULE}</Alert>
-          <Box component="form" noValidate onSubmit={onStart}>
-            <TextField
-              label="Loopback redirect URI"
-              name="redirectUri"
-              value={redirectUri}
-              onChange={(e) => setRedirectUri(e.target.value)}
-              error={!check.ok}
-              helperText={check.ok ? 'Allowed: the plugin can receive its sign-in here.' : check.reason}
-              fullWidth
-              margin="normal"
-              autoComplete="off"
-            />
-            <TextField
-              label="State"
-              name="state"
-              value={state}
-              onChange={(e) => setState(e.target.value)}
-              error={state.trim() === ''}
-              helperText="Echoed back to your listener; check it there."
-              fullWidth
-              margin="normal"
-              autoComplete="off"
-            />
-            <TextField
-              label="Code verifier"
-              name="codeVerifier"
-              value={verifier}
-              helperText="Keep it: exchange the code with it at GET /api/auth/ue-payload?code=…&code_verifier=…"
-              fullWidth
-              margin="normal"
-              slotProps={{ input: { readOnly: true } }}
-            />
-            <TextField
-              label="Code challenge (S256)"
-              name="codeChallenge"
-              value={challenge ?? ''}
-              fullWidth
-              margin="normal"
-              slotProps={{ input: { readOnly: true } }}
-            />
-            {cryptoProblem && <Alert severity="error">{cryptoProblem}</Alert>}
-            <Button type="submit" variant="contained" sx={{ mt: 2 }} disabled={!check.ok || !challenge || state.trim() === ''}>
-              Start hand-off
-            </Button>
-          </Box>
-        </Stack>
-      </Paper>
-    </Container>
+    <PageCard title="Plugin hand-off test" width="md">
+      <Typography color="text.secondary">
+        For plugin developers: start the sign-in the Unreal plugin starts, with your own loopback listener. After
+        sign-in the browser is sent to your address with a one-time <code>code</code> and your <code>state</code>.
+        The full protocol is in <code>docs/plugin-sign-in.md</code>; <code>scripts/plugin-login.ts</code> is a
+        reference client.
+      </Typography>
+      <Alert severity="info">{LOOPBACK_RULE}</Alert>
+      <Box component="form" noValidate onSubmit={onStart}>
+        <TextField
+          label="Loopback redirect URI"
+          name="redirectUri"
+          value={redirectUri}
+          onChange={(e) => setRedirectUri(e.target.value)}
+          error={!check.ok}
+          helperText={check.ok ? 'Allowed: the plugin can receive its sign-in here.' : check.reason}
+          fullWidth
+          margin="normal"
+          autoComplete="off"
+        />
+        <TextField
+          label="State"
+          name="state"
+          value={state}
+          onChange={(e) => setState(e.target.value)}
+          error={state.trim() === ''}
+          helperText="Echoed back to your listener; check it there."
+          fullWidth
+          margin="normal"
+          autoComplete="off"
+        />
+        <TextField
+          label="Code verifier"
+          name="codeVerifier"
+          value={verifier}
+          helperText="Keep it: exchange the code with it at GET /api/auth/ue-payload?code=…&code_verifier=…"
+          fullWidth
+          margin="normal"
+          slotProps={{ input: { readOnly: true } }}
+        />
+        <TextField
+          label="Code challenge (S256)"
+          name="codeChallenge"
+          value={challenge ?? ''}
+          fullWidth
+          margin="normal"
+          slotProps={{ input: { readOnly: true } }}
+        />
+        {cryptoProblem && <Alert severity="error">{cryptoProblem}</Alert>}
+        <Button type="submit" variant="contained" sx={{ mt: 2 }} disabled={!check.ok || !challenge || state.trim() === ''}>
+          Start hand-off
+        </Button>
+      </Box>
+    </PageCard>
   );
 }
