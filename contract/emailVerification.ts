@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCOUNT_EXISTS_MESSAGE } from './user';
 
 /** Resend is refused for this long after a send, by the page and by the server (spec §9). */
 export const RESEND_COOLDOWN_MS = 60_000;
@@ -15,8 +16,10 @@ export const VERIFY_LINK_MESSAGES = {
   verified: 'Your email has been verified. Return to the sign-in window to continue.',
   invalid: 'This verification link is invalid or has already been used.',
   expired: VERIFICATION_EXPIRED_MESSAGE,
-  emailTaken: 'An account with this email already exists.',
+  emailTaken: ACCOUNT_EXISTS_MESSAGE,
   epicAccountLinked: 'Your Epic account is already linked to another email. Sign in with Epic again to use it.',
+  tooMany: 'Too many verification attempts. Please try again later.',
+  failed: 'The link could not be checked right now. Please open it again in a moment.',
 } as const;
 
 /** `POST /api/email/send-verification` and `/resend-verification` (spec §7: ok, message, code). */

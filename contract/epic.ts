@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Why an Epic sign-in ended on `/authentication_failed?reason=…`. The first five are spec §2's;
- * the last three name failures the spec folds into "unexpected" (decision 005).
+ * the others name failures the spec folds into "unexpected" (decision 005).
  */
 export const AUTH_FAILURE_REASONS = [
   'canceled',
@@ -13,6 +13,7 @@ export const AUTH_FAILURE_REASONS = [
   'invalid_redirect_uri',
   'invalid_plugin_request',
   'verification_required',
+  'rate_limited',
 ] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 

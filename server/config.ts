@@ -164,6 +164,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The localhost fallback would put unusable links in e-mails and refuse the real origin.
     lines.push('  PUBLIC_URL: required when NODE_ENV=production: the address users open, e.g. https://dash.example.com');
   }
+  if (env.NODE_ENV === 'production') {
+    // Plain http would carry the client secret and the users' tokens in clear.
+    for (const name of ['EPIC_AUTHORIZE_URL', 'EPIC_TOKEN_URL', 'EPIC_USERINFO_URL', 'EPIC_REDIRECT_URI'] as const) {
+      if (env[name]?.trim().toLowerCase().startsWith('http:')) lines.push(`  ${name}: must be https when NODE_ENV=production`);
+    }
+  }
   if (Boolean(env.EPIC_CLIENT_ID?.trim()) !== Boolean(env.EPIC_CLIENT_SECRET?.trim())) {
     lines.push('  EPIC_CLIENT_ID, EPIC_CLIENT_SECRET: set both (from the Epic Developer Portal) or neither');
   }

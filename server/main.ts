@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { loadConfig } from './config';
-import { startDevIdentityProvider } from './devIdentityProvider';
 import { migrateToLatest, openDatabase } from './db';
 import { loggerOptions } from './logging';
 import { mailerFromConfig } from './services/mailer';
@@ -15,7 +14,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 async function main() {
   let config = loadConfig();
   // Development on localhost without Epic: a local OpenID provider stands in (config.ts decides).
-  const devProvider = config.devIdentityProvider ? await startDevIdentityProvider(config.devIdentityProvider) : undefined;
+  // Loaded only then, so a production server never loads oidc-provider at all.
+  const devProvider = config.devIdentityProvider
+    ? await (await import('./devIdentityProvider')).startDevIdentityProvider(config.devIdentityProvider)
+    : undefined;
   if (devProvider) config = { ...config, epic: devProvider.settings };
   const db = openDatabase(config);
   await migrateToLatest(db);

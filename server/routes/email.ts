@@ -3,6 +3,7 @@ import { sendVerificationResponseSchema, VERIFY_LINK_MESSAGES, verificationStatu
 import { emailRequestSchema } from '../../contract/epic';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { normalizeEmail } from '../services/users';
+import { failurePage } from './pageErrors';
 import { enforceLimits } from './rateLimit';
 import { signInToken } from './sessionCookie';
 import type { App, RouteContext } from './types';
@@ -28,11 +29,14 @@ export async function emailRoutes(app: App, { services }: RouteContext) {
   ] as const) {
     app.post(path, { schema: { body: emailRequestSchema, response: { 200: sendVerificationResponseSchema } } }, async (request) => {
       const { email } = request.body;
+      const token = signInToken(request);
+      await enforceLimits(services, TOO_MANY.send, [[`verification-send:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationSendPerIp]]);
+      // Counted per address only for the browser linking it, or anyone could use up someone's mails.
+      await emailVerification.assertLinking(token, email);
       await enforceLimits(services, TOO_MANY.send, [
-        [`verification-send:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationSendPerIp],
         [`verification-send:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.verificationSendPerEmail],
       ]);
-      return emailVerification.send(signInToken(request), email, mode);
+      return emailVerification.send(token, email, mode);
     });
   }
 
@@ -48,7 +52,10 @@ export async function emailRoutes(app: App, { services }: RouteContext) {
 
   // The link in the verification mail: opened in any browser, possibly on another device.
   // A person opens it, so even a mangled link gets the page rather than a JSON error.
-  app.get('/api/email/verify', { schema: { querystring: verifyQuerySchema }, attachValidation: true }, async (request, reply) => {
+  const toCompletedPage = failurePage((failure) =>
+    completedPath(false, failure === 'rate_limited' ? VERIFY_LINK_MESSAGES.tooMany : VERIFY_LINK_MESSAGES.failed),
+  );
+  app.get('/api/email/verify', { schema: { querystring: verifyQuerySchema }, attachValidation: true, errorHandler: toCompletedPage }, async (request, reply) => {
     await enforceLimits(services, TOO_MANY.link, [[`verification-link:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationLinkPerIp]]);
     const outcome =
       request.query.token && !request.validationError

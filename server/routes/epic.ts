@@ -14,9 +14,11 @@ import {
   type AuthFailureReason,
 } from '../../contract/epic';
 import { checkLoopbackRedirect } from '../../contract/loopbackRedirect';
+import { ACCOUNT_EXISTS_MESSAGE } from '../../contract/user';
 import { unauthorized } from '../errors';
 import { loginCompletedPath, type CallbackOutcome, type PluginRequest } from '../services/epicSignIn';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
+import { failurePage } from './pageErrors';
 import { enforceLimits } from './rateLimit';
 import { sessionUser, setSignInCookie, signInToken, startSession } from './sessionCookie';
 import type { App, RouteContext } from './types';
@@ -72,7 +74,7 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     return reply.redirect(loginCompletedPath(outcome.client));
   }
 
-  /** Checks a plugin's hand-off request (spec §5); null with the reason when it is refused. */
+  /** Checks a plugin's hand-off request (spec §5): the request, or the reason it is refused. */
   function pluginRequest(query: z.infer<typeof loginQuerySchema>): PluginRequest | AuthFailureReason {
     const redirect = checkLoopbackRedirect(query.redirect_uri ?? '');
     if (!redirect.ok) return 'invalid_redirect_uri';
@@ -82,9 +84,23 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     return { redirectUri: redirect.url.href, state: query.state, codeChallenge: query.code_challenge };
   }
 
-  // The two navigations below are a person's browser, so malformed queries land on the failure
-  // page (validated, attachValidation) rather than on a JSON error.
-  app.get('/api/auth/login', { schema: { querystring: loginQuerySchema }, attachValidation: true }, async (request, reply) => {
+  // The navigations below are a person's browser: malformed queries (validated, attachValidation)
+  // and failures land on the failure page rather than on a JSON error.
+  /**
+   * check-exists and link tell whether an e-mail has an account: counted per IP, and per Epic
+   * account once the browser is known to have one waiting (others get their 403 uncounted).
+   */
+  async function limitEmailLookups(request: FastifyRequest) {
+    await enforceLimits(services, TOO_MANY.lookup, [[`email-lookup:ip:${request.ip}`, AUTH_RATE_LIMITS.emailLookupPerIp]]);
+    const flow = await epicSignIn.pendingFlow(signInToken(request));
+    await enforceLimits(services, TOO_MANY.lookup, [
+      [`email-lookup:epic:${flow.epic_account_id}`, AUTH_RATE_LIMITS.emailLookupPerEpicAccount],
+    ]);
+  }
+
+  const toFailurePage = failurePage(failurePath);
+
+  app.get('/api/auth/login', { schema: { querystring: loginQuerySchema }, attachValidation: true, errorHandler: toFailurePage }, async (request, reply) => {
     await enforceLimits(services, TOO_MANY.start, [[`epic-start:ip:${request.ip}`, AUTH_RATE_LIMITS.epicStartPerIp]]);
     if (request.validationError) {
       const fromPlugin = new URL(request.url, 'http://login.invalid').searchParams.get('client') === 'ue';
@@ -107,14 +123,14 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
   });
 
   // Epic sends the browser back here (EPIC_REDIRECT_URI).
-  app.get('/api/auth/callback', { schema: { querystring: callbackQuerySchema }, attachValidation: true }, async (request, reply) => {
+  app.get('/api/auth/callback', { schema: { querystring: callbackQuerySchema }, attachValidation: true, errorHandler: toFailurePage }, async (request, reply) => {
     // Not an answer our authorize request could have produced.
     if (request.validationError) return reply.redirect(failurePath('state_mismatch'));
     const query = new URL(request.url, 'http://callback.invalid').searchParams;
     return land(request, reply, await epicSignIn.finishCallback(signInToken(request), query));
   });
 
-  app.get('/api/auth/callback-internal', async (request, reply) =>
+  app.get('/api/auth/callback-internal', { errorHandler: toFailurePage }, async (request, reply) =>
     land(request, reply, await epicSignIn.completeVerifiedLink(signInToken(request))),
   );
 
@@ -132,18 +148,18 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     '/api/user/check-exists',
     { schema: { body: emailRequestSchema, response: { 200: checkExistsResponseSchema } } },
     async (request) => {
-      await enforceLimits(services, TOO_MANY.lookup, [[`email-lookup:ip:${request.ip}`, AUTH_RATE_LIMITS.emailLookupPerIp]]);
+      await limitEmailLookups(request);
       const exists = await epicSignIn.emailExists(signInToken(request), request.body.email);
       return {
         ok: true as const,
         exists,
-        message: exists ? 'An account with this email already exists.' : 'No account uses this email yet.',
+        message: exists ? ACCOUNT_EXISTS_MESSAGE : 'No account uses this email yet.',
       };
     },
   );
 
   app.post('/api/epic/link', { schema: { body: emailRequestSchema, response: { 200: linkResponseSchema } } }, async (request) => {
-    await enforceLimits(services, TOO_MANY.lookup, [[`email-lookup:ip:${request.ip}`, AUTH_RATE_LIMITS.emailLookupPerIp]]);
+    await limitEmailLookups(request);
     return epicSignIn.link(signInToken(request), request.body.email);
   });
 

@@ -11,20 +11,24 @@ import { AppError, forbidden, RateLimitedError } from '../errors';
 import type { EpicSignInService } from './epicSignIn';
 import { escapeHtml, type Mailer } from './mailer';
 import { hashToken, newToken } from './tokens';
-import { normalizeEmail, type UserService } from './users';
+import { isUniqueViolation, normalizeEmail, type UserService } from './users';
 
 const NOT_LINKING = 'This email is not waiting for verification here. Please link it to your Epic account first.';
 const INVALID_LINK = VERIFY_LINK_MESSAGES.invalid;
 
-export function verificationMail(link: string, displayName: string) {
+/**
+ * The mail carries no words of the requester's (not even the Epic display name): anyone can ask for
+ * it to be sent to any address, so it must not be a way to send people text of one's choosing.
+ */
+export function verificationMail(link: string) {
   return {
     subject: 'Verify your email for Sage',
     text:
-      `Hi ${displayName},\n\n` +
+      `Hello,\n\n` +
       `To link this email to your Epic Games account on Sage, open this link within 15 minutes:\n${link}\n\n` +
       `If you did not sign in to Sage, ignore this mail: nothing will be linked.\n`,
     html:
-      `<p>Hi ${escapeHtml(displayName)},</p>` +
+      `<p>Hello,</p>` +
       `<p><a href="${escapeHtml(link)}">Verify your email</a> to link it to your Epic Games account on Sage (the link works for 15 minutes).</p>` +
       `<p>If you did not sign in to Sage, ignore this mail: nothing will be linked.</p>`,
   };
@@ -70,6 +74,11 @@ export function createEmailVerificationService(deps: {
   }
 
   const service = {
+    /** Refuses (403) a browser that is not linking exactly this e-mail. */
+    async assertLinking(flowToken: string | undefined, email: string): Promise<void> {
+      await linkingFlow(flowToken, email);
+    },
+
     /**
      * Sends a verification mail. `send` is idempotent within the cooldown (a reloaded page does
      * not mail twice); `resend` is refused with 429 within it. A new mail voids the earlier link.
@@ -86,22 +95,28 @@ export function createEmailVerificationService(deps: {
       }
       const token = newToken();
       await db.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
-      await db
-        .insertInto('email_verifications')
-        .values({
-          token_hash: hashToken(token),
-          flow_id: flow.id,
-          email: flow.email,
-          epic_account_id: flow.epicAccountId,
-          epic_display_name: flow.displayName,
-          created_at: now,
-          expires_at: now + VERIFICATION_TTL_MS,
-          verified_at: null,
-        })
-        .execute();
+      try {
+        await db
+          .insertInto('email_verifications')
+          .values({
+            token_hash: hashToken(token),
+            flow_id: flow.id,
+            email: flow.email,
+            epic_account_id: flow.epicAccountId,
+            epic_display_name: flow.displayName,
+            created_at: now,
+            expires_at: now + VERIFICATION_TTL_MS,
+            verified_at: null,
+          })
+          .execute();
+      } catch (err) {
+        // One link per flow (unique index): a send racing this one got there first and mails it.
+        if (isUniqueViolation(err)) return { ok: true, code: 'already_sent', message: 'Verification email already sent' };
+        throw err;
+      }
       const link = `${deps.publicUrl}/api/email/verify?token=${encodeURIComponent(token)}`;
       try {
-        await mailer.send({ to: flow.email, ...verificationMail(link, flow.displayName) });
+        await mailer.send({ to: flow.email, ...verificationMail(link) });
       } catch (err) {
         // Nothing was sent: forget the link so the cooldown does not hold back a retry.
         await db.deleteFrom('email_verifications').where('token_hash', '=', hashToken(token)).execute();
@@ -129,33 +144,35 @@ export function createEmailVerificationService(deps: {
       if (!row || row.verified_at !== null) return { success: false, message: INVALID_LINK };
       const now = Date.now();
       if (row.expires_at <= now) return { success: false, message: VERIFICATION_EXPIRED_MESSAGE };
+      // The account first, the mark second: the waiting page, polling meanwhile, must not see
+      // "verified" before there is an account to sign in to. Creating it twice returns the same one.
+      try {
+        await users.createEpicUser({ email: row.email, epicAccountId: row.epic_account_id, displayName: row.epic_display_name });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        const taken = err.code === 'epic_account_linked' ? VERIFY_LINK_MESSAGES.epicAccountLinked : VERIFY_LINK_MESSAGES.emailTaken;
+        return { success: false, message: taken };
+      }
       const claimed = await db
         .updateTable('email_verifications')
         .set({ verified_at: now })
         .where('token_hash', '=', tokenHash)
         .where('verified_at', 'is', null)
         .executeTakeFirst();
+      // Opened twice at once: one of the two is the link's single use.
       if (Number(claimed.numUpdatedRows) !== 1) return { success: false, message: INVALID_LINK };
-      try {
-        await users.createEpicUser({ email: row.email, epicAccountId: row.epic_account_id, displayName: row.epic_display_name });
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        await db.updateTable('email_verifications').set({ verified_at: null }).where('token_hash', '=', tokenHash).execute();
-        const taken = err.code === 'epic_account_linked' ? VERIFY_LINK_MESSAGES.epicAccountLinked : VERIFY_LINK_MESSAGES.emailTaken;
-        return { success: false, message: taken };
-      }
       return { success: true, message: VERIFY_LINK_MESSAGES.verified };
     },
 
-    /** Housekeeping: links that can no longer be opened (flows take theirs with them). */
+    /**
+     * Housekeeping: links that expired unopened. Opened ones stay until their flow ends (it takes
+     * them with it), so the waiting page can still read "verified" after the link's 15 minutes.
+     */
     async purgeExpired(): Promise<void> {
-      await db.deleteFrom('email_verifications').where('expires_at', '<=', Date.now() - SIGN_IN_GRACE_MS).execute();
+      await db.deleteFrom('email_verifications').where('expires_at', '<=', Date.now()).where('verified_at', 'is', null).execute();
     },
   };
   return service;
 }
-
-/** Verified rows stay until their flow ends, so the waiting page still sees them after expiry. */
-const SIGN_IN_GRACE_MS = 60 * 60_000;
 
 export type EmailVerificationService = ReturnType<typeof createEmailVerificationService>;

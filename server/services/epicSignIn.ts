@@ -1,10 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { AuthFailureReason, AuthStatus, LinkResponse, SignInClient } from '../../contract/epic';
+import { ACCOUNT_EXISTS_MESSAGE } from '../../contract/user';
 import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
 import { AppError, conflict, forbidden } from '../errors';
 import { EpicSignInError, type EpicOAuth } from './epicOAuth';
-import { hashToken, newToken } from './tokens';
+import { hashToken, newToken, safeEqual } from './tokens';
 import { normalizeEmail, type UserService } from './users';
 
 /** From `/api/auth/login` to `/login_completed`: Epic, linking an e-mail and verifying it. */
@@ -24,14 +24,7 @@ export type CallbackOutcome =
   | { kind: 'failed'; reason: AuthFailureReason };
 
 const NO_PENDING_SIGN_IN = 'No Epic sign-in is waiting for an email here. Please sign in with Epic again.';
-const EMAIL_TAKEN = 'An account with this email already exists.';
-
-/** Compares two secrets in constant time. */
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+const EMAIL_TAKEN = ACCOUNT_EXISTS_MESSAGE;
 
 export const loginCompletedPath = (client: SignInClient) => `/login_completed?client=${client}`;
 
@@ -103,7 +96,7 @@ export function createEpicSignInService(deps: {
       // another site must not be able to end a sign-in in progress.
       const mismatch: CallbackOutcome = { kind: 'failed', reason: 'state_mismatch' };
       if (!flow?.oauth_state || !flow.oauth_code_verifier || !epic) return mismatch;
-      if (!sameSecret(query.get('state') ?? '', flow.oauth_state)) return mismatch;
+      if (!safeEqual(query.get('state') ?? '', flow.oauth_state)) return mismatch;
       // Spend the state first, so a replayed (or concurrent) callback finds nothing to use.
       const spent = await db
         .updateTable('sign_in_flows')
@@ -141,8 +134,10 @@ export function createEpicSignInService(deps: {
 
     /** `POST /api/user/check-exists`: only for a browser whose Epic account waits for an e-mail. */
     async emailExists(token: string | undefined, email: string): Promise<boolean> {
-      await service.pendingFlow(token);
-      return (await users.findByEmail(email)) !== undefined;
+      const flow = await service.pendingFlow(token);
+      const owner = await users.findByEmail(email);
+      // This Epic account's own address (verified in another tab) is not "another account": link finishes it.
+      return owner !== undefined && owner.epic_account_id !== flow.epic_account_id;
     },
 
     /** `POST /api/epic/link`: remembers the e-mail to verify, or signs in when it already is. */

@@ -1,9 +1,9 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { PluginPayload } from '../../contract/epic';
 import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
 import { badRequest, forbidden } from '../errors';
-import { hashToken, newToken } from './tokens';
+import { hashToken, newToken, safeEqual } from './tokens';
 
 /** A hand-off code must be exchanged this soon (ARCHITECTURE: the plugin hand-off). */
 export const HAND_OFF_CODE_TTL_MS = 5 * 60_000;
@@ -74,9 +74,7 @@ export function createPluginHandOffService(deps: { db: Db; subscriptionSummary: 
         .executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('invalid_grant', INVALID_CODE);
       if (row.expires_at <= now) throw badRequest('invalid_grant', EXPIRED_CODE);
-      const expected = Buffer.from(row.code_challenge);
-      const actual = Buffer.from(s256(codeVerifier));
-      if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) throw badRequest('invalid_grant', WRONG_VERIFIER);
+      if (!safeEqual(row.code_challenge, s256(codeVerifier))) throw badRequest('invalid_grant', WRONG_VERIFIER);
       const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
       if (!user) throw badRequest('invalid_grant', INVALID_CODE);
       return {

@@ -33,6 +33,8 @@ export const AUTH_RATE_LIMITS = {
   epicStartPerIp: { limit: 60, windowMs: 15 * 60_000 },
   /** check-exists and link answer whether an e-mail has an account. */
   emailLookupPerIp: { limit: 30, windowMs: 15 * 60_000 },
+  /** …and per Epic account, so a throwaway account gets few questions wherever it asks from. */
+  emailLookupPerEpicAccount: { limit: 20, windowMs: 60 * 60_000 },
   verificationSendPerIp: { limit: 10, windowMs: 60 * 60_000 },
   verificationSendPerEmail: { limit: 5, windowMs: 60 * 60_000 },
   /** The waiting page polls every 3 s: 20 a minute, with room for a second tab. */

@@ -1,6 +1,6 @@
-import { VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
 import { randomUUID } from 'node:crypto';
-import type { CurrentUser } from '../../contract/user';
+import { VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
+import { ACCOUNT_EXISTS_MESSAGE, type CurrentUser } from '../../contract/user';
 import type { Db } from '../db';
 import type { UsersTable } from '../db/schema';
 import { conflict } from '../errors';
@@ -26,10 +26,11 @@ export function toCurrentUser(row: UsersTable): CurrentUser {
   };
 }
 
-const EMAIL_TAKEN = VERIFY_LINK_MESSAGES.emailTaken;
+const EMAIL_TAKEN = ACCOUNT_EXISTS_MESSAGE;
 const EPIC_ACCOUNT_LINKED = VERIFY_LINK_MESSAGES.epicAccountLinked;
 
-function isUniqueViolation(err: unknown): boolean {
+/** True when `err` is a unique-index clash, in PostgreSQL's or SQLite's words. */
+export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/i.test(e?.message ?? '');
 }

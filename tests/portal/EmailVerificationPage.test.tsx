@@ -76,6 +76,20 @@ describe('EmailVerificationPage first visit (§4 Email verification, §9)', () =
     expect(assignLocation).toHaveBeenCalledWith('/api/auth/callback-internal');
   });
 
+  it('keeps Resend Email disabled while the first mail is on its way', async () => {
+    const first = deferred<Response>();
+    const api = stubVerification({ send: () => first.promise });
+    renderScreen(<EmailVerificationPage />, PAGE);
+    await advance(0);
+    expect(resendButton()).toBeDisabled();
+    await clickUser().click(resendButton()).catch(() => undefined);
+    expect(api.resends()).toBe(0);
+    first.resolve(await sent());
+    await advance(0);
+    expect(resendButton()).toHaveAccessibleName('Resend Email (60s)');
+    expect(resendButton()).toBeDisabled();
+  });
+
   it('polls the status first after 1 s, then every 3 s', async () => {
     const api = stubVerification();
     renderScreen(<EmailVerificationPage />, PAGE);

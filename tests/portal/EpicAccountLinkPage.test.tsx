@@ -5,6 +5,7 @@ import { useAuthStatus } from '../../src/authProvider/session';
 import type * as BrowserModule from '../../src/portal/browser';
 import { assignLocation } from '../../src/portal/browser';
 import { EpicAccountLinkPage } from '../../src/portal/epicSignIn/EpicAccountLinkPage';
+import { sentFlagKey } from '../../src/portal/epicSignIn/useEmailVerification';
 import { bodyOf, currentLocation, deferred, expectToast, json, renderPortal, renderScreen, stubFetch } from './render';
 
 vi.mock('../../src/portal/browser', async (importOriginal) => {
@@ -55,6 +56,8 @@ describe('EpicAccountLinkPage form (§2, §5)', () => {
     await submit(typed);
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(emailField()).toHaveAttribute('aria-invalid', 'true');
+    // Focus goes back to the field, so the message is read out with it.
+    expect(emailField()).toHaveFocus();
     expect(fetchSpy).not.toHaveBeenCalled();
     expect(currentLocation()).toBe('/epic_account_link');
   });
@@ -126,6 +129,18 @@ describe('EpicAccountLinkPage linking (§4 Epic link, §8)', () => {
     await submit();
     await expectToast('Error', 'Failed to link Epic account');
     expect(calls(fetchSpy)).toEqual(['POST /api/user/check-exists']);
+  });
+
+  it('forgets an earlier send of the address, so the waiting page mails the new link', async () => {
+    sessionStorage.setItem(sentFlagKey('ada@example.com'), '1');
+    sessionStorage.setItem(sentFlagKey('grace@example.com'), '1');
+    stubFetch({ 'POST /api/user/check-exists': notExisting, 'POST /api/epic/link': () => linked(true, '/email-verification?email=ada%40example.com') });
+    renderScreen(<EpicAccountLinkPage />, '/epic_account_link');
+    await submit();
+    await waitFor(() => expect(currentLocation()).toBe('/email-verification?email=ada%40example.com'));
+    expect(sessionStorage.getItem(sentFlagKey('ada@example.com'))).toBeNull();
+    expect(sessionStorage.getItem(sentFlagKey('grace@example.com'))).toBe('1');
+    sessionStorage.clear();
   });
 
   it('goes to the verification page the server names and asks to check the mail', async () => {

@@ -75,6 +75,13 @@ describe('LoginCompletedPage for the web (§2 Login completed)', () => {
     expect(assignLocation).toHaveBeenCalledWith('/api/auth/login?client=web');
   });
 
+  it('a plugin sign-in that succeeded but whose session has ended says so, not "Signed in"', async () => {
+    stubSignIn(authStatus({ authenticated: false, ue: { enabled: false, status: 'success', message: 'Signed in' } }));
+    renderScreen(<LoginCompletedPage />, '/login_completed?client=ue');
+    expect(await heading('Sign-in Not Completed')).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('You are not signed in.');
+  });
+
   it('a failed status call shows the error and Try Again', async () => {
     stubFetch({
       'GET /api/user': () => json(user),

@@ -101,6 +101,19 @@ describe('configuration', () => {
     expect(trustProxy('loopback,uniquelocal')).toEqual(['loopback', 'uniquelocal']);
   });
 
+  it('refuses plain-http Epic endpoints in production, where they would carry the client secret', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://dash.example.com', EPIC_CLIENT_ID: 'id', EPIC_CLIENT_SECRET: 'secret' };
+    expect(() => loadConfig({ ...production, EPIC_TOKEN_URL: 'http://epic.example/token' })).toThrow(
+      /EPIC_TOKEN_URL: must be https when NODE_ENV=production/,
+    );
+    expect(() => loadConfig({ ...production, EPIC_REDIRECT_URI: 'http://dash.example.com/api/auth/callback' })).toThrow(/EPIC_REDIRECT_URI/);
+    expect(loadConfig(production).epic?.tokenUrl).toBe('https://api.epicgames.dev/epic/oauth/v2/token');
+    // Development may point at a local stand-in over http.
+    expect(loadConfig({ ...production, NODE_ENV: 'development', EPIC_TOKEN_URL: 'http://127.0.0.1:9/token' }).epic?.tokenUrl).toBe(
+      'http://127.0.0.1:9/token',
+    );
+  });
+
   it('refuses TRUST_PROXY=true and explains to give the hop count', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
       /TRUST_PROXY: true would trust every X-Forwarded-For hop.*give the number of proxies in front of the server \(e\.g\. 1\)/,

@@ -20,6 +20,7 @@ describe('failureText (§2 Authentication failed)', () => {
     ['invalid_redirect_uri', /A UE loopback redirect must be localhost or 127\.0\.0\.1 over http/],
     ['invalid_plugin_request', /incomplete or malformed/],
     ['verification_required', /has not been verified yet/],
+    ['rate_limited', /Too many sign-in attempts/],
   ])('%s', (reason, description) => {
     const text = failureText(reason);
     if (typeof description === 'string') expect(text.description).toBe(description);

@@ -38,7 +38,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('verified_at', 'bigint')
     .execute();
-  await db.schema.createIndex('email_verifications_flow_id_idx').on('email_verifications').column('flow_id').execute();
+  // One live link per flow: a new mail replaces the row, and two sends at once cannot both insert.
+  await db.schema.createIndex('email_verifications_flow_id_idx').on('email_verifications').column('flow_id').unique().execute();
 
   await db.schema
     .createTable('plugin_hand_off_codes')

@@ -1,13 +1,12 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BusyLine, PageCard } from '../../ui/PageCard';
+import { INTERNAL_CALLBACK_URL } from '../../api/epic';
 import { useToast } from '../../ui/toast';
 import { assignLocation } from '../browser';
 import { clientFromSearch } from './rules';
 import { useEmailVerification, type VerificationPhase } from './useEmailVerification';
 
-/** Where the verified browser is signed in (§4): the server finishes the Epic sign-in there. */
-export const INTERNAL_CALLBACK_URL = '/api/auth/callback-internal';
 
 function StatusPanel({ phase, email, failure }: { phase: VerificationPhase; email: string; failure: string | null }) {
   switch (phase) {

@@ -8,6 +8,7 @@ import { PageCard } from '../../ui/PageCard';
 import { useToast } from '../../ui/toast';
 import { useFollowNext } from './useFollowNext';
 import { clientFromSearch } from './rules';
+import { forgetVerificationSent } from './useEmailVerification';
 
 export const EMAIL_ALREADY_EXISTS = {
   title: 'Email Already Exists',
@@ -30,6 +31,7 @@ export function EpicAccountLinkPage() {
   const followNext = useFollowNext();
   const refreshAuthStatus = useRefreshAuthStatus();
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const emailInput = useRef<HTMLInputElement>(null);
   useEffect(() => () => clearTimeout(pending.current), []);
 
   const showError = (description: string) => toast({ title: 'Error', description, variant: 'destructive' });
@@ -40,6 +42,7 @@ export function EpicAccountLinkPage() {
     const parsed = linkEmailSchema.safeParse(email);
     if (!parsed.success) {
       setProblem(parsed.error.issues[0]?.message ?? 'Invalid email address');
+      emailInput.current?.focus();
       return;
     }
     setProblem(null);
@@ -60,6 +63,7 @@ export function EpicAccountLinkPage() {
       return;
     }
     if (linked.data.requiresVerification) {
+      forgetVerificationSent(address);
       toast({ title: 'Email Verification Required', description: 'Please check your email for a verification code.' });
       followNext(linked.data.next, `/email-verification?email=${encodeURIComponent(address)}&client=${client}`);
       return;
@@ -94,6 +98,7 @@ export function EpicAccountLinkPage() {
           margin="normal"
           autoComplete="email"
           autoFocus
+          inputRef={emailInput}
           disabled={busy}
         />
         <Stack direction="row" spacing={2} sx={{ mt: 2 }}>

@@ -1,12 +1,18 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import type { SignInClient } from '../../../contract/epic';
+import type { AuthStatus, SignInClient } from '../../../contract/epic';
 import { clearUeContext, epicSignInUrl, storeUePayload } from '../../api/epic';
 import { useAuthStatus, useRefreshCurrentUser } from '../../authProvider/session';
 import { BusyLine, PageCard } from '../../ui/PageCard';
 import { assignLocation } from '../browser';
 import { clientFromSearch, loginCompletedView } from './rules';
+
+/** What went wrong: the plugin sign-in's own message when it failed, else that nobody is signed in. */
+function failureMessage(status: AuthStatus): string {
+  const failed = status.ue.status === 'failed' || status.ue.status === 'canceled';
+  return (failed && status.ue.message) || 'You are not signed in.';
+}
 
 type Delivery = { state: 'idle' } | { state: 'sending' } | { state: 'refused' } | { state: 'failed'; message: string };
 
@@ -124,7 +130,7 @@ export function LoginCompletedPage() {
   }
   return (
     <PageCard title="Sign-in Not Completed">
-      <Alert severity="error">{status.data.ue.message ?? 'You are not signed in.'}</Alert>
+      <Alert severity="error">{failureMessage(status.data)}</Alert>
       {email && <Typography>Signed in as {email}</Typography>}
       <FailureActions client={client} />
     </PageCard>

@@ -68,7 +68,7 @@ export function UeTestPage() {
           value={state}
           onChange={(e) => setState(e.target.value)}
           error={state.trim() === ''}
-          helperText="Echoed back to your listener; check it there."
+          helperText={state.trim() === '' ? 'Enter a state: the plugin checks it when the browser comes back.' : 'Echoed back to your listener; check it there.'}
           fullWidth
           margin="normal"
           autoComplete="off"

@@ -32,6 +32,10 @@ const FAILURES: Record<string, FailureText> = {
     title: 'Plugin Sign-in Refused',
     description: 'The plugin’s sign-in request is incomplete or malformed. Start the sign-in again from the Sage toolbar in Unreal Editor.',
   },
+  rate_limited: {
+    title: 'Too Many Attempts',
+    description: 'Too many sign-in attempts from here. Please wait a few minutes and try again.',
+  },
   verification_required: {
     title: 'Email Not Verified',
     description: 'Your email address has not been verified yet. Open the link in the verification email, then try again.',

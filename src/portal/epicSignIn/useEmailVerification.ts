@@ -36,6 +36,11 @@ export interface VerificationEvents {
 /** §4: the per-e-mail session flag that makes the first visit, and only it, send a mail. */
 export const sentFlagKey = (email: string) => `sage.verification-sent:${email.trim().toLowerCase()}`;
 
+/** A new link of the address starts afresh: its first visit of the waiting page sends again. */
+export function forgetVerificationSent(email: string): void {
+  sessionStorage.removeItem(sentFlagKey(email));
+}
+
 type SendResult = CallResult<SendVerificationResponse>;
 
 /**
@@ -150,7 +155,7 @@ export function watchVerification(email: string, events: VerificationEvents, onC
     },
 
     async resend() {
-      if (state.resending || state.secondsLeft > 0 || state.phase === 'verified') return;
+      if (state.resending || state.secondsLeft > 0 || state.phase === 'verified' || state.phase === 'sending') return;
       clearTimeout(pollTimer);
       pollRound++;
       set({ resending: true });
@@ -203,5 +208,7 @@ export function useEmailVerification(email: string, events: VerificationEvents) 
   }, [email]);
 
   const resend = useCallback(() => void watcher.current?.resend(), []);
-  return { ...state, canResend: !state.resending && state.secondsLeft === 0 && state.phase !== 'verified', resend };
+  // §4: disabled while the first mail is on its way, while resending and during the countdown.
+  const canResend = !state.resending && state.secondsLeft === 0 && state.phase !== 'verified' && state.phase !== 'sending';
+  return { ...state, canResend, resend };
 }
