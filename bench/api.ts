@@ -54,7 +54,8 @@ async function run(base: string, c: Case) {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-bench-'));
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  // Production rules (PUBLIC_URL is then required; the bench's requests send no Origin).
+  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   const db = openDatabase({ dataDir, databaseUrl: process.env.BENCH_DATABASE_URL });
   await migrateToLatest(db);
   const rateLimiter = createMemoryRateLimiter();
@@ -80,6 +81,8 @@ async function main() {
     { name: 'GET /healthz', requests: 5000, concurrency: 20, expect: 200, send: (b) => fetch(`${b}/healthz`) },
     { name: 'GET /api/current-sage-build (404)', requests: 5000, concurrency: 20, expect: 404, send: (b) => fetch(`${b}/api/current-sage-build`) },
     { name: 'GET /api/user (session lookup)', requests: 5000, concurrency: 20, expect: 200, send: (b) => fetch(`${b}/api/user`, { headers: { cookie } }) },
+    // Read by every sign-in page (login completed, the plugin hand-off).
+    { name: 'GET /api/auth/status', requests: 5000, concurrency: 20, expect: 200, send: (b) => fetch(`${b}/api/auth/status`, { headers: { cookie } }) },
     {
       // scrypt N=2^17 dominates: this is the cost a sign-in is meant to have.
       name: 'POST /api/login (scrypt)',
