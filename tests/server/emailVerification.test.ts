@@ -15,23 +15,13 @@ import {
   startSignIn,
   uniqueDisplayName,
   verificationLink,
+  VERIFIED_PAGE,
+  INVALID_LINK_PAGE,
+  NO_PENDING_SIGN_IN,
+  NOT_LINKING,
+  userByEmail as userOf,
 } from './epicFlow';
 import { PUBLIC_URL, TestClient, buildExtraApp, databases, errorBody, uniqueEmail, useTestServer } from './harness';
-
-const VERIFIED_PAGE = `/email-verification-completed?success=true&message=${encodeURIComponent(
-  'Your email has been verified. Return to the sign-in window to continue.',
-)}`;
-const INVALID_LINK_PAGE = `/email-verification-completed?success=false&message=${encodeURIComponent(
-  'This verification link is invalid or has already been used.',
-)}`;
-const NO_PENDING_SIGN_IN = {
-  error: 'no_pending_sign_in',
-  message: 'No Epic sign-in is waiting for an email here. Please sign in with Epic again.',
-};
-const NOT_LINKING = {
-  error: 'not_linking',
-  message: 'This email is not waiting for verification here. Please link it to your Epic account first.',
-};
 
 /** From the link page to the verification mail: check-exists, link and the sends. */
 describe.each(databases)('e-mail linking and verification mail on $label', (database) => {
@@ -40,7 +30,7 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
   const pendingBrowser = (client?: TestClient) => pendingEpicBrowser(server(), client);
   const linkedBrowser = (email: string) => linkedEpicBrowser(server(), email);
   const age = (browser: TestClient, column: 'created_at' | 'expires_at', ms: number) => ageVerifications(server(), browser, column, ms);
-  const userByEmail = (email: string) => server().db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  const userByEmail = (email: string) => userOf(server(), email);
 
   describe('POST /api/user/check-exists', () => {
     it('answers 403 to a browser with no Epic sign-in', async () => {

@@ -11,20 +11,13 @@ import {
   signInWithEpic,
   uniqueDisplayName,
   verificationLink,
+  VERIFIED_PAGE,
+  INVALID_LINK_PAGE,
+  EXPIRED_LINK_PAGE,
+  NOT_LINKING,
+  userByEmail as userOf,
 } from './epicFlow';
 import { databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
-
-const VERIFIED_PAGE = `/email-verification-completed?success=true&message=${encodeURIComponent(
-  'Your email has been verified. Return to the sign-in window to continue.',
-)}`;
-const INVALID_LINK_PAGE = `/email-verification-completed?success=false&message=${encodeURIComponent(
-  'This verification link is invalid or has already been used.',
-)}`;
-const EXPIRED_LINK_PAGE = `/email-verification-completed?success=false&message=${encodeURIComponent('Verification code has expired')}`;
-const NOT_LINKING = {
-  error: 'not_linking',
-  message: 'This email is not waiting for verification here. Please link it to your Epic account first.',
-};
 
 /** After the mail: the waiting page's polling, the mail's link, and signing the linking browser in. */
 describe.each(databases)('e-mail verification link on $label', (database) => {
@@ -32,7 +25,7 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
   const pendingBrowser = (client?: TestClient) => pendingEpicBrowser(server(), client);
   const linkedBrowser = (email: string) => linkedEpicBrowser(server(), email);
   const age = (browser: TestClient, column: 'created_at' | 'expires_at', ms: number) => ageVerifications(server(), browser, column, ms);
-  const userByEmail = (email: string) => server().db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  const userByEmail = (email: string) => userOf(server(), email);
 
   describe('POST /api/email/check-verification-status', () => {
     it('answers verified:false until the link is opened on another device, then verified:true', async () => {

@@ -37,6 +37,27 @@ export function pathOf(url: string | URL): string {
 
 export const failedWith = (reason: string) => `/authentication_failed?reason=${reason}`;
 
+/** Where the mail's link lands: the completed page with the server's message. */
+export const completedPage = (success: boolean, message: string) =>
+  `/email-verification-completed?success=${success}&message=${encodeURIComponent(message)}`;
+export const VERIFIED_PAGE = completedPage(true, 'Your email has been verified. Return to the sign-in window to continue.');
+export const INVALID_LINK_PAGE = completedPage(false, 'This verification link is invalid or has already been used.');
+export const EXPIRED_LINK_PAGE = completedPage(false, 'Verification code has expired');
+
+/** The 403 for a browser whose Epic sign-in waits for no e-mail, or for another one. */
+export const NO_PENDING_SIGN_IN = {
+  error: 'no_pending_sign_in',
+  message: 'No Epic sign-in is waiting for an email here. Please sign in with Epic again.',
+};
+export const NOT_LINKING = {
+  error: 'not_linking',
+  message: 'This email is not waiting for verification here. Please link it to your Epic account first.',
+};
+
+/** The account row with this e-mail, if any. */
+export const userByEmail = (server: TestServer, email: string) =>
+  server.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+
 /** A PKCE verifier and its S256 challenge, as the plugin makes them. */
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');

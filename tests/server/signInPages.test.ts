@@ -4,10 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
 import { migrateToLatest, openDatabase } from '../../server/db';
-import { failedWith, linkEmail, location, pendingEpicBrowser } from './epicFlow';
+import { completedPage, failedWith, linkEmail, location, pendingEpicBrowser } from './epicFlow';
 import { buildExtraApp, databases, errorBody, TestClient, uniqueEmail, useTestServer } from './harness';
-
-const completedPage = (message: string) => `/email-verification-completed?success=false&message=${encodeURIComponent(message)}`;
 
 /** The endpoints a person's browser navigates to answer with pages, whatever goes wrong. */
 describe.each(databases)('sign-in pages on $label', (database) => {
@@ -22,7 +20,7 @@ describe.each(databases)('sign-in pages on $label', (database) => {
   it('answers too many verification links with the completed page, not JSON', async () => {
     const browser = server().client();
     for (let i = 0; i < 30; i++) await browser.get('/api/email/verify?token=nothing');
-    expect(location(await browser.get('/api/email/verify?token=nothing'))).toBe(completedPage(VERIFY_LINK_MESSAGES.tooMany));
+    expect(location(await browser.get('/api/email/verify?token=nothing'))).toBe(completedPage(false, VERIFY_LINK_MESSAGES.tooMany));
   });
 
   it('lands on the server_error page when the database fails mid sign-in', async () => {
@@ -37,7 +35,7 @@ describe.each(databases)('sign-in pages on $label', (database) => {
       browser.cookies.set('sage_sign_in', 'a-flow-it-cannot-look-up');
       expect(location(await browser.get('/api/auth/callback-internal'))).toBe(failedWith('server_error'));
       expect(location(await browser.get('/api/auth/callback?code=c&state=s'))).toBe(failedWith('server_error'));
-      expect(location(await browser.get('/api/email/verify?token=x'))).toBe(completedPage(VERIFY_LINK_MESSAGES.failed));
+      expect(location(await browser.get('/api/email/verify?token=x'))).toBe(completedPage(false, VERIFY_LINK_MESSAGES.failed));
     } finally {
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
