@@ -82,6 +82,8 @@ export const pluginPayloadSchema = z.object({
   token: z.string(),
   user: z.object({ id: z.string(), username: z.string(), email: z.string().nullable() }),
   subscription: subscriptionSummarySchema,
+  /** Query credits bought with credit packs and not yet used. */
+  credits: z.number().int(),
 });
 export type PluginPayload = z.infer<typeof pluginPayloadSchema>;
 

@@ -193,10 +193,11 @@ async function main(): Promise<number> {
   console.log(`Listening for the hand-off on ${login.redirectUri}`);
   console.log('Open this address in your browser to sign in:');
   console.log(`  ${login.loginUrl}`);
-  const { token, user, subscription } = await login.result;
+  const { token, user, subscription, credits } = await login.result;
   console.log(`Signed in as ${user.username} (${user.email ?? 'no e-mail'})`);
   console.log(`License token: ${token}`);
   console.log(`Subscription: ${subscription ? `${subscription.status}${subscription.productName ? ` (${subscription.productName})` : ''}` : 'none'}`);
+  console.log(`Query credits: ${credits}`);
   return 0;
 }
 

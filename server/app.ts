@@ -8,6 +8,7 @@ import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
 import { authRoutes } from './routes/auth';
+import { billingRoutes } from './routes/billing';
 import { emailRoutes } from './routes/email';
 import { epicRoutes } from './routes/epic';
 import { publicRoutes } from './routes/public';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (api) => authRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => epicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => emailRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  await app.register(async (api) => billingRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
 
   const indexHtml = deps.staticDir ? path.join(deps.staticDir, 'index.html') : undefined;
   if (deps.staticDir && indexHtml && fs.existsSync(indexHtml)) {

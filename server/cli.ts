@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { sageBuildSchema } from '../contract/builds';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
+import { createBillingService } from './services/billing';
+import { createStripeGateway } from './services/billing/stripeGateway';
 import { createBuildService } from './services/builds';
 import { createSessionService } from './services/sessions';
 import { createUserService } from './services/users';
@@ -18,6 +20,10 @@ const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command>
 
   release-build --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL]
       Makes V the build offered on the download page.
+
+  stripe-sync
+      Rebuilds the local billing mirror from Stripe: every product and price, the customers made
+      for our users, and their subscriptions. Needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.
 
   help
       Shows this text.
@@ -88,6 +94,21 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
           });
         await createBuildService(db).release(build, null);
         out(`Sage build ${build.version} released successfully`);
+        return 0;
+      }
+      case 'stripe-sync': {
+        if (!config.stripe) throw new Error('stripe-sync needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+        const billing = createBillingService({
+          db,
+          gateway: createStripeGateway(config.stripe, (err, step) => out(`${step} failed: ${err instanceof Error ? err.message : String(err)}`)),
+          publicUrl: config.publicUrl,
+          extraOrigins: [],
+          onError: () => undefined,
+        });
+        const counts = await billing.syncAll();
+        out(
+          `Synced ${counts.products} products, ${counts.prices} prices, and ${counts.subscriptions} subscriptions of ${counts.customers} customers from Stripe.`,
+        );
         return 0;
       }
       default:

@@ -94,6 +94,9 @@ const envSchema = z.object({
   EPIC_USERINFO_URL: z.url().default('https://api.epicgames.dev/epic/oauth/v2/userInfo'),
   EPIC_SCOPES: z.string().trim().min(1).default('openid basic_profile'),
   EPIC_REDIRECT_URI: optionalUrl,
+  STRIPE_SECRET_KEY: z.string().trim().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().optional(),
+  STRIPE_API_URL: optionalUrl,
   DEV_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -110,6 +113,14 @@ export interface EpicSettings {
   scopes: string;
   /** Our callback, registered with Epic. */
   redirectUri: string;
+}
+
+/** Stripe: the secret API key, the webhook endpoint's signing secret and where the API is. */
+export interface StripeSettings {
+  secretKey: string;
+  webhookSecret: string;
+  /** Stripe's API unless overridden (tests point the real SDK at a local Stripe-compatible server). */
+  apiUrl: string | undefined;
 }
 
 export interface Config {
@@ -133,6 +144,8 @@ export interface Config {
   epic: EpicSettings | null;
   /** Set when the local development identity provider stands in for Epic (never in production). */
   devIdentityProvider: { port: number; redirectUri: string } | null;
+  /** Null while billing is off: products are empty and billing writes answer 503. */
+  stripe: StripeSettings | null;
   runtime: {
     marketingUrl: string;
     supportEmail: string;
@@ -172,6 +185,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (Boolean(env.EPIC_CLIENT_ID?.trim()) !== Boolean(env.EPIC_CLIENT_SECRET?.trim())) {
     lines.push('  EPIC_CLIENT_ID, EPIC_CLIENT_SECRET: set both (from the Epic Developer Portal) or neither');
+  }
+  if (Boolean(env.STRIPE_SECRET_KEY?.trim()) !== Boolean(env.STRIPE_WEBHOOK_SECRET?.trim())) {
+    // Without the webhook secret the local mirror would never learn about payments.
+    lines.push('  STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: set both (from the Stripe dashboard) or neither');
+  }
+  if (env.NODE_ENV === 'production' && env.STRIPE_API_URL?.trim().toLowerCase().startsWith('http:')) {
+    lines.push('  STRIPE_API_URL: must be https when NODE_ENV=production');
   }
   if (!parsed.success || lines.length > 0) {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
@@ -213,6 +233,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     epic,
     devIdentityProvider,
+    stripe:
+      e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+        ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }
+        : null,
     runtime: {
       marketingUrl,
       supportEmail: e.SUPPORT_EMAIL,

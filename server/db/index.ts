@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_epic_sign_in';
+import * as m003 from './migrations/003_billing';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -36,6 +37,7 @@ export function openSqlite(file: string): Db {
 const migrations: Record<string, Migration> = {
   '001_initial': m001,
   '002_epic_sign_in': m002,
+  '003_billing': m003,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

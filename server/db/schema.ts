@@ -101,6 +101,85 @@ export interface PluginHandOffCodesTable {
   used_at: number | null;
 }
 
+/** Stripe's catalogue as last synced; `images` and `metadata` are JSON text. */
+export interface BillingProductsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  images: string;
+  active: number;
+  metadata: string;
+  synced_at: number;
+}
+
+export interface BillingPricesTable {
+  id: string;
+  product_id: string;
+  active: number;
+  /** Minor units; null for prices Stripe computes (tiers), which checkout does not offer. */
+  unit_amount: number | null;
+  currency: string;
+  /** Null for one-time prices (credit packs). */
+  recurring_interval: string | null;
+  recurring_interval_count: number | null;
+  synced_at: number;
+}
+
+/** One Stripe customer per user, created on the first checkout. */
+export interface BillingCustomersTable {
+  user_id: string;
+  customer_id: string;
+  /** The customer's invoice default (`invoice_settings.default_payment_method`). */
+  default_payment_method: string | null;
+  created_at: number;
+}
+
+/**
+ * A subscription as Stripe last described it, with its (single) item's price and product copied
+ * in, so the dashboard reads one row. Stripe times are unix seconds, as in its API.
+ */
+export interface BillingSubscriptionsTable {
+  id: string;
+  user_id: string;
+  customer_id: string;
+  status: string;
+  item_id: string;
+  price_id: string;
+  unit_amount: number | null;
+  currency: string;
+  recurring_interval: string | null;
+  recurring_interval_count: number | null;
+  product_id: string;
+  product_name: string;
+  product_description: string | null;
+  cancel_at: number | null;
+  cancel_at_period_end: number;
+  trial_end: number | null;
+  current_period_end: number | null;
+  default_payment_method: string | null;
+  created: number;
+  synced_at: number;
+}
+
+/** Webhook events already handled, by Stripe's event id. */
+export interface BillingEventsTable {
+  id: string;
+  type: string;
+  /** Stripe's `created`, unix seconds. */
+  created: number;
+  processed_at: number;
+}
+
+/** Query credits bought with one-time packs (positive) or spent (negative). */
+export interface CreditLedgerTable {
+  id: string;
+  user_id: string;
+  amount: number;
+  reason: string;
+  source: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -109,4 +188,10 @@ export interface Database {
   sign_in_flows: SignInFlowsTable;
   email_verifications: EmailVerificationsTable;
   plugin_hand_off_codes: PluginHandOffCodesTable;
+  billing_products: BillingProductsTable;
+  billing_prices: BillingPricesTable;
+  billing_customers: BillingCustomersTable;
+  billing_subscriptions: BillingSubscriptionsTable;
+  billing_events: BillingEventsTable;
+  credit_ledger: CreditLedgerTable;
 }

@@ -1,5 +1,8 @@
 import type { Config } from '../config';
 import { pingDatabase, type Db } from '../db';
+import { DEV_SERVER_ORIGINS } from '../security';
+import { createBillingService } from './billing';
+import { createStripeGateway } from './billing/stripeGateway';
 import { createBuildService } from './builds';
 import { createEmailVerificationService } from './emailVerification';
 import { createEpicOAuth } from './epicOAuth';
@@ -53,8 +56,14 @@ export function createServices(deps: ServiceDeps) {
     epicSignIn,
     publicUrl: deps.config.publicUrl,
   });
-  // No user has a subscription until billing exists; the plugin is told so (null).
-  const pluginHandOff = createPluginHandOffService({ db: deps.db, subscriptionSummary: async () => null });
+  const billing = createBillingService({
+    db: deps.db,
+    gateway: deps.config.stripe ? createStripeGateway(deps.config.stripe, deps.onError) : null,
+    publicUrl: deps.config.publicUrl,
+    extraOrigins: deps.config.env === 'production' ? [] : DEV_SERVER_ORIGINS,
+    onError: deps.onError,
+  });
+  const pluginHandOff = createPluginHandOffService({ db: deps.db, subscriptionSummary: billing.summary, creditBalance: billing.creditBalance });
   return {
     sessions,
     users,
@@ -63,6 +72,7 @@ export function createServices(deps: ServiceDeps) {
     epicSignIn,
     emailVerification,
     pluginHandOff,
+    billing,
     rateLimiter: deps.rateLimiter,
     databaseReachable: () => pingDatabase(deps.db),
   };

@@ -30,7 +30,11 @@ export function handOffRedirect(redirectUri: string, code: string, state: string
  * The plugin hand-off (RFC 8252 loopback + PKCE): the signed-in browser stores a one-time code for
  * the plugin's request; the plugin exchanges it, with the verifier only it knows, for the license.
  */
-export function createPluginHandOffService(deps: { db: Db; subscriptionSummary: (userId: string) => Promise<PluginPayload['subscription']> }) {
+export function createPluginHandOffService(deps: {
+  db: Db;
+  subscriptionSummary: (userId: string) => Promise<PluginPayload['subscription']>;
+  creditBalance: (userId: string) => Promise<number>;
+}) {
   const { db } = deps;
   return {
     /** `POST /api/auth/ue-store-payload`: a fresh code replaces any unused one of this flow. */
@@ -81,6 +85,7 @@ export function createPluginHandOffService(deps: { db: Db; subscriptionSummary: 
         token: user.license_token,
         user: { id: user.id, username: user.username, email: user.email },
         subscription: await deps.subscriptionSummary(user.id),
+        credits: await deps.creditBalance(user.id),
       };
     },
 

@@ -43,6 +43,11 @@ export const AUTH_RATE_LIMITS = {
   pluginExchangePerIp: { limit: 30, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** Billing writes each create a Stripe session (or re-read Stripe): generous for a person, bounded for a script. */
+export const BILLING_RATE_LIMITS = {
+  writesPerUser: { limit: 30, windowMs: 15 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
 export function createMemoryRateLimiter(): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
   const sweep = setInterval(() => {

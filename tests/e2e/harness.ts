@@ -50,7 +50,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The server's environment: the caller's, minus anything that would point it at outside services. */
-function productEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
+function productEnv(port: number, dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   const dropped = new Set(['NODE_ENV', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'HOST', 'PUBLIC_URL', 'PORT', 'DATA_DIR']);
   for (const [key, value] of Object.entries(process.env)) {
@@ -64,6 +64,7 @@ function productEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
+    ...extra,
   };
 }
 
@@ -96,13 +97,13 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
  * Starts `tsx server/main.ts` (what `npm start` runs once the browser app is built; globalSetup
  * built it) on a free port with a fresh data directory, and waits until GET /healthz answers 200.
  */
-export async function startProduct(): Promise<Product> {
+export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-e2e-data-'));
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/main.ts'], {
     cwd: ROOT,
-    env: productEnv(port, dataDir),
+    env: productEnv(port, dataDir, extraEnv),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -320,16 +321,18 @@ export interface StoryPage {
 
 /**
  * Registers the hooks of one test file: the product and the browser start once for the file,
- * and every story gets a fresh browser context (no shared cookies), closed after it.
+ * and every story gets a fresh browser context (no shared cookies), closed after it. `env` adds
+ * settings to the product's environment.
  */
-export function setupStories() {
+export function setupStories(options: { env?: () => Record<string, string> } = {}) {
   let product: Product | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    product = await startProduct();
+    // A function: the settings of fixtures started by the file's earlier hooks (the Stripe server).
+    product = await startProduct(options.env?.() ?? {});
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));

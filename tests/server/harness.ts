@@ -239,7 +239,11 @@ export function buildExtraApp(db: AppDeps['db'], env: Record<string, string> = {
  * Registers vitest hooks that give each test of the enclosing describe a freshly built app over
  * the suite's database. Call the returned function inside a test (or a later hook).
  */
-export function useTestServer(database: TestDatabase, env: Record<string, string> = {}, options: TestServerOptions = {}): () => TestServer {
+export function useTestServer(
+  database: TestDatabase,
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: TestServerOptions = {},
+): () => TestServer {
   let opened: OpenedDatabase | undefined;
   let smtp: SmtpCatcher | undefined;
   let provider: DevIdentityProvider | null = null;
@@ -275,7 +279,8 @@ export function useTestServer(database: TestDatabase, env: Record<string, string
 
   beforeEach(async () => {
     if (!opened || !smtp || !dataDir) throw new Error('test server not set up');
-    const base = testConfig({ SMTP_URL: smtp.url, DATA_DIR: dataDir, ...env });
+    // A function for settings known only once the suite's hooks have run (a fixture's port).
+    const base = testConfig({ SMTP_URL: smtp.url, DATA_DIR: dataDir, ...(typeof env === 'function' ? env() : env) });
     const config = provider && !base.epic ? withEpic(base, provider.settings) : base;
     const mailer = mailerFromConfig(config, { info: () => undefined });
     const db = opened.db;

@@ -74,6 +74,7 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
       token: user.license_token,
       user: { id: user.id, username: displayName, email },
       subscription: null,
+      credits: 0,
     });
   });
 

@@ -81,7 +81,7 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
     expect(loopback.headers.get('location')).toBe(`${address}/login_completed?client=ue`);
 
     const payload = await login.result;
-    expect(payload).toMatchObject({ user: { email }, subscription: null });
+    expect(payload).toMatchObject({ user: { email }, subscription: null, credits: 0 });
     expect(payload.token).toBe(await licenseTokenOf(server(), email));
     // The client spent the code: nobody can exchange it again.
     const again = await server().client().get(`/api/auth/ue-payload?code=${code}&code_verifier=${'v'.repeat(43)}`);
@@ -157,7 +157,7 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
       expect(open).toBe('Open this address in your browser to sign in:');
       expect(url).toMatch(new RegExp(`^  ${address}/api/auth/login\\?client=ue&`));
       const user = await server().db.selectFrom('users').select(['username', 'license_token']).where('email', '=', email).executeTakeFirstOrThrow();
-      expect(rest).toEqual([`Signed in as ${user.username} (${email})`, `License token: ${user.license_token}`, 'Subscription: none']);
+      expect(rest).toEqual([`Signed in as ${user.username} (${email})`, `License token: ${user.license_token}`, 'Subscription: none', 'Query credits: 0']);
     } finally {
       cli.child.kill();
     }

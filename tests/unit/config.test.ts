@@ -89,6 +89,19 @@ describe('configuration', () => {
     expect(loadConfig({ NODE_ENV: 'development' }).publicUrl).toBe('http://localhost:3000');
   });
 
+  it('turns billing on only with both Stripe secrets, and keeps the API https in production', () => {
+    expect(loadConfig({}).stripe).toBeNull();
+    expect(
+      loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_API_URL: 'http://127.0.0.1:12111' }).stripe,
+    ).toEqual({ secretKey: 'sk_test_1', webhookSecret: 'whsec_1', apiUrl: 'http://127.0.0.1:12111' });
+    expect(loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }).stripe?.apiUrl).toBeUndefined();
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(/STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: set both/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toThrow(/set both/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://dash.example.com', STRIPE_API_URL: 'http://stripe.internal' }),
+    ).toThrow(/STRIPE_API_URL: must be https/);
+  });
+
   it('reads TRUST_PROXY as false, a hop count or a list of proxy addresses', () => {
     const trustProxy = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
     expect(trustProxy('false')).toBe(false);

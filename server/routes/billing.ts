@@ -1,0 +1,121 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  BILLING_MESSAGES,
+  checkoutRequestSchema,
+  productsResponseSchema,
+  redirectResponseSchema,
+  resumeRequestSchema,
+  returnUrlRequestSchema,
+  subscriptionStatusResponseSchema,
+  updateSuccessQuerySchema,
+  userSubscriptionsResponseSchema,
+  verifySubscriptionResponseSchema,
+} from '../../contract/billing';
+import type { UsersTable } from '../db/schema';
+import { AppError, unauthorized } from '../errors';
+import { BILLING_RATE_LIMITS } from '../services/rateLimiter';
+import { enforceLimits } from './rateLimit';
+import { sessionUser } from './sessionCookie';
+import type { App, RouteContext } from './types';
+
+const TOO_MANY = 'Too many billing requests. Please wait a few minutes and try again.';
+
+/** Stripe's events are small, but bigger than the API's JSON documents. */
+const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const REDIRECT = { 200: redirectResponseSchema };
+
+/** Plans, checkout, the customer portal and Stripe's webhooks (spec §7 `/api/stripe/*`). */
+export async function billingRoutes(app: App, { services }: RouteContext) {
+  const { billing } = services;
+
+  async function signedIn(request: FastifyRequest): Promise<UsersTable> {
+    const user = await sessionUser(request, services);
+    if (!user) throw unauthorized();
+    return user;
+  }
+
+  /** A signed-in user's billing write, counted per user. */
+  async function writer(request: FastifyRequest): Promise<UsersTable> {
+    const user = await signedIn(request);
+    if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
+    await enforceLimits(services, TOO_MANY, [[`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser]]);
+    return user;
+  }
+
+  app.get('/api/stripe/products', { schema: { response: { 200: productsResponseSchema } } }, async () => ({
+    ok: true as const,
+    products: await billing.products(),
+  }));
+
+  app.get('/api/stripe/user-subscriptions', { schema: { response: { 200: userSubscriptionsResponseSchema } } }, async (request, reply) => {
+    const user = await signedIn(request);
+    const { subscriptions, hasSubscription, hasDefaultPaymentMethod } = await billing.subscriptions(user.id);
+    if (subscriptions.length === 0) throw new AppError(404, 'no_subscription', BILLING_MESSAGES.noSubscription);
+    reply.header('cache-control', 'no-store');
+    return { ok: true as const, hasSubscription, has_default_payment_method: hasDefaultPaymentMethod, subscriptions };
+  });
+
+  app.get('/api/stripe/subscription-status', { schema: { response: { 200: subscriptionStatusResponseSchema } } }, async (request, reply) => {
+    const user = await signedIn(request);
+    const { live, hasSubscription } = await billing.subscriptions(user.id);
+    reply.header('cache-control', 'no-store');
+    return { ok: true as const, hasSubscription, subscriptions: live };
+  });
+
+  app.post('/api/stripe/verify-subscription', { schema: { response: { 200: verifySubscriptionResponseSchema } } }, async (request) => {
+    const user = await signedIn(request);
+    await enforceLimits(services, TOO_MANY, [[`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser]]);
+    return { ok: true as const, hasSubscription: await billing.verify(user.id) };
+  });
+
+  app.post('/api/stripe/create-checkout-session', { schema: { body: checkoutRequestSchema, response: REDIRECT } }, async (request) => {
+    const user = await writer(request);
+    return { ok: true as const, url: await billing.checkout(user, request.body) };
+  });
+
+  app.post('/api/stripe/create-portal-session', { schema: { body: returnUrlRequestSchema, response: REDIRECT } }, async (request) => {
+    const user = await writer(request);
+    return { ok: true as const, url: await billing.portal(user, request.body.returnUrl) };
+  });
+
+  app.post('/api/stripe/create-payment-method-session', { schema: { body: returnUrlRequestSchema, response: REDIRECT } }, async (request) => {
+    const user = await writer(request);
+    return { ok: true as const, url: await billing.paymentMethodSession(user, request.body.returnUrl) };
+  });
+
+  app.post('/api/stripe/resume-subscription', { schema: { body: resumeRequestSchema, response: REDIRECT } }, async (request) => {
+    const user = await writer(request);
+    return { ok: true as const, url: await billing.resume(user, request.body.subscriptionId, request.body.returnUrl) };
+  });
+
+  // Where Stripe sends the browser back. It brings the mirror up to date first, so the page the
+  // user lands on shows the change even before the webhook arrives; a failure there only waits for it.
+  const returnQuery = updateSuccessQuerySchema.extend({ session_id: z.string().max(255).regex(/^[A-Za-z0-9_]+$/).optional() });
+  app.get('/api/stripe/subscription-update-success', { schema: { querystring: returnQuery }, attachValidation: true }, async (request, reply) => {
+    const query = request.validationError ? { client: 'web' as const, session_id: undefined } : request.query;
+    const user = await sessionUser(request, services);
+    if (user) {
+      await billing.applyReturn(user.id, query.session_id).catch((err: unknown) => request.log.warn({ err }, 'refreshing billing on return failed'));
+    }
+    return reply.redirect(query.client === 'ue' ? '/subscription-update?client=ue&updated=true' : '/dashboard?refresh=true#subscriptions');
+  });
+
+  // Stripe signs the exact bytes it sent: this scope keeps JSON bodies raw for the check.
+  await app.register(async (hooks) => {
+    hooks.removeAllContentTypeParsers();
+    hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, (_request, body, done) => {
+      done(null, body);
+    });
+    hooks.post('/api/stripe/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, async (request) => {
+      const signature = request.headers['stripe-signature'];
+      if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
+        throw new AppError(400, 'invalid_signature', 'The webhook signature is not valid');
+      }
+      if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
+      const { duplicate } = await billing.handleWebhook(request.body, signature);
+      return { received: true, duplicate };
+    });
+  });
+}

@@ -1,0 +1,337 @@
+import Stripe from 'stripe';
+import type { StripeSettings } from '../../config';
+import { AppError } from '../../errors';
+
+/**
+ * Every call the product makes to Stripe, and the only module that imports its SDK: the rest of
+ * billing sees the plain records below ("what do we ask Stripe for" has one answer).
+ */
+
+export interface CatalogueProduct {
+  id: string;
+  name: string;
+  description: string | null;
+  images: string[];
+  active: boolean;
+  metadata: Record<string, string>;
+}
+
+export interface CataloguePrice {
+  id: string;
+  productId: string;
+  active: boolean;
+  unitAmount: number | null;
+  currency: string;
+  recurring: { interval: string; intervalCount: number } | null;
+}
+
+/** A subscription as Stripe describes it now, with its first item's price and product. */
+export interface SubscriptionState {
+  id: string;
+  customerId: string;
+  status: string;
+  itemId: string;
+  price: CataloguePrice;
+  product: { id: string; name: string; description: string | null };
+  cancelAt: number | null;
+  cancelAtPeriodEnd: boolean;
+  trialEnd: number | null;
+  currentPeriodEnd: number | null;
+  defaultPaymentMethod: string | null;
+  created: number;
+  metadata: Record<string, string>;
+}
+
+export interface CheckoutSessionState {
+  id: string;
+  mode: string;
+  complete: boolean;
+  paid: boolean;
+  customerId: string | null;
+  subscriptionId: string | null;
+  /** The card a setup-mode session saved. */
+  setupPaymentMethod: string | null;
+  metadata: Record<string, string>;
+}
+
+export interface CustomerState {
+  id: string;
+  deleted: boolean;
+  defaultPaymentMethod: string | null;
+  userId: string | null;
+}
+
+/** What a webhook event asks us to re-read: the event itself is never trusted for state. */
+export type EventSubject =
+  | { kind: 'subscription'; id: string }
+  | { kind: 'checkout'; id: string }
+  | { kind: 'product'; id: string }
+  | { kind: 'price'; id: string }
+  | { kind: 'customer'; id: string }
+  | { kind: 'none' };
+
+export interface VerifiedEvent {
+  id: string;
+  type: string;
+  created: number;
+  subject: EventSubject;
+}
+
+export class InvalidSignatureError extends AppError {
+  constructor() {
+    super(400, 'invalid_signature', 'The webhook signature is not valid');
+  }
+}
+
+const PROVIDER_FAILED = 'The payment provider could not complete the request. Please try again.';
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
+
+function toPrice(price: Stripe.Price): CataloguePrice {
+  return {
+    id: price.id,
+    productId: idOf(price.product) ?? '',
+    active: price.active,
+    unitAmount: price.unit_amount,
+    currency: price.currency,
+    recurring: price.recurring ? { interval: price.recurring.interval, intervalCount: price.recurring.interval_count } : null,
+  };
+}
+
+function toProduct(product: Stripe.Product): CatalogueProduct {
+  return {
+    id: product.id,
+    name: product.name,
+    description: product.description ?? null,
+    images: product.images ?? [],
+    active: product.active,
+    metadata: { ...product.metadata },
+  };
+}
+
+function toSubscription(sub: Stripe.Subscription): SubscriptionState | null {
+  const item = sub.items.data[0];
+  if (!item) return null;
+  const product = typeof item.price.product === 'object' && !('deleted' in item.price.product && item.price.product.deleted) ? (item.price.product as Stripe.Product) : null;
+  return {
+    id: sub.id,
+    customerId: idOf(sub.customer) ?? '',
+    status: sub.status,
+    itemId: item.id,
+    price: toPrice(item.price),
+    product: product
+      ? { id: product.id, name: product.name, description: product.description ?? null }
+      : { id: idOf(item.price.product) ?? '', name: 'Sage subscription', description: null },
+    cancelAt: sub.cancel_at,
+    cancelAtPeriodEnd: sub.cancel_at_period_end,
+    trialEnd: sub.trial_end,
+    // Since API 2025-03-31 the billing period belongs to the items.
+    currentPeriodEnd: item.current_period_end ?? null,
+    defaultPaymentMethod: idOf(sub.default_payment_method),
+    created: sub.created,
+    metadata: { ...sub.metadata },
+  };
+}
+
+/** The object an event is about; payloads are snapshots, so only the id is used. */
+function subjectOf(event: Stripe.Event): EventSubject {
+  const object = event.data.object as unknown as Record<string, unknown>;
+  const id = typeof object.id === 'string' ? object.id : '';
+  if (event.type.startsWith('customer.subscription.')) return { kind: 'subscription', id };
+  if (event.type.startsWith('checkout.session.')) return { kind: 'checkout', id };
+  if (event.type.startsWith('product.')) return { kind: 'product', id };
+  if (event.type.startsWith('price.')) return { kind: 'price', id };
+  if (event.type === 'customer.updated' || event.type === 'customer.deleted') return { kind: 'customer', id };
+  if (event.type.startsWith('invoice.')) {
+    const invoice = event.data.object as Stripe.Invoice;
+    const subscription = idOf(invoice.parent?.subscription_details?.subscription);
+    return subscription ? { kind: 'subscription', id: subscription } : { kind: 'none' };
+  }
+  return { kind: 'none' };
+}
+
+const isMissing = (err: unknown) => err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === 'resource_missing');
+
+export function createStripeGateway(settings: StripeSettings, onError: (err: unknown, step: string) => void) {
+  const api = settings.apiUrl ? new URL(settings.apiUrl) : null;
+  const stripe = new Stripe(settings.secretKey, {
+    ...(api
+      ? {
+          host: api.hostname,
+          port: api.port || (api.protocol === 'https:' ? 443 : 80),
+          protocol: api.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    appInfo: { name: 'Sage Dashboard' },
+  });
+
+  /** Stripe's failures become one 502 for the user; the details go to the log. */
+  async function call<T>(step: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      onError(err, `stripe ${step}`);
+      throw new AppError(502, 'payment_provider_error', PROVIDER_FAILED, { cause: err });
+    }
+  }
+
+  /** A read where "no such object" is an answer (null), not a failure. */
+  async function find<T>(step: string, run: () => Promise<T>): Promise<T | null> {
+    try {
+      return await run();
+    } catch (err) {
+      if (isMissing(err)) return null;
+      onError(err, `stripe ${step}`);
+      throw new AppError(502, 'payment_provider_error', PROVIDER_FAILED, { cause: err });
+    }
+  }
+
+  const SUBSCRIPTION_EXPAND = ['items.data.price.product'];
+
+  return {
+    /** Checks the signature over the raw body with Stripe's default tolerance (5 minutes). */
+    verifyEvent(rawBody: Buffer, signature: string): VerifiedEvent {
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret);
+      } catch {
+        throw new InvalidSignatureError();
+      }
+      return { id: event.id, type: event.type, created: event.created, subject: subjectOf(event) };
+    },
+
+    async retrieveSubscription(id: string): Promise<SubscriptionState | null> {
+      const sub = await find('retrieve subscription', () => stripe.subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND }));
+      return sub ? toSubscription(sub) : null;
+    },
+
+    async listCustomerSubscriptions(customerId: string): Promise<SubscriptionState[]> {
+      return call('list subscriptions', async () => {
+        const subs = await stripe.subscriptions
+          .list({ customer: customerId, status: 'all', limit: 100, expand: SUBSCRIPTION_EXPAND.map((path) => `data.${path}`) })
+          .autoPagingToArray({ limit: 1000 });
+        return subs.map(toSubscription).filter((s): s is SubscriptionState => s !== null);
+      });
+    },
+
+    async retrieveProduct(id: string): Promise<CatalogueProduct | null> {
+      const product = await find('retrieve product', () => stripe.products.retrieve(id));
+      return product && !('deleted' in product && product.deleted) ? toProduct(product) : null;
+    },
+
+    async retrievePrice(id: string): Promise<CataloguePrice | null> {
+      const price = await find('retrieve price', () => stripe.prices.retrieve(id));
+      return price ? toPrice(price) : null;
+    },
+
+    async listCatalogue(): Promise<{ products: CatalogueProduct[]; prices: CataloguePrice[] }> {
+      return call('list catalogue', async () => ({
+        products: (await stripe.products.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 })).map(toProduct),
+        prices: (await stripe.prices.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 })).map(toPrice),
+      }));
+    },
+
+    async retrieveCheckoutSession(id: string): Promise<CheckoutSessionState | null> {
+      const session = await find('retrieve checkout session', () => stripe.checkout.sessions.retrieve(id, { expand: ['setup_intent'] }));
+      if (!session) return null;
+      const setupIntent = session.setup_intent && typeof session.setup_intent === 'object' ? session.setup_intent : null;
+      return {
+        id: session.id,
+        mode: session.mode,
+        complete: session.status === 'complete',
+        paid: session.payment_status === 'paid' || session.payment_status === 'no_payment_required',
+        customerId: idOf(session.customer),
+        subscriptionId: idOf(session.subscription),
+        setupPaymentMethod: setupIntent?.status === 'succeeded' ? idOf(setupIntent.payment_method) : null,
+        metadata: { ...session.metadata },
+      };
+    },
+
+    async retrieveCustomer(id: string): Promise<CustomerState | null> {
+      const customer = await find('retrieve customer', () => stripe.customers.retrieve(id));
+      if (!customer) return null;
+      if ('deleted' in customer && customer.deleted) return { id, deleted: true, defaultPaymentMethod: null, userId: null };
+      const live = customer as Stripe.Customer;
+      return {
+        id: live.id,
+        deleted: false,
+        defaultPaymentMethod: idOf(live.invoice_settings?.default_payment_method),
+        userId: live.metadata?.user_id ?? null,
+      };
+    },
+
+    async listCustomers(): Promise<CustomerState[]> {
+      return call('list customers', async () =>
+        (await stripe.customers.list({ limit: 100 }).autoPagingToArray({ limit: 100_000 })).map((c) => ({
+          id: c.id,
+          deleted: false,
+          defaultPaymentMethod: idOf(c.invoice_settings?.default_payment_method),
+          userId: c.metadata?.user_id ?? null,
+        })),
+      );
+    },
+
+    /** The idempotency key makes concurrent first checkouts, even on two servers, one customer. */
+    async createCustomer(user: { id: string; email: string | null; name: string }): Promise<string> {
+      const customer = await call('create customer', () =>
+        stripe.customers.create(
+          { ...(user.email ? { email: user.email } : {}), name: user.name, metadata: { user_id: user.id } },
+          { idempotencyKey: `sage-customer-${user.id}` },
+        ),
+      );
+      return customer.id;
+    },
+
+    async setCustomerDefaultPaymentMethod(customerId: string, paymentMethod: string): Promise<void> {
+      await call('update customer', () => stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethod } }));
+    },
+
+    async setSubscriptionPaymentMethod(subscriptionId: string, paymentMethod: string): Promise<void> {
+      await call('update subscription', () => stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethod }));
+    },
+
+    /** Stripe's default billing anchor on resume is now: the first period starts today. */
+    async resumeSubscription(subscriptionId: string): Promise<void> {
+      await call('resume subscription', () => stripe.subscriptions.resume(subscriptionId));
+    },
+
+    async createCheckoutSession(params: Stripe.Checkout.SessionCreateParams): Promise<string | null> {
+      const session = await call('create checkout session', () => stripe.checkout.sessions.create(params));
+      return session.url ?? null;
+    },
+
+    /** The customer portal; `switchTo` opens its confirmation of a plan change instead of the home page. */
+    async createPortalSession(
+      customerId: string,
+      returnUrl: string,
+      switchTo?: { subscriptionId: string; itemId: string; priceId: string; afterUrl: string },
+    ): Promise<string> {
+      const session = await call('create portal session', () =>
+        stripe.billingPortal.sessions.create({
+          customer: customerId,
+          return_url: returnUrl,
+          ...(switchTo
+            ? {
+                flow_data: {
+                  type: 'subscription_update_confirm',
+                  subscription_update_confirm: {
+                    subscription: switchTo.subscriptionId,
+                    items: [{ id: switchTo.itemId, price: switchTo.priceId, quantity: 1 }],
+                  },
+                  after_completion: { type: 'redirect', redirect: { return_url: switchTo.afterUrl } },
+                },
+              }
+            : {}),
+        }),
+      );
+      return session.url;
+    },
+  };
+}
+
+export type StripeGateway = ReturnType<typeof createStripeGateway>;
+export type CheckoutSessionParams = Stripe.Checkout.SessionCreateParams;
