@@ -65,6 +65,12 @@ export const subscriptionSchema = z.object({
 });
 export type Subscription = z.infer<typeof subscriptionSchema>;
 
+/** Stripe statuses after which a subscription no longer serves or bills the user. */
+const ENDED_STATUSES: readonly string[] = ['canceled', 'incomplete_expired'];
+
+/** A live subscription counts for hasSubscription, Switch Plan and the banners (decision 006). */
+export const isLiveStatus = (status: string): boolean => !ENDED_STATUSES.includes(status);
+
 /** `GET /api/stripe/user-subscriptions` (404 when the user has none at all). */
 export const userSubscriptionsResponseSchema = z.object({
   ok: z.literal(true),

@@ -3,6 +3,8 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import type { RuntimeConfig } from '../contract/config';
+import { ProductsCheckoutPage } from './portal/billing/ProductsCheckoutPage';
+import { SubscriptionUpdatePage } from './portal/billing/SubscriptionUpdatePage';
 import { DashboardPage } from './portal/dashboard/DashboardPage';
 import { DownloadPage } from './portal/DownloadPage';
 import { AuthenticationFailedPage } from './portal/epicSignIn/AuthenticationFailedPage';
@@ -73,6 +75,22 @@ export function PortalRoutes() {
           element={
             <Guard access="signed-in">
               <DashboardPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="products-checkout"
+          element={
+            <Guard access="signed-in">
+              <ProductsCheckoutPage />
+            </Guard>
+          }
+        />
+        <Route
+          path="subscription-update"
+          element={
+            <Guard access="signed-in">
+              <SubscriptionUpdatePage />
             </Guard>
           }
         />

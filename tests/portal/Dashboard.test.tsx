@@ -7,7 +7,12 @@ import { json, renderPortal, renderScreen, stubFetch } from './render';
 
 const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
 
-const stubUser = (body: unknown) => stubFetch({ 'GET /api/user': () => json(body) });
+const stubUser = (body: unknown) =>
+  stubFetch({
+    'GET /api/user': () => json(body),
+    'GET /api/stripe/user-subscriptions': () => json({ error: 'no_subscription', message: 'No subscription found' }, 404),
+    'GET /api/stripe/subscription-status': () => json({ ok: true, hasSubscription: false, subscriptions: [] }),
+  });
 const location = () => screen.getByTestId('location');
 
 describe('Dashboard General section', () => {
@@ -66,28 +71,30 @@ describe('Dashboard sections by hash', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'General' })).toBeInTheDocument();
   });
 
-  it('lists only enabled sections and marks the current one', async () => {
+  it('lists the enabled sections and marks the current one', async () => {
     stubUser(user);
     renderScreen(<DashboardPage />, '/dashboard#general');
     const nav = screen.getByRole('navigation', { name: 'Dashboard sections' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((l) => l.textContent)).toEqual(['General']);
+    expect(links.map((l) => l.textContent)).toEqual(['General', 'Subscriptions']);
     expect(links[0]).toHaveAttribute('aria-current', 'page');
     expect(links[0]).toHaveAttribute('href', '/dashboard#general');
+    expect(links[1]).not.toHaveAttribute('aria-current');
+    expect(links[1]).toHaveAttribute('href', '/dashboard#subscriptions');
   });
 
-  it('shows Section Not Found for the disabled Subscriptions section, with a way back', async () => {
+  it('shows the Subscriptions section at #subscriptions and goes back to General from the sidebar', async () => {
     stubUser(user);
     renderScreen(<DashboardPage />, '/dashboard#subscriptions');
-    expect(screen.getByRole('heading', { name: 'Section Not Found' })).toBeInTheDocument();
-    expect(location()).toHaveTextContent('/dashboard#subscriptions');
+    expect(screen.getByRole('heading', { level: 1, name: 'Subscriptions' })).toBeInTheDocument();
+    expect(location()).toHaveTextContent(/^\/dashboard#subscriptions$/);
     const nav = screen.getByRole('navigation', { name: 'Dashboard sections' });
-    expect(within(nav).queryByRole('link', { name: 'Subscriptions' })).not.toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: 'Subscriptions' })).toHaveAttribute('aria-current', 'page');
+    expect(await screen.findByRole('heading', { name: 'No Active Subscriptions' })).toBeInTheDocument();
 
-    await userEvent.setup().click(screen.getByRole('button', { name: 'Back to General' }));
+    await userEvent.setup().click(within(nav).getByRole('link', { name: 'General' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'General' })).toBeInTheDocument();
     expect(location()).toHaveTextContent(/^\/dashboard#general$/);
-    expect(screen.queryByRole('heading', { name: 'Section Not Found' })).not.toBeInTheDocument();
   });
 });
 

@@ -2,17 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchCurrentUser, forgotPassword, login, logout, register, resetPassword } from '../../src/api/auth';
 import { action, bodyMessage, errorFromResponse, getJson, HttpError, request } from '../../src/api/client';
 import { currentUserSchema } from '../../contract/user';
+import { jsonResponse, stubFetchWith } from './fetchStub';
 
-type FetchArgs = [RequestInfo | URL, RequestInit | undefined];
-
-function stubFetchWith(respond: () => Response | Promise<Response>) {
-  const spy = vi.fn(async (..._args: FetchArgs) => respond());
-  vi.stubGlobal('fetch', spy);
-  return spy;
-}
-
-const jsonResponse = (body: unknown, status = 200, statusText = 'OK') =>
-  new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
 const textResponse = (body: string, status: number, statusText: string) => new Response(body, { status, statusText });
 
 const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };

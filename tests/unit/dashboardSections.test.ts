@@ -8,17 +8,18 @@ import {
 } from '../../src/portal/dashboard/sections';
 
 const general = DASHBOARD_SECTIONS.find((s) => s.id === 'general');
+const subscriptions = DASHBOARD_SECTIONS.find((s) => s.id === 'subscriptions');
 
 describe('dashboard sections (§2)', () => {
-  it('defines General (enabled) and Subscriptions (disabled)', () => {
+  it('defines General and Subscriptions, both enabled', () => {
     expect(DASHBOARD_SECTIONS.map((s) => [s.id, s.label, s.enabled])).toEqual([
       ['general', 'General', true],
-      ['subscriptions', 'Subscriptions', false],
+      ['subscriptions', 'Subscriptions', true],
     ]);
   });
 
-  it('lists only enabled sections in the sidebar', () => {
-    expect(visibleSections().map(sectionHash)).toEqual(['#general']);
+  it('lists the enabled sections in the sidebar', () => {
+    expect(visibleSections().map(sectionHash)).toEqual(['#general', '#subscriptions']);
   });
 
   it.each<[string, SectionResolution]>([
@@ -28,14 +29,15 @@ describe('dashboard sections (§2)', () => {
     ['#', { kind: 'redirect', hash: '#general' }],
     ['#billing', { kind: 'redirect', hash: '#general' }],
     ['#General', { kind: 'redirect', hash: '#general' }],
-    ['#subscriptions', { kind: 'not-found' }],
+    ['#subscriptions', { kind: 'show', section: subscriptions! }],
+    ['#Subscriptions', { kind: 'redirect', hash: '#general' }],
   ])('resolveSection(%j)', (hash, expected) => {
     expect(resolveSection(hash)).toEqual(expected);
   });
 
-  it('shows a section once it is enabled', () => {
-    const sections = DASHBOARD_SECTIONS.map((s) => ({ ...s, enabled: true }));
-    expect(resolveSection('#subscriptions', sections)).toEqual({ kind: 'show', section: sections[1] });
-    expect(visibleSections(sections)).toHaveLength(2);
+  it('a disabled section stays known but is not found, and leaves the sidebar', () => {
+    const sections = DASHBOARD_SECTIONS.map((s) => ({ ...s, enabled: s.id !== 'subscriptions' }));
+    expect(resolveSection('#subscriptions', sections)).toEqual({ kind: 'not-found' });
+    expect(visibleSections(sections).map(sectionHash)).toEqual(['#general']);
   });
 });

@@ -1,9 +1,9 @@
-import { BILLING_MESSAGES, TRIAL_DAYS, type CheckoutRequest, type Product, type Subscription } from '../../../contract/billing';
+import { BILLING_MESSAGES, isLiveStatus, TRIAL_DAYS, type CheckoutRequest, type Product, type Subscription } from '../../../contract/billing';
 import type { PluginPayload } from '../../../contract/epic';
 import type { Db } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../../errors';
-import { createBillingMirror, isLive } from './mirror';
+import { createBillingMirror } from './mirror';
 import type { CheckoutSessionParams, EventSubject, StripeGateway } from './stripeGateway';
 
 /** Where Stripe sends the browser back when the caller names no address (the plugin's checkout). */
@@ -99,7 +99,7 @@ export function createBillingService(deps: BillingDeps) {
     const subs = await stripe.listCustomerSubscriptions(customerId);
     for (const sub of subs) await mirror.upsertSubscription(userId, sub);
     await refreshCustomer(customerId);
-    return subs.some((s) => isLive(s.status));
+    return subs.some((s) => isLiveStatus(s.status));
   }
 
   /** What a finished Checkout means: a subscription to mirror, a pack to credit, or a card to use. */
@@ -116,19 +116,19 @@ export function createBillingService(deps: BillingDeps) {
         await mirror.addCredits(userId, credits, `Credit pack ${session.metadata.price_id ?? ''}`.trim(), `checkout:${session.id}`);
       }
     } else if (session.mode === 'setup' && session.setupPaymentMethod) {
-      await useNewCard(session.customerId, session.setupPaymentMethod, session.metadata.resume_subscription_id);
+      await adoptNewCard(session.customerId, session.setupPaymentMethod, session.metadata.resume_subscription_id);
     }
   }
 
   /** A card saved through Checkout becomes the customer's default and that of subscriptions without one. */
-  async function useNewCard(customerId: string, paymentMethod: string, resumeId: string | undefined): Promise<void> {
+  async function adoptNewCard(customerId: string, paymentMethod: string, resumeId: string | undefined): Promise<void> {
     const stripe = requireGateway();
     await stripe.setCustomerDefaultPaymentMethod(customerId, paymentMethod);
     await mirror.setCustomerDefault(customerId, paymentMethod);
     const userId = (await mirror.userOfCustomer(customerId))?.user_id;
     if (!userId) return;
     for (const sub of await stripe.listCustomerSubscriptions(customerId)) {
-      if (isLive(sub.status) && !sub.defaultPaymentMethod) await stripe.setSubscriptionPaymentMethod(sub.id, paymentMethod);
+      if (isLiveStatus(sub.status) && !sub.defaultPaymentMethod) await stripe.setSubscriptionPaymentMethod(sub.id, paymentMethod);
       if (sub.id === resumeId && sub.status === 'paused') await stripe.resumeSubscription(sub.id);
     }
     await refreshCustomerSubscriptions(userId, customerId);
@@ -157,7 +157,7 @@ export function createBillingService(deps: BillingDeps) {
   }
 
   async function liveSubscription(userId: string): Promise<Subscription | undefined> {
-    return (await mirror.subscriptionsOf(userId)).find((s) => isLive(s.status));
+    return (await mirror.subscriptionsOf(userId)).find((s) => isLiveStatus(s.status));
   }
 
   async function ownSubscription(userId: string, subscriptionId: string): Promise<Subscription> {
@@ -166,7 +166,7 @@ export function createBillingService(deps: BillingDeps) {
     return sub;
   }
 
-  /** Checkout in setup mode: the saved card becomes the default (see useNewCard). */
+  /** Checkout in setup mode: the saved card becomes the default (see adoptNewCard). */
   async function paymentMethodSession(user: UsersTable, url: string | undefined, resumeSubscriptionId?: string): Promise<string> {
     const stripe = requireGateway();
     const customer = await mirror.customerOf(user.id);
@@ -195,7 +195,7 @@ export function createBillingService(deps: BillingDeps) {
 
     async subscriptions(userId: string) {
       const subscriptions = await mirror.subscriptionsOf(userId);
-      const live = subscriptions.filter((s) => isLive(s.status));
+      const live = subscriptions.filter((s) => isLiveStatus(s.status));
       return {
         subscriptions,
         hasSubscription: live.length > 0,

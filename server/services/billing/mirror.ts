@@ -9,10 +9,6 @@ import type { CatalogueProduct, CataloguePrice, SubscriptionState } from './stri
  * screens make is answered from here, so showing the dashboard never waits on Stripe.
  */
 
-/** Stripe statuses after which a subscription no longer serves or bills the user. */
-const ENDED_STATUSES = ['canceled', 'incomplete_expired'];
-export const isLive = (status: string) => !ENDED_STATUSES.includes(status);
-
 /** Rows shown to the user per list; more is history nobody acts on. */
 const LIST_LIMIT = 20;
 
@@ -33,7 +29,8 @@ function toSubscription(row: BillingSubscriptionsTable, customerDefault: string 
     status: row.status,
     cancel_at: row.cancel_at,
     cancel_at_period_end: row.cancel_at_period_end === 1,
-    trial_end: row.trial_end,
+    // Stripe keeps a finished trial's end; past, it would read as the next billing date (§2 card).
+    trial_end: row.trial_end !== null && row.trial_end * 1000 > Date.now() ? row.trial_end : null,
     current_period_end: row.current_period_end,
     // The card the next invoice is charged to: the subscription's own, else the customer's default.
     default_payment_method: row.default_payment_method ?? customerDefault,

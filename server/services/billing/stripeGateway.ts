@@ -151,6 +151,13 @@ function subjectOf(event: Stripe.Event): EventSubject {
   return { kind: 'none' };
 }
 
+/** Every page of a Stripe list (the SDK fetches the next page as the loop reaches it). */
+async function all<T>(list: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of list) items.push(item);
+  return items;
+}
+
 const isMissing = (err: unknown) => err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === 'resource_missing');
 
 export function createStripeGateway(settings: StripeSettings, onError: (err: unknown, step: string) => void) {
@@ -211,9 +218,17 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
 
     async listCustomerSubscriptions(customerId: string): Promise<SubscriptionState[]> {
       return call('list subscriptions', async () => {
-        const subs = await stripe.subscriptions
-          .list({ customer: customerId, status: 'all', limit: 100, expand: SUBSCRIPTION_EXPAND.map((path) => `data.${path}`) })
-          .autoPagingToArray({ limit: 1000 });
+        // Stripe expands at most 4 levels, and data.items.data.price.product is 5: products are read once each.
+        const subs = await all(stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }));
+        const products = new Map<string, Stripe.Product | Stripe.DeletedProduct>();
+        for (const sub of subs) {
+          for (const item of sub.items.data) {
+            const id = idOf(item.price.product);
+            if (id && !products.has(id)) products.set(id, await stripe.products.retrieve(id));
+            const product = id ? products.get(id) : undefined;
+            if (product) item.price.product = product;
+          }
+        }
         return subs.map(toSubscription).filter((s): s is SubscriptionState => s !== null);
       });
     },
@@ -230,8 +245,8 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
 
     async listCatalogue(): Promise<{ products: CatalogueProduct[]; prices: CataloguePrice[] }> {
       return call('list catalogue', async () => ({
-        products: (await stripe.products.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 })).map(toProduct),
-        prices: (await stripe.prices.list({ limit: 100 }).autoPagingToArray({ limit: 10_000 })).map(toPrice),
+        products: (await all(stripe.products.list({ limit: 100 }))).map(toProduct),
+        prices: (await all(stripe.prices.list({ limit: 100 }))).map(toPrice),
       }));
     },
 
@@ -266,7 +281,7 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
 
     async listCustomers(): Promise<CustomerState[]> {
       return call('list customers', async () =>
-        (await stripe.customers.list({ limit: 100 }).autoPagingToArray({ limit: 100_000 })).map((c) => ({
+        (await all(stripe.customers.list({ limit: 100 }))).map((c) => ({
           id: c.id,
           deleted: false,
           defaultPaymentMethod: idOf(c.invoice_settings?.default_payment_method),

@@ -5,6 +5,7 @@ import { MOBILE_MEDIA_QUERY } from '../../ui/theme';
 import { DashboardSidebar } from './DashboardSidebar';
 import { GeneralSection } from './GeneralSection';
 import { SectionNotFound } from './SectionNotFound';
+import { SubscriptionsSection } from './SubscriptionsSection';
 import { DEFAULT_SECTION_HASH, resolveSection, type DashboardSection } from './sections';
 
 const SIDEBAR_WIDTH = 240;
@@ -14,6 +15,8 @@ function SectionView({ section, onBack }: { section: DashboardSection; onBack: (
   switch (section.id) {
     case 'general':
       return <GeneralSection />;
+    case 'subscriptions':
+      return <SubscriptionsSection />;
     default:
       // A section enabled in sections.ts without a view here is treated as unavailable.
       return <SectionNotFound onBack={onBack} />;

@@ -10,7 +10,7 @@ export interface DashboardSection {
 
 export const DASHBOARD_SECTIONS: readonly DashboardSection[] = [
   { id: 'general', label: 'General', enabled: true },
-  { id: 'subscriptions', label: 'Subscriptions', enabled: false },
+  { id: 'subscriptions', label: 'Subscriptions', enabled: true },
 ];
 
 export const DEFAULT_SECTION_HASH = '#general';

@@ -1,0 +1,103 @@
+import { Alert, Button, Card, CardActions, CardContent, Chip, Stack, Typography } from '@mui/material';
+import { useId, useState } from 'react';
+import type { Subscription } from '../../../contract/billing';
+import {
+  BILLING_ERRORS,
+  createPaymentMethodSession,
+  createPortalSession,
+  resumeSubscription,
+  subscriptionUpdateSuccessUrl,
+  type BillingClient,
+} from '../../api/billing';
+import { useToast } from '../../ui/toast';
+import { assignLocation } from '../browser';
+import { priceText } from './plans';
+import { billingDate, cardAction, cardMessages, CARD_ACTION_LABELS, needsPaymentMethod, statusBadge } from './subscriptionRules';
+
+type Pending = 'action' | 'payment-method' | null;
+
+/** The price line: `$9.99/month`. */
+function subscriptionPriceText(sub: Subscription): string | null {
+  const price = sub.items.data[0]?.price;
+  return price && price.unit_amount !== null ? priceText({ ...price, unit_amount: price.unit_amount }) : null;
+}
+
+/**
+ * One subscription (§2 Subscription card): what it is, its status and date, and the Stripe page
+ * that changes it. Every Stripe page returns through `subscriptionUpdateSuccessUrl(client)`.
+ */
+export function SubscriptionCard({ subscription, client }: { subscription: Subscription; client: BillingClient }) {
+  const toast = useToast();
+  const headingId = useId();
+  const [pending, setPending] = useState<Pending>(null);
+  const product = subscription.items.data[0]?.price.product;
+  const badge = statusBadge(subscription.status);
+  const date = billingDate(subscription);
+  const price = subscriptionPriceText(subscription);
+  const action = cardAction(subscription);
+  const addPaymentMethod = needsPaymentMethod(subscription);
+
+  async function open(which: Exclude<Pending, null>) {
+    setPending(which);
+    const returnUrl = subscriptionUpdateSuccessUrl(client);
+    const session =
+      which === 'payment-method'
+        ? { start: () => createPaymentMethodSession(returnUrl), failure: BILLING_ERRORS.paymentMethod }
+        : action === 'resume'
+          ? { start: () => resumeSubscription(subscription.id, returnUrl), failure: BILLING_ERRORS.resume }
+          : { start: () => createPortalSession(returnUrl), failure: BILLING_ERRORS.portal };
+    const result = await session.start();
+    if (result.ok) {
+      // The page is leaving for Stripe: the button keeps saying so until it has.
+      assignLocation(result.data.url);
+      return;
+    }
+    setPending(null);
+    toast({ title: session.failure, description: result.message || undefined, variant: 'destructive' });
+  }
+
+  return (
+    <Card component="article" variant="outlined" aria-labelledby={headingId} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+      <CardContent sx={{ flex: 1 }}>
+        <Stack spacing={1.5}>
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+            <Typography id={headingId} component="h2" variant="h6">
+              {product?.name ?? 'Subscription'}
+            </Typography>
+            <Chip label={badge.label} color={badge.color} size="small" />
+          </Stack>
+          {product?.description && <Typography color="text.secondary">{product.description}</Typography>}
+          {price && (
+            <Typography variant="h5" component="p">
+              {price}
+            </Typography>
+          )}
+          {date && (
+            <Typography variant="body2">
+              {date.label}: {date.date}
+            </Typography>
+          )}
+          {cardMessages(subscription).map((message) => (
+            <Alert key={message.kind} severity={message.severity} role="note">
+              {message.text}
+            </Alert>
+          ))}
+        </Stack>
+      </CardContent>
+      {(action !== 'none' || addPaymentMethod) && (
+        <CardActions disableSpacing sx={{ px: 2, pb: 2, flexWrap: 'wrap', gap: 1 }}>
+          {action !== 'none' && (
+            <Button variant="contained" disabled={pending !== null} onClick={() => void open('action')}>
+              {pending === 'action' ? 'Opening...' : CARD_ACTION_LABELS[action]}
+            </Button>
+          )}
+          {addPaymentMethod && (
+            <Button variant="outlined" disabled={pending !== null} onClick={() => void open('payment-method')}>
+              {pending === 'payment-method' ? 'Opening...' : 'Add Payment Method'}
+            </Button>
+          )}
+        </CardActions>
+      )}
+    </Card>
+  );
+}

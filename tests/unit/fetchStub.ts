@@ -1,0 +1,13 @@
+import { vi } from 'vitest';
+
+/** The unit tests of `src/api`: a global fetch that answers with `respond()` and records its calls. */
+type FetchArgs = [RequestInfo | URL, RequestInit | undefined];
+
+export function stubFetchWith(respond: () => Response | Promise<Response>) {
+  const spy = vi.fn(async (..._args: FetchArgs) => respond());
+  vi.stubGlobal('fetch', spy);
+  return spy;
+}
+
+export const jsonResponse = (body: unknown, status = 200, statusText = 'OK') =>
+  new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
