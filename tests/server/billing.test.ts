@@ -12,6 +12,7 @@ import {
   WEB_CANCEL_URL,
   WEB_SUCCESS_URL,
 } from './billingFlow';
+import { location, pkcePair, pluginLoginUrl, signUpWithEpic, uniqueDisplayName } from './epicFlow';
 import { buildExtraApp, databases, errorBody, PUBLIC_URL, TestClient, uniqueEmail } from './harness';
 
 const DAY = 86_400;
@@ -284,6 +285,28 @@ describe.each(databases)('billing on $label', (database) => {
     await stripe().completeCheckoutSession(sessionIdOf(await startCheckout(late, catalogue.plan.monthly, catalogue.plan.id)));
     const verify = await late.client.post('/api/stripe/verify-subscription');
     expect(verify.json()).toEqual({ ok: true, hasSubscription: true });
+  });
+
+  it('tells the plugin, at sign-in, about the subscription and the credits bought', async () => {
+    const catalogue = await seedCatalogue(stripe());
+    const pkce = pkcePair();
+    const browser = server().client();
+    const email = uniqueEmail('plugin');
+    const loginUrl = pluginLoginUrl({ code_challenge: pkce.challenge, state: 'billing-state' });
+    const completed = await signUpWithEpic(server(), browser, { displayName: uniqueDisplayName('Payer'), email, loginUrl });
+    expect(location(completed)).toBe('/login_completed?client=ue');
+    const buyer = { client: browser, email, userId: (await browser.get('/api/user')).json<{ id: string }>().id };
+    await subscribe(stripe(), buyer, catalogue);
+    await stripe().completeCheckoutSession(sessionIdOf(await startCheckout(buyer, catalogue.pack.price, catalogue.pack.id)));
+
+    const { code } = (await browser.post('/api/auth/ue-store-payload')).json<{ code: string }>();
+    const payload = await server().client().get(`/api/auth/ue-payload?code=${code}&code_verifier=${pkce.verifier}`);
+    const [shown] = (await userSubscriptions(buyer)).body.subscriptions;
+    expect(payload.json()).toMatchObject({
+      user: { email },
+      subscription: { status: 'trialing', productName: expect.stringMatching(/^Sage Pro/), trialEnd: shown?.trial_end, currentPeriodEnd: shown?.current_period_end },
+      credits: catalogue.pack.credits,
+    });
   });
 
   it('sends the plugin user back to a page telling them to return to Unreal', async () => {
