@@ -85,6 +85,8 @@ export type UserSubscriptionsResponse = z.infer<typeof userSubscriptionsResponse
 export const subscriptionStatusResponseSchema = z.object({
   ok: z.literal(true),
   hasSubscription: z.boolean(),
+  /** The free trial is for a user's first subscription (decision 006). */
+  trialEligible: z.boolean(),
   subscriptions: z.array(subscriptionSchema),
 });
 export type SubscriptionStatusResponse = z.infer<typeof subscriptionStatusResponseSchema>;
@@ -133,4 +135,5 @@ export const BILLING_MESSAGES = {
   badReturnUrl: 'The return URL must be an address of this site.',
   notYours: 'No such subscription on your account',
   notPaused: 'Only a paused subscription can be resumed.',
+  needsAttention: 'Your current subscription needs attention before you can switch plans. Please update it from your dashboard.',
 } as const;

@@ -59,9 +59,9 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
 
   app.get('/api/stripe/subscription-status', { schema: { response: { 200: subscriptionStatusResponseSchema } } }, async (request, reply) => {
     const user = await signedIn(request);
-    const { live, hasSubscription } = await billing.subscriptions(user.id);
+    const { live, hasSubscription, trialEligible } = await billing.subscriptions(user.id);
     reply.header('cache-control', 'no-store');
-    return { ok: true as const, hasSubscription, subscriptions: live };
+    return { ok: true as const, hasSubscription, trialEligible, subscriptions: live };
   });
 
   app.post('/api/stripe/verify-subscription', { schema: { response: { 200: verifySubscriptionResponseSchema } } }, async (request) => {
@@ -94,10 +94,14 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
   // user lands on shows the change even before the webhook arrives; a failure there only waits for it.
   const returnQuery = updateSuccessQuerySchema.extend({ session_id: z.string().max(255).regex(/^[A-Za-z0-9_]+$/).optional() });
   app.get('/api/stripe/subscription-update-success', { schema: { querystring: returnQuery }, attachValidation: true }, async (request, reply) => {
-    const query = request.validationError ? { client: 'web' as const, session_id: undefined } : request.query;
+    const raw = request.query as { client?: unknown };
+    const query = request.validationError ? { client: raw.client === 'ue' ? ('ue' as const) : ('web' as const), session_id: undefined } : request.query;
     const user = await sessionUser(request, services);
     if (user) {
-      await billing.applyReturn(user.id, query.session_id).catch((err: unknown) => request.log.warn({ err }, 'refreshing billing on return failed'));
+      const allowed = await services.rateLimiter.hit(`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser);
+      if (allowed.allowed) {
+        await billing.applyReturn(user.id, query.session_id).catch((err: unknown) => request.log.warn({ err }, 'refreshing billing on return failed'));
+      }
     }
     return reply.redirect(query.client === 'ue' ? '/subscription-update?client=ue&updated=true' : '/dashboard?refresh=true#subscriptions');
   });

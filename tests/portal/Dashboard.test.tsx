@@ -11,7 +11,7 @@ const stubUser = (body: unknown) =>
   stubFetch({
     'GET /api/user': () => json(body),
     'GET /api/stripe/user-subscriptions': () => json({ error: 'no_subscription', message: 'No subscription found' }, 404),
-    'GET /api/stripe/subscription-status': () => json({ ok: true, hasSubscription: false, subscriptions: [] }),
+    'GET /api/stripe/subscription-status': () => json({ ok: true, hasSubscription: false, trialEligible: true, subscriptions: [] }),
   });
 const location = () => screen.getByTestId('location');
 

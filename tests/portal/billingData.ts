@@ -58,8 +58,13 @@ export const userSubscriptions = (subscriptions: Subscription[]): UserSubscripti
   subscriptions,
 });
 
-export const subscriptionStatus = (hasSubscription: boolean, subscriptions: Subscription[] = []): SubscriptionStatusResponse => ({
+export const subscriptionStatus = (
+  hasSubscription: boolean,
+  subscriptions: Subscription[] = [],
+  trialEligible = !hasSubscription,
+): SubscriptionStatusResponse => ({
   ok: true,
   hasSubscription,
+  trialEligible,
   subscriptions,
 });

@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { fakeMediaQueryList } from './media';
+
+// findBy/waitFor give up after 1 s by default, which a busy CI machine (two cores running every
+// suite at once) can exceed while rendering MUI; waiting longer costs nothing when tests pass.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

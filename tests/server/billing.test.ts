@@ -100,6 +100,12 @@ describe.each(databases)('billing on $label', (database) => {
     const same = await buyer.client.post('/api/stripe/create-checkout-session', { priceId: catalogue.plan.monthly, productId: catalogue.plan.id });
     expect(same.statusCode).toBe(409);
     expect(errorBody(same)).toEqual({ error: 'same_plan', message: BILLING_MESSAGES.samePlan });
+
+    // A paused subscription is resumed before its plan can change.
+    await stripe().updateSubscription(subscriptionId, { status: 'paused' });
+    const fromPaused = await buyer.client.post('/api/stripe/create-checkout-session', { priceId: catalogue.plan.yearly, productId: catalogue.plan.id });
+    expect(fromPaused.statusCode).toBe(409);
+    expect(errorBody(fromPaused)).toEqual({ error: 'subscription_needs_attention', message: BILLING_MESSAGES.needsAttention });
   });
 
   it('sells a credit pack in payment mode and credits it exactly once', async () => {
@@ -157,8 +163,18 @@ describe.each(databases)('billing on $label', (database) => {
       expect(response.statusCode, `${field}=${value}`).toBe(400);
       expect(errorBody(response)).toEqual({ error: 'invalid_return_url', message: BILLING_MESSAGES.badReturnUrl });
     }
-    const portal = await buyer.client.post('/api/stripe/create-portal-session', { returnUrl: 'https://evil.example/' });
-    expect(portal.statusCode).not.toBe(200);
+    // The other Stripe pages too, for a subscriber (who has a customer, so the address is what is refused).
+    const subscriptionId = await subscribe(stripe(), buyer, catalogue);
+    await stripe().updateSubscription(subscriptionId, { status: 'paused' });
+    for (const [url, body] of [
+      ['/api/stripe/create-portal-session', {}],
+      ['/api/stripe/create-payment-method-session', {}],
+      ['/api/stripe/resume-subscription', { subscriptionId }],
+    ] as const) {
+      const response = await buyer.client.post(url, { ...body, returnUrl: 'https://evil.example/' });
+      expect(response.statusCode, url).toBe(400);
+      expect(errorBody(response).error).toBe('invalid_return_url');
+    }
   });
 
   it("uses the plugin's return addresses when the caller names none", async () => {
@@ -212,12 +228,20 @@ describe.each(databases)('billing on $label', (database) => {
     const subscriptionId = await subscribe(stripe(), owner, catalogue);
     await stripe().updateSubscription(subscriptionId, { status: 'paused' });
     const stranger = await signedInUser(server(), 'stranger');
+    const strangersOwn = await subscribe(stripe(), stranger, catalogue);
+    const ownersSession = [...stripe().checkoutSessions.values()].find((s) => s.subscription === subscriptionId)!;
 
-    expect((await userSubscriptions(stranger)).status).toBe(404);
+    // Coming back with the owner's Checkout session applies nothing to the stranger.
+    await stranger.client.get(`/api/stripe/subscription-update-success?client=web&session_id=${ownersSession.id}`);
+    expect((await userSubscriptions(stranger)).body.subscriptions.map((s) => s.id)).toEqual([strangersOwn]);
     const resume = await stranger.client.post('/api/stripe/resume-subscription', { subscriptionId, returnUrl: `${PUBLIC_URL}/dashboard` });
     expect(resume.statusCode).toBe(404);
     expect(errorBody(resume).message).toBe(BILLING_MESSAGES.notYours);
-    expect((await stranger.client.post('/api/stripe/create-portal-session', {})).statusCode).toBe(404);
+    // The portal a stranger opens is their own customer's.
+    expect((await stranger.client.post('/api/stripe/create-portal-session', {})).statusCode).toBe(200);
+    const portal = [...stripe().portalSessions.values()].at(-1)!;
+    expect(portal.customer).toBe(stripe().subscriptions.get(strangersOwn)!.customer);
+    expect(portal.customer).not.toBe(stripe().subscriptions.get(subscriptionId)!.customer);
     expect(stripe().subscriptions.get(subscriptionId)!.status).toBe('paused');
   });
 

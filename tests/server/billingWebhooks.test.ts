@@ -4,6 +4,8 @@ import path from 'node:path';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../server/cli';
+import { createBillingService } from '../../server/services/billing';
+import { createStripeGateway } from '../../server/services/billing/stripeGateway';
 import { migrateToLatest, openDatabase } from '../../server/db';
 import { seedCatalogue, signedInUser, subscribe, useBillingServer, userSubscriptions } from './billingFlow';
 import { databases, errorBody } from './harness';
@@ -100,6 +102,53 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
     expect(plan?.name).toBe('Sage Studio');
     expect(plan?.prices.map((p) => p.id)).toEqual([catalogue.plan.yearly]);
     expect(products.map((p) => p.id)).not.toContain(catalogue.pack.id);
+  });
+
+  it('follows a subscription through pause, resume and cancellation', async () => {
+    const catalogue = await seedCatalogue(stripe());
+    const buyer = await signedInUser(server());
+    const subscriptionId = await subscribe(stripe(), buyer, catalogue, { withPaymentMethod: true });
+    const status = async () => (await userSubscriptions(buyer)).body.subscriptions[0]?.status;
+    await stripe().updateSubscription(subscriptionId, { status: 'paused' });
+    expect(await status()).toBe('paused');
+    await stripe().updateSubscription(subscriptionId, { status: 'active' });
+    expect(await status()).toBe('active');
+    await stripe().updateSubscription(subscriptionId, { status: 'canceled' });
+    expect(await status()).toBe('canceled');
+    expect((await userSubscriptions(buyer)).body.hasSubscription).toBe(false);
+  });
+
+  it('forgets a customer deleted at Stripe, so the next checkout makes a new one', async () => {
+    const catalogue = await seedCatalogue(stripe());
+    const buyer = await signedInUser(server());
+    await subscribe(stripe(), buyer, catalogue);
+    const customerOf = async () =>
+      (await server().db.selectFrom('billing_customers').select('customer_id').where('user_id', '=', buyer.userId).executeTakeFirst())?.customer_id;
+    const customerId = (await customerOf())!;
+    const deleted = { ...stripe().customers.get(customerId)! };
+    stripe().customers.delete(customerId);
+    expect((await stripe().emit('customer.deleted', { ...deleted, deleted: true })).status).toBe(200);
+    expect(await customerOf()).toBeUndefined();
+  });
+
+  it('rebuilds lost customers and subscriptions from Stripe (stripe-sync after a restore)', async () => {
+    const catalogue = await seedCatalogue(stripe());
+    const buyer = await signedInUser(server());
+    const subscriptionId = await subscribe(stripe(), buyer, catalogue);
+    await server().db.deleteFrom('billing_subscriptions').where('user_id', '=', buyer.userId).execute();
+    await server().db.deleteFrom('billing_customers').where('user_id', '=', buyer.userId).execute();
+    expect((await userSubscriptions(buyer)).status).toBe(404);
+
+    const billing = createBillingService({
+      db: server().db,
+      gateway: createStripeGateway(server().config.stripe!, () => undefined),
+      publicUrl: server().config.publicUrl,
+      extraOrigins: [],
+      onError: () => undefined,
+    });
+    const counts = await billing.syncAll();
+    expect(counts.customers).toBeGreaterThanOrEqual(1);
+    expect((await userSubscriptions(buyer)).body.subscriptions.map((s) => s.id)).toEqual([subscriptionId]);
   });
 
   it('answers other event types with 2xx and remembers them', async () => {

@@ -168,13 +168,14 @@ describe('plan wording (§9)', () => {
     expect(queriesText(product('p', [], { metadata }), kind)).toBe(expected);
   });
 
-  it.each<[string, Price, boolean, string]>([
-    ['one-time, no subscription', oneTime('o', 500), false, 'Purchase Now'],
-    ['one-time, subscribed', oneTime('o', 500), true, 'Purchase Now'],
-    ['recurring, no subscription', monthly('m', 999), false, 'Start Free Trial'],
-    ['recurring, subscribed', yearly('y', 9999), true, 'Switch Plan'],
-  ])('button for %s → %s', (_name, p, hasSubscription, expected) => {
-    expect(checkoutButtonLabel(p, hasSubscription)).toBe(expected);
+  it.each<[string, Price, boolean, boolean, string]>([
+    ['one-time, no subscription', oneTime('o', 500), false, true, 'Purchase Now'],
+    ['one-time, subscribed', oneTime('o', 500), true, false, 'Purchase Now'],
+    ['recurring, no subscription', monthly('m', 999), false, true, 'Start Free Trial'],
+    ['recurring, subscribed', yearly('y', 9999), true, false, 'Switch Plan'],
+    ['recurring, subscribed before (no second trial)', monthly('m', 999), false, false, 'Subscribe Now'],
+  ])('button for %s → %s', (_name, p, hasSubscription, trialEligible, expected) => {
+    expect(checkoutButtonLabel(p, hasSubscription, trialEligible)).toBe(expected);
   });
 });
 

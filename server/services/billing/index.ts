@@ -90,7 +90,9 @@ export function createBillingService(deps: BillingDeps) {
 
   async function refreshCustomer(customerId: string): Promise<void> {
     const customer = await requireGateway().retrieveCustomer(customerId);
-    if (customer) await mirror.setCustomerDefault(customerId, customer.deleted ? null : customer.defaultPaymentMethod);
+    // A customer deleted at Stripe is forgotten: the user's next checkout makes a new one.
+    if (!customer || customer.deleted) await mirror.forgetCustomer(customerId);
+    else await mirror.setCustomerDefault(customerId, customer.defaultPaymentMethod);
   }
 
   /** Re-reads all of a customer's subscriptions; answers whether one is live. */
@@ -201,6 +203,7 @@ export function createBillingService(deps: BillingDeps) {
         hasSubscription: live.length > 0,
         hasDefaultPaymentMethod: live.some((s) => s.default_payment_method !== null),
         live,
+        trialEligible: subscriptions.length === 0 && !(await mirror.hasEverSubscribed(userId)),
       };
     },
 
@@ -251,6 +254,8 @@ export function createBillingService(deps: BillingDeps) {
       await refreshCustomerSubscriptions(user.id, customer);
       const current = await liveSubscription(user.id);
       if (current) {
+        // Stripe changes the plan of a subscription in good standing only; the others are put right first.
+        if (current.status !== 'active' && current.status !== 'trialing') throw conflict('subscription_needs_attention', BILLING_MESSAGES.needsAttention);
         const item = current.items.data[0];
         if (!item || item.price.id === price.id) throw conflict('same_plan', BILLING_MESSAGES.samePlan);
         return stripe.createPortalSession(customer, cancelUrl, {

@@ -158,6 +158,10 @@ export function createBillingMirror(db: Db) {
       return row.customer_id;
     },
 
+    async forgetCustomer(customerId: string): Promise<void> {
+      await db.deleteFrom('billing_customers').where('customer_id', '=', customerId).execute();
+    },
+
     async setCustomerDefault(customerId: string, paymentMethod: string | null): Promise<void> {
       await db.updateTable('billing_customers').set({ default_payment_method: paymentMethod }).where('customer_id', '=', customerId).execute();
     },
@@ -182,12 +186,13 @@ export function createBillingMirror(db: Db) {
         current_period_end: sub.currentPeriodEnd,
         default_payment_method: sub.defaultPaymentMethod,
         created: sub.created,
-        synced_at: Date.now(),
+        synced_at: sub.fetchedAt,
       };
       await db
         .insertInto('billing_subscriptions')
         .values({ id: sub.id, ...values })
-        .onConflict((oc) => oc.column('id').doUpdateSet(values))
+        // Two refreshes at once: the one that read Stripe later wins, whichever writes last.
+        .onConflict((oc) => oc.column('id').doUpdateSet(values).where('billing_subscriptions.synced_at', '<=', sub.fetchedAt))
         .execute();
     },
 

@@ -40,6 +40,8 @@ export interface SubscriptionState {
   defaultPaymentMethod: string | null;
   created: number;
   metadata: Record<string, string>;
+  /** When the read began (epoch ms): a slower, older read must not overwrite a newer one. */
+  fetchedAt: number;
 }
 
 export interface CheckoutSessionState {
@@ -110,7 +112,7 @@ function toProduct(product: Stripe.Product): CatalogueProduct {
   };
 }
 
-function toSubscription(sub: Stripe.Subscription): SubscriptionState | null {
+function toSubscription(sub: Stripe.Subscription, fetchedAt: number): SubscriptionState | null {
   const item = sub.items.data[0];
   if (!item) return null;
   const product = typeof item.price.product === 'object' && !('deleted' in item.price.product && item.price.product.deleted) ? (item.price.product as Stripe.Product) : null;
@@ -131,6 +133,7 @@ function toSubscription(sub: Stripe.Subscription): SubscriptionState | null {
     defaultPaymentMethod: idOf(sub.default_payment_method),
     created: sub.created,
     metadata: { ...sub.metadata },
+    fetchedAt,
   };
 }
 
@@ -156,6 +159,16 @@ async function all<T>(list: AsyncIterable<T>): Promise<T[]> {
   const items: T[] = [];
   for await (const item of list) items.push(item);
   return items;
+}
+
+/** A read where Stripe's "no such object" is null. */
+async function retrieveOrNull<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (err) {
+    if (isMissing(err)) return null;
+    throw err;
+  }
 }
 
 const isMissing = (err: unknown) => err instanceof Stripe.errors.StripeError && (err.statusCode === 404 || err.code === 'resource_missing');
@@ -212,11 +225,13 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
     },
 
     async retrieveSubscription(id: string): Promise<SubscriptionState | null> {
+      const fetchedAt = Date.now();
       const sub = await find('retrieve subscription', () => stripe.subscriptions.retrieve(id, { expand: SUBSCRIPTION_EXPAND }));
-      return sub ? toSubscription(sub) : null;
+      return sub ? toSubscription(sub, fetchedAt) : null;
     },
 
     async listCustomerSubscriptions(customerId: string): Promise<SubscriptionState[]> {
+      const fetchedAt = Date.now();
       return call('list subscriptions', async () => {
         // Stripe expands at most 4 levels, and data.items.data.price.product is 5: products are read once each.
         const subs = await all(stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }));
@@ -224,12 +239,13 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
         for (const sub of subs) {
           for (const item of sub.items.data) {
             const id = idOf(item.price.product);
-            if (id && !products.has(id)) products.set(id, await stripe.products.retrieve(id));
+            // A product deleted since keeps its id; the subscription is shown with a generic name.
+            if (id && !products.has(id)) products.set(id, (await retrieveOrNull(() => stripe.products.retrieve(id))) ?? { id, object: 'product', deleted: true });
             const product = id ? products.get(id) : undefined;
             if (product) item.price.product = product;
           }
         }
-        return subs.map(toSubscription).filter((s): s is SubscriptionState => s !== null);
+        return subs.map((s) => toSubscription(s, fetchedAt)).filter((s): s is SubscriptionState => s !== null);
       });
     },
 
@@ -290,12 +306,15 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
       );
     },
 
-    /** The idempotency key makes concurrent first checkouts, even on two servers, one customer. */
+    /**
+     * The idempotency key makes concurrent first checkouts, even on two servers, one customer. It
+     * changes hourly, so a user whose customer was deleted at Stripe soon gets a new one.
+     */
     async createCustomer(user: { id: string; email: string | null; name: string }): Promise<string> {
       const customer = await call('create customer', () =>
         stripe.customers.create(
           { ...(user.email ? { email: user.email } : {}), name: user.name, metadata: { user_id: user.id } },
-          { idempotencyKey: `sage-customer-${user.id}` },
+          { idempotencyKey: `sage-customer-${user.id}-${Math.floor(Date.now() / 3_600_000)}` },
         ),
       );
       return customer.id;

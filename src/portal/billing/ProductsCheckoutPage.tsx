@@ -40,6 +40,7 @@ const TRIAL_FOOTER = `All subscriptions include a ${TRIAL_DAYS}-day free trial. 
 interface PlanCardProps {
   plan: Plan;
   hasSubscription: boolean;
+  trialEligible: boolean;
   /** A checkout is starting (from any card): every button waits. */
   busy: boolean;
   /** This card's checkout is the one starting. */
@@ -47,7 +48,7 @@ interface PlanCardProps {
   onCheckout: (plan: Plan, price: PlanPrice) => void;
 }
 
-function PlanCard({ plan, hasSubscription, busy, processing, onCheckout }: PlanCardProps) {
+function PlanCard({ plan, hasSubscription, trialEligible, busy, processing, onCheckout }: PlanCardProps) {
   const headingId = useId();
   const { product, prices, kind } = plan;
   const [selectedId, setSelectedId] = useState(() => defaultPrice(prices)?.id);
@@ -98,7 +99,7 @@ function PlanCard({ plan, hasSubscription, busy, processing, onCheckout }: PlanC
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>
         <Button variant="contained" fullWidth disabled={busy} onClick={() => onCheckout(plan, selected)}>
-          {processing ? 'Processing...' : checkoutButtonLabel(selected, hasSubscription)}
+          {processing ? 'Processing...' : checkoutButtonLabel(selected, hasSubscription, trialEligible)}
         </Button>
       </CardActions>
     </Card>
@@ -128,6 +129,7 @@ export function ProductsCheckoutPage() {
   const products = useProducts();
   const status = useSubscriptionStatus();
   const hasSubscription = status.data?.hasSubscription ?? false;
+  const trialEligible = status.data?.trialEligible ?? true;
   const toast = useToast();
   const [processing, setProcessing] = useState<string | null>(null);
 
@@ -153,6 +155,7 @@ export function ProductsCheckoutPage() {
       key={plan.product.id}
       plan={plan}
       hasSubscription={hasSubscription}
+      trialEligible={trialEligible}
       busy={processing !== null}
       processing={processing === plan.product.id}
       onCheckout={(p, price) => void checkout(p, price)}
@@ -183,9 +186,11 @@ export function ProductsCheckoutPage() {
         <Stack spacing={5}>
           {subscriptions.length > 0 && <PlanSection title="Subscriptions">{subscriptions.map(card)}</PlanSection>}
           {credits.length > 0 && <PlanSection title="Credits & Add-ons">{credits.map(card)}</PlanSection>}
-          <Typography color="text.secondary" sx={{ textAlign: 'center' }}>
-            {TRIAL_FOOTER}
-          </Typography>
+          {trialEligible && (
+            <Typography color="text.secondary" sx={{ textAlign: 'center' }}>
+              {TRIAL_FOOTER}
+            </Typography>
+          )}
         </Stack>
       );
   }

@@ -115,9 +115,11 @@ export function queriesText(product: Product, kind: PlanKind): string {
 }
 
 /** §9: one-time → Purchase Now; recurring → Switch Plan for a subscriber, else Start Free Trial. */
-export function checkoutButtonLabel(price: Price, hasSubscription: boolean): string {
+/** A returning subscriber gets no second trial (decision 006): their button does not promise one. */
+export function checkoutButtonLabel(price: Price, hasSubscription: boolean, trialEligible = true): string {
   if (!price.recurring) return 'Purchase Now';
-  return hasSubscription ? 'Switch Plan' : 'Start Free Trial';
+  if (hasSubscription) return 'Switch Plan';
+  return trialEligible ? 'Start Free Trial' : 'Subscribe Now';
 }
 
 export const CHECKOUT_FAILED = 'Failed to start checkout';
