@@ -7,10 +7,13 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompi
 import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
+import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { billingRoutes } from './routes/billing';
 import { emailRoutes } from './routes/email';
 import { epicRoutes } from './routes/epic';
+import { ingestRoutes } from './routes/ingest';
+import { licenseRoutes } from './routes/licenses';
 import { publicRoutes } from './routes/public';
 import type { RouteContext } from './routes/types';
 import { addSecurityHeaders, checkOrigin, SECURITY_HEADERS } from './security';
@@ -128,6 +131,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (api) => epicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => emailRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => billingRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  await app.register(async (api) => licenseRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  await app.register(async (api) => adminRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  await app.register(async (api) => ingestRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
 
   const indexHtml = deps.staticDir ? path.join(deps.staticDir, 'index.html') : undefined;
   if (deps.staticDir && indexHtml && fs.existsSync(indexHtml)) {

@@ -6,7 +6,9 @@ import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { createBillingService } from './services/billing';
 import { createStripeGateway } from './services/billing/stripeGateway';
+import { createAuditService } from './services/audit';
 import { createBuildService } from './services/builds';
+import { seedDemoData } from './services/demoData';
 import { createSessionService } from './services/sessions';
 import { createUserService } from './services/users';
 import { MIN_PASSWORD_LENGTH } from '../contract/auth';
@@ -18,8 +20,12 @@ const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command>
       generated one-time password, printed once. An existing account keeps its password unless
       --password is given, which also ends every session of that account.
 
-  release-build --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL]
-      Makes V the build offered on the download page.
+  release --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL]
+      Makes V the build offered on the download page (also: release-build).
+
+  seed-demo [--users N] [--messages M]
+      Adds N fake users (default 100; the first 200 get AI chat threads) and M stored chat
+      messages (default 1000) for trying the admin console or measuring it.
 
   stripe-sync
       Rebuilds the local billing mirror from Stripe: every product and price, the customers made
@@ -49,6 +55,8 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
       ue55: { type: 'string' },
       ue56: { type: 'string' },
       ue57: { type: 'string' },
+      users: { type: 'string' },
+      messages: { type: 'string' },
     },
   });
 
@@ -76,6 +84,24 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
         }
         return 0;
       }
+      case 'seed-demo': {
+        const counts = z
+          .object({
+            users: z.coerce.number({ error: '--users must be a number' }).int().min(0).max(10_000_000).default(100),
+            messages: z.coerce.number({ error: '--messages must be a number' }).int().min(0).max(50_000_000).default(1000),
+          })
+          .parse({ users: values.users, messages: values.messages });
+        let reported = 0;
+        const seeded = await seedDemoData(db, counts, (what, done, total) => {
+          if (done === total || done - reported >= 100_000) {
+            reported = done === total ? 0 : done;
+            out(`  ${what}: ${done}/${total}`);
+          }
+        });
+        out(`Seeded ${seeded.users} users, ${seeded.messages} stored messages and ${seeded.threads} AI threads.`);
+        return 0;
+      }
+      case 'release':
       case 'release-build': {
         const build = sageBuildSchema
           .extend({
@@ -92,7 +118,8 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
             ue56Url: values.ue56,
             ue57Url: values.ue57,
           });
-        await createBuildService(db).release(build, null);
+        const released = await createBuildService(db).release(build, null);
+        await createAuditService(db).record(null, { action: 'build.release', targetType: 'build', targetId: released.version, after: released });
         out(`Sage build ${build.version} released successfully`);
         return 0;
       }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BUILD_VERSION } from '../contract/builds';
+import { parseLicenseSigningKey } from './services/licenseKey';
 
 const optionalUrl = z
   .string()
@@ -99,6 +100,13 @@ const envSchema = z.object({
   STRIPE_API_URL: optionalUrl,
   DEV_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LICENSE_SIGNING_KEY: z.string().trim().optional(),
+  AI_SERVICE_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional()),
 });
 
 /** Epic Account Services (or a stand-in speaking the same OAuth 2.0 protocol). */
@@ -140,6 +148,10 @@ export interface Config {
   /** Which hops in front of the server may state the client's address (X-Forwarded-For). */
   trustProxy: TrustProxy;
   logLevel: string;
+  /** Ed25519 private key (PKCS#8 PEM, or base64) signing license files; unset: generated into dataDir. */
+  licenseSigningKey: string | undefined;
+  /** Bearer token of the AI service on the ingestion API; unset, only license tokens are accepted. */
+  aiServiceToken: string | undefined;
   /** Null until Epic is configured (or the development provider has started, see main.ts). */
   epic: EpicSettings | null;
   /** Set when the local development identity provider stands in for Epic (never in production). */
@@ -193,6 +205,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.NODE_ENV === 'production' && env.STRIPE_API_URL?.trim().toLowerCase().startsWith('http:')) {
     lines.push('  STRIPE_API_URL: must be https when NODE_ENV=production');
   }
+  if (env.LICENSE_SIGNING_KEY?.trim()) {
+    try {
+      parseLicenseSigningKey(env.LICENSE_SIGNING_KEY);
+    } catch (err) {
+      lines.push(`  LICENSE_SIGNING_KEY: ${(err as Error).message}`);
+    }
+  }
   if (!parsed.success || lines.length > 0) {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
@@ -231,6 +250,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_DAYS * DAY_MS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    licenseSigningKey: e.LICENSE_SIGNING_KEY || undefined,
+    aiServiceToken: e.AI_SERVICE_TOKEN,
     epic,
     devIdentityProvider,
     stripe:

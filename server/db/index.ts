@@ -7,6 +7,7 @@ import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_epic_sign_in';
 import * as m003 from './migrations/003_billing';
+import * as m004 from './migrations/004_admin_console';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '001_initial': m001,
   '002_epic_sign_in': m002,
   '003_billing': m003,
+  '004_admin_console': m004,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

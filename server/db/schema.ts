@@ -180,6 +180,44 @@ export interface CreditLedgerTable {
   created_at: number;
 }
 
+/** One admin write: who, what, when, and the record before and after (JSON, secrets left out). */
+export interface AuditLogTable {
+  id: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before_json: string | null;
+  after_json: string | null;
+  created_at: number;
+}
+
+/** A message the AI service stored for a chat session; `message` is JSON text. */
+export interface StoredMessagesTable {
+  id: string;
+  session_id: string;
+  user_id: string | null;
+  message: string;
+  /** Characters of `message`. */
+  message_size: number;
+  created_at: number;
+}
+
+export interface AiThreadsTable {
+  id: string;
+  user_id: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AiThreadMessagesTable {
+  thread_id: string;
+  position: number;
+  role: string;
+  content: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -194,4 +232,8 @@ export interface Database {
   billing_subscriptions: BillingSubscriptionsTable;
   billing_events: BillingEventsTable;
   credit_ledger: CreditLedgerTable;
+  audit_log: AuditLogTable;
+  stored_messages: StoredMessagesTable;
+  ai_threads: AiThreadsTable;
+  ai_thread_messages: AiThreadMessagesTable;
 }

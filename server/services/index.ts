@@ -1,13 +1,18 @@
 import type { Config } from '../config';
 import { pingDatabase, type Db } from '../db';
 import { DEV_SERVER_ORIGINS } from '../security';
+import { createAdminUserService } from './adminUsers';
+import { createAuditService } from './audit';
 import { createBillingService } from './billing';
 import { createStripeGateway } from './billing/stripeGateway';
 import { createBuildService } from './builds';
 import { createEmailVerificationService } from './emailVerification';
 import { createEpicOAuth } from './epicOAuth';
 import { createEpicSignInService } from './epicSignIn';
+import { loadLicenseSigningKey } from './licenseKey';
+import { createLicenseService } from './licenses';
 import type { Mailer } from './mailer';
+import { createMessageService } from './messages';
 import type { ScryptCost } from './passwords';
 import { createPasswordResetService } from './passwordReset';
 import { createPluginHandOffService } from './pluginHandOff';
@@ -63,6 +68,13 @@ export function createServices(deps: ServiceDeps) {
     extraOrigins: deps.config.env === 'production' ? [] : DEV_SERVER_ORIGINS,
     onError: deps.onError,
   });
+  // Read (or generated) once, at start: a bad key stops the server here rather than at the first download.
+  const licenses = createLicenseService({
+    db: deps.db,
+    subscriptionSummary: billing.summary,
+    ...loadLicenseSigningKey({ configured: deps.config.licenseSigningKey, dataDir: deps.config.dataDir }),
+  });
+  const audit = createAuditService(deps.db);
   const pluginHandOff = createPluginHandOffService({ db: deps.db, subscriptionSummary: billing.summary, creditBalance: billing.creditBalance });
   return {
     sessions,
@@ -73,6 +85,10 @@ export function createServices(deps: ServiceDeps) {
     emailVerification,
     pluginHandOff,
     billing,
+    licenses,
+    audit,
+    adminUsers: createAdminUserService({ db: deps.db, sessions, audit }),
+    messages: createMessageService(deps.db),
     rateLimiter: deps.rateLimiter,
     databaseReachable: () => pingDatabase(deps.db),
   };

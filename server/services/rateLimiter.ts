@@ -43,6 +43,12 @@ export const AUTH_RATE_LIMITS = {
   pluginExchangePerIp: { limit: 30, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** The ingestion API, per caller (the service token, or one user's license token). */
+export const INGESTION_RATE_LIMITS = {
+  perLicenseToken: { limit: 600, windowMs: 60_000 },
+  perIp: { limit: 100, windowMs: 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
 /** Billing writes each create a Stripe session (or re-read Stripe): generous for a person, bounded for a script. */
 export const BILLING_RATE_LIMITS = {
   writesPerUser: { limit: 30, windowMs: 15 * 60_000 },

@@ -70,6 +70,15 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
       return row;
     },
 
+    /** The plugin's (and the AI service's, on its behalf) proof of who the user is. */
+    async findByLicenseToken(token: string): Promise<UsersTable | undefined> {
+      return db.selectFrom('users').selectAll().where('license_token', '=', token).executeTakeFirst();
+    },
+
+    async exists(id: string): Promise<boolean> {
+      return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+
     async findByEpicAccount(epicAccountId: string): Promise<UsersTable | undefined> {
       return db.selectFrom('users').selectAll().where('epic_account_id', '=', epicAccountId).executeTakeFirst();
     },

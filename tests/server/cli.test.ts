@@ -119,4 +119,33 @@ describe('operator CLI', () => {
     expect(await runCli(['frobnicate'], out)).toBe(1);
     expect(output.join('\n')).toMatch(/Unknown command: frobnicate[\s\S]*create-admin/);
   });
+
+  it('seeds demo users, stored messages and AI threads', async () => {
+    expect(await runCli(['seed-demo', '--users', '30', '--messages', '45'], out)).toBe(0);
+    expect(output.at(-1)).toMatch(/^Seeded 30 users, 45 stored messages and \d+ AI threads\.$/);
+    const db = openDatabase({ dataDir });
+    try {
+      const count = async (table: 'users' | 'stored_messages' | 'ai_threads') =>
+        Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      expect(await count('users')).toBe(30);
+      expect(await count('stored_messages')).toBe(45);
+      expect(await count('ai_threads')).toBeGreaterThan(0);
+    } finally {
+      await db.destroy();
+    }
+    await expect(runCli(['seed-demo', '--users', 'many'], out)).rejects.toThrow('--users must be a number');
+  });
+
+  it('releases a build under its short name too, and records it in the audit log', async () => {
+    const urls = ['--ue55', 'https://cdn.example.com/5.5.zip', '--ue56', 'https://cdn.example.com/5.6.zip', '--ue57', 'https://cdn.example.com/5.7.zip'];
+    expect(await runCli(['release', '--version', '2026-02-02a', ...urls], out)).toBe(0);
+    expect(output.at(-1)).toBe('Sage build 2026-02-02a released successfully');
+    const db = openDatabase({ dataDir });
+    try {
+      const entry = await db.selectFrom('audit_log').selectAll().executeTakeFirstOrThrow();
+      expect(entry).toMatchObject({ action: 'build.release', actor_id: null, target_id: '2026-02-02a' });
+    } finally {
+      await db.destroy();
+    }
+  });
 });

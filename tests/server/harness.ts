@@ -215,9 +215,15 @@ export interface TestServerOptions {
   epic?: boolean;
 }
 
+/**
+ * DATA_DIR of apps whose test names none: outside the working copy, so no test leaves files (the
+ * generated license signing key) in the `./data` that `npm start` uses.
+ */
+const DEFAULT_TEST_DATA_DIR = path.join(os.tmpdir(), 'sage-test-default-data');
+
 /** The environment the test app is configured with; `env` overrides or adds variables. */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', PUBLIC_URL, LOG_LEVEL: 'silent', ...env });
+  return loadConfig({ NODE_ENV: 'test', PUBLIC_URL, LOG_LEVEL: 'silent', DATA_DIR: DEFAULT_TEST_DATA_DIR, ...env });
 }
 
 /**

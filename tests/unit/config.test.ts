@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BUILD_VERSION } from '../../contract/builds';
@@ -21,6 +22,7 @@ describe('configuration', () => {
       logLevel: 'info',
       sessionIdleMs: 7 * DAY_MS,
       sessionAbsoluteMs: 30 * DAY_MS,
+      licenseSigningKey: undefined,
     });
     expect(config.runtime.marketingUrl).toBe('https://sage.example.com');
     expect(config.runtime.supportEmail).toBe('support@sage.example.com');
@@ -102,6 +104,12 @@ describe('configuration', () => {
     ).toThrow(/STRIPE_API_URL: must be https/);
   });
 
+  it('takes the AI service token only when it is long enough to be a secret', () => {
+    expect(loadConfig({}).aiServiceToken).toBeUndefined();
+    expect(loadConfig({ AI_SERVICE_TOKEN: 'a'.repeat(32) }).aiServiceToken).toBe('a'.repeat(32));
+    expect(() => loadConfig({ AI_SERVICE_TOKEN: 'short' })).toThrow(/AI_SERVICE_TOKEN: must be at least 32 characters/);
+  });
+
   it('reads TRUST_PROXY as false, a hop count or a list of proxy addresses', () => {
     const trustProxy = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
     expect(trustProxy('false')).toBe(false);
@@ -138,6 +146,29 @@ describe('configuration', () => {
       expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: expected false, a hop count/);
     }
     expect(() => loadConfig({ TRUST_PROXY: '10.0.0.1,proxy.local' })).toThrow(/"proxy\.local"/);
+  });
+
+  it('reads LICENSE_SIGNING_KEY as an Ed25519 private key, refusing anything else without repeating it', () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(loadConfig({ LICENSE_SIGNING_KEY: pem }).licenseSigningKey).toBe(pem.trim());
+    for (const value of [pem.trim().replace(/\n/g, '\\n'), Buffer.from(pem).toString('base64'), privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64')]) {
+      expect(loadConfig({ LICENSE_SIGNING_KEY: value }).licenseSigningKey).toBe(value);
+    }
+    expect(loadConfig({ LICENSE_SIGNING_KEY: '  ' }).licenseSigningKey).toBeUndefined();
+
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const publicPem = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    for (const value of ['secret-not-a-key', rsa, publicPem, 'c2VjcmV0']) {
+      let message = '';
+      try {
+        loadConfig({ LICENSE_SIGNING_KEY: value });
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).toMatch(/^Invalid configuration:\n {2}LICENSE_SIGNING_KEY: expected an Ed25519 private key as PKCS#8 PEM/);
+      expect(message).not.toContain(value.trim().split('\n')[1] ?? value);
+    }
   });
 
   it('treats empty optional URLs as not set', () => {

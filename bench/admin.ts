@@ -1,0 +1,103 @@
+// `npm run bench:admin`: the admin console's reads at scale. Seeds BENCH_USERS users (default
+// 1,000,000) and BENCH_MESSAGES stored messages (default 5,000,000) into a fresh SQLite file (or
+// PostgreSQL with BENCH_DATABASE_URL, into a schema of its own), then measures each read one request
+// at a time, as an admin's clicks arrive. Seeding takes minutes; the figures go in the README.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { migrateToLatest, openDatabase } from '../server/db';
+import { seedDemoData } from '../server/services/demoData';
+import { createMailer } from '../server/services/mailer';
+import { createMemoryRateLimiter } from '../server/services/rateLimiter';
+import { run, type Case } from './measure';
+
+const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5_000_000);
+
+async function postgresSchema(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const separator = baseUrl.includes('?') ? '&' : '?';
+  return {
+    url: `${baseUrl}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    async drop() {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-bench-admin-'));
+  const pgSchema = process.env.BENCH_DATABASE_URL ? await postgresSchema(process.env.BENCH_DATABASE_URL) : null;
+  const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'http://127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const db = openDatabase({ dataDir, databaseUrl: pgSchema?.url });
+  await migrateToLatest(db);
+
+  const started = performance.now();
+  let last = 0;
+  await seedDemoData(db, { users: USERS, messages: MESSAGES }, (what, done, total) => {
+    if (done === total || performance.now() - last > 10_000) {
+      last = performance.now();
+      console.log(`seeding ${what}: ${done}/${total} (${Math.round((performance.now() - started) / 1000)} s)`);
+    }
+  });
+  // Fresh statistics, as autovacuum would have gathered on a live database (SQLite's planner needs none).
+  if (pgSchema) await sql`analyze`.execute(db);
+
+  const app = await buildApp({
+    config,
+    db,
+    rateLimiter: createMemoryRateLimiter(),
+    mailer: createMailer({ from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log: { info: () => {} } }),
+  });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const email = `bench-admin-${Date.now()}@example.com`;
+  const registered = await fetch(`${base}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'bench-password' }),
+  });
+  const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  await db.updateTable('users').set({ is_admin: 1 }).where('email', '=', email).execute();
+  const sample = await db.selectFrom('users').select(['id', 'username']).orderBy('created_at').offset(Math.floor(USERS / 2)).limit(1).executeTakeFirstOrThrow();
+  const session = await db.selectFrom('stored_messages').select('session_id').orderBy('created_at').offset(Math.floor(MESSAGES / 3)).limit(1).executeTakeFirstOrThrow();
+
+  const get = (url: string) => (b: string) => fetch(`${b}${url}`, { headers: { cookie } });
+  const one = (name: string, url: string, requests = 100): Case => ({ name, requests, concurrency: 1, expect: 200, send: get(url) });
+  const cases: Case[] = [
+    one('user list, page 1 (newest first)', '/api/admin/users?page=1&perPage=25'),
+    one('user list, page 200 by username', '/api/admin/users?page=200&perPage=25&sort=username&order=ASC'),
+    one('user list filtered by q (prefix)', `/api/admin/users?q=${encodeURIComponent(sample.username.slice(0, 8))}`),
+    one('user search (prefix of a username)', `/api/admin/users/search?query=${encodeURIComponent(sample.username.slice(0, 10))}`),
+    one('user search (exact e-mail start)', `/api/admin/users/search?query=${encodeURIComponent(sample.username)}`),
+    one('find message by session id', `/api/admin/messages/search?sessionId=${encodeURIComponent(session.session_id)}`),
+    one('recent messages (20)', '/api/admin/messages/recent?limit=20'),
+    one('recent messages (1000)', '/api/admin/messages/recent?limit=1000', 30),
+    one('user count (grove-metrics)', '/api/admin/grove-metrics', 30),
+  ];
+  const results = [];
+  for (const c of cases) results.push(await run(base, c));
+  console.log(`${pgSchema ? 'PostgreSQL' : 'SQLite'}: ${USERS} users, ${MESSAGES} stored messages`);
+  console.table(results);
+
+  await app.close();
+  await db.destroy();
+  await pgSchema?.drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

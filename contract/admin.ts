@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/**
+ * The admin console's API (spec §3 User, AI history, Stored message, Grove metrics, Release form;
+ * §7 `/api/admin/*`). Every endpoint answers 401 signed out and 403 for a non-admin.
+ */
+
+/** §3 User as admins see it, with the license token. Times are ISO 8601. */
+export const adminUserSchema = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string().nullable(),
+  status: z.string(),
+  isAdmin: z.boolean(),
+  /** The license token (shown and downloadable in the admin view). */
+  token: z.string(),
+  epicDisplayName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const USER_SORT_FIELDS = ['createdAt', 'username', 'email'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
+/** Largest page `GET /api/admin/users` answers. */
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 25;
+
+/**
+ * `GET /api/admin/users?page=&perPage=&sort=&order=&q=`: always a JSON array (one page), with the
+ * total number of matching users in the `X-Total-Count` header. Pages start at 1.
+ */
+export const userListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1, 'page must be 1 or more').max(1_000_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE, `perPage must be at most ${MAX_PAGE_SIZE}`).default(DEFAULT_PAGE_SIZE),
+  sort: z.enum(USER_SORT_FIELDS).default('createdAt'),
+  order: z.enum(['ASC', 'DESC']).default('DESC'),
+  /** Matches the start of the username or e-mail, case-insensitively, or an exact id. */
+  q: z.string().trim().max(200).optional(),
+});
+export type UserListQuery = z.infer<typeof userListQuerySchema>;
+export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+/** §5 Admin search: an empty term gives `Please enter a search term`. */
+export const SEARCH_TERM_REQUIRED = 'Please enter a search term';
+export const userSearchQuerySchema = z.object({ query: z.string().trim().min(1, SEARCH_TERM_REQUIRED).max(200) });
+
+/** §5 User edit: `Username and email are required`. */
+export const USER_FIELDS_REQUIRED = 'Username and email are required';
+export const userUpdateSchema = z.object({
+  username: z.string({ error: USER_FIELDS_REQUIRED }).trim().min(1, USER_FIELDS_REQUIRED).max(100, 'Username must be at most 100 characters'),
+  email: z.string({ error: USER_FIELDS_REQUIRED }).trim().min(1, USER_FIELDS_REQUIRED).pipe(z.email('Invalid email address').max(254)),
+  isAdmin: z.boolean().optional(),
+  status: z.string().trim().min(1).max(50).optional(),
+});
+export type UserUpdate = z.infer<typeof userUpdateSchema>;
+
+/** Admin refusals, in the console's words. */
+export const ADMIN_MESSAGES = {
+  selfDemotion: 'You cannot remove your own admin rights',
+  selfDeletion: 'You cannot delete your own account',
+  userNotFound: 'User not found',
+  emailTaken: 'Another user already has this email',
+  messageNotFound: 'No message found for session ID',
+} as const;
+
+/** §3 Grove metrics. */
+export const groveMetricsSchema = z.object({ userStats: z.object({ totalUsers: z.number().int() }) });
+export type GroveMetrics = z.infer<typeof groveMetricsSchema>;
+
+/** §3 AI history: at most 10 threads (§9), newest first, each with its messages in order. */
+export const AI_HISTORY_LIMIT = 10;
+export const aiHistorySchema = z.object({
+  threads: z.array(
+    z.object({
+      id: z.string(),
+      created_at: z.string(),
+      messages: z.array(z.object({ role: z.string(), content: z.string() })),
+    }),
+  ),
+});
+export type AiHistory = z.infer<typeof aiHistorySchema>;
+
+/** §3 Stored message: `message` is the JSON the AI service stored; size in characters of its text. */
+export const storedMessageSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  message: z.unknown(),
+  createdAt: z.string(),
+  messageSize: z.number().int(),
+});
+export type StoredMessage = z.infer<typeof storedMessageSchema>;
+
+export const SESSION_ID_REQUIRED = 'Please enter a session ID';
+export const messageSearchQuerySchema = z.object({
+  sessionId: z.string().trim().min(1, SESSION_ID_REQUIRED).max(200),
+  /** Cache buster the console sends (§7); ignored. */
+  _t: z.string().optional(),
+});
+
+/** §5/§9 Recent messages: integer 1–1000, default 20. */
+export const RECENT_LIMIT = { default: 20, min: 1, max: 1000 } as const;
+export const RECENT_LIMIT_MESSAGE = 'Limit must be a number between 1 and 1000';
+export const recentMessagesQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: RECENT_LIMIT_MESSAGE })
+    .int(RECENT_LIMIT_MESSAGE)
+    .min(RECENT_LIMIT.min, RECENT_LIMIT_MESSAGE)
+    .max(RECENT_LIMIT.max, RECENT_LIMIT_MESSAGE)
+    .default(RECENT_LIMIT.default),
+  _t: z.string().optional(),
+});
+export const recentMessagesSchema = z.object({ messages: z.array(storedMessageSchema) });
+
+/** §3 Release form / §5: version and the UE 5.5, 5.6 and 5.7 URLs. */
+export const RELEASE_FIELDS_REQUIRED = 'Please fill in the version and both URLs';
+export const releaseRequestSchema = z.object({
+  version: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).max(50),
+  ue55Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url('The UE 5.5 URL is not valid')),
+  ue56Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url('The UE 5.6 URL is not valid')),
+  ue57Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url('The UE 5.7 URL is not valid')),
+});
+export type ReleaseRequest = z.infer<typeof releaseRequestSchema>;
+
+/** One admin write: who, what, when, before/after (JSON of the changed record, null if none). */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  actorId: z.string().nullable(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+/** `GET /api/admin/audit?page=&perPage=`: newest first; total in `X-Total-Count`. */
+export const auditListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+});

@@ -1,0 +1,121 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  adminUserSchema,
+  aiHistorySchema,
+  auditEntrySchema,
+  auditListQuerySchema,
+  groveMetricsSchema,
+  messageSearchQuerySchema,
+  recentMessagesQuerySchema,
+  recentMessagesSchema,
+  releaseRequestSchema,
+  storedMessageSchema,
+  TOTAL_COUNT_HEADER,
+  userListQuerySchema,
+  userSearchQuerySchema,
+  userUpdateSchema,
+} from '../../contract/admin';
+import { sageBuildSchema } from '../../contract/builds';
+import type { UsersTable } from '../db/schema';
+import { forbidden, unauthorized } from '../errors';
+import type { Actor } from '../services/audit';
+import { sessionUser } from './sessionCookie';
+import type { App, RouteContext } from './types';
+
+const userParams = z.object({ id: z.string().trim().min(1).max(100) });
+
+const actorOf = (user: UsersTable): Actor => ({ id: user.id, email: user.email });
+
+/**
+ * The admin console's API (spec §7 `/api/admin/*`). Every route checks `isAdmin` on the server:
+ * 401 signed out, 403 for everyone else, before anything is validated or read.
+ */
+export async function adminRoutes(app: App, { services }: RouteContext) {
+  const { adminUsers, messages, audit, builds } = services;
+
+  /** The signed-in admin, put on the request by the hook below. */
+  const adminOf = (request: FastifyRequest) => (request as FastifyRequest & { admin: UsersTable }).admin;
+
+  // onRequest runs before body and query validation: a stranger learns nothing from error messages.
+  app.addHook('onRequest', async (request) => {
+    const user = await sessionUser(request, services);
+    if (!user) throw unauthorized();
+    if (user.is_admin !== 1) throw forbidden('forbidden', 'Admins only');
+    (request as FastifyRequest & { admin: UsersTable }).admin = user;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.get('/api/admin/grove-metrics', { schema: { response: { 200: groveMetricsSchema } } }, async () => ({
+    userStats: { totalUsers: await adminUsers.totalUsers() },
+  }));
+
+  app.get(
+    '/api/admin/users',
+    { schema: { querystring: userListQuerySchema, response: { 200: z.array(adminUserSchema) } } },
+    async (request, reply) => {
+      const { users, total } = await adminUsers.list(request.query);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return users;
+    },
+  );
+
+  app.get('/api/admin/users/search', { schema: { querystring: userSearchQuerySchema, response: { 200: z.array(adminUserSchema) } } }, async (request) =>
+    adminUsers.search(request.query.query),
+  );
+
+  app.get('/api/admin/users/export', async (_request, reply) => {
+    reply.header('content-type', 'text/csv; charset=utf-8');
+    reply.header('content-disposition', 'attachment; filename="users.csv"');
+    return reply.send(adminUsers.exportCsv());
+  });
+
+  app.get('/api/admin/users/:id', { schema: { params: userParams, response: { 200: adminUserSchema } } }, async (request) =>
+    adminUsers.get(request.params.id),
+  );
+
+  app.put(
+    '/api/admin/users/:id',
+    { schema: { params: userParams, body: userUpdateSchema, response: { 200: adminUserSchema } } },
+    async (request) => adminUsers.update(actorOf(adminOf(request)), request.params.id, request.body),
+  );
+
+  app.delete('/api/admin/users/:id', { schema: { params: userParams } }, async (request) => {
+    await adminUsers.remove(actorOf(adminOf(request)), request.params.id);
+    return { ok: true };
+  });
+
+  app.get('/api/admin/users/:id/ai-history', { schema: { params: userParams, response: { 200: aiHistorySchema } } }, async (request) => {
+    await adminUsers.get(request.params.id); // 404 for an unknown user rather than an empty history.
+    return messages.aiHistory(request.params.id);
+  });
+
+  app.get('/api/admin/messages/search', { schema: { querystring: messageSearchQuerySchema, response: { 200: storedMessageSchema } } }, async (request) =>
+    messages.findBySession(request.query.sessionId),
+  );
+
+  app.get(
+    '/api/admin/messages/recent',
+    { schema: { querystring: recentMessagesQuerySchema, response: { 200: recentMessagesSchema } } },
+    async (request) => ({ messages: await messages.recent(request.query.limit) }),
+  );
+
+  app.post('/api/admin/release-sage-build', { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } } }, async (request) => {
+    const admin = adminOf(request);
+    const build = await builds.release({ ...request.body, ue54Url: '' }, admin.id);
+    await audit.record(actorOf(admin), { action: 'build.release', targetType: 'build', targetId: build.version, after: build });
+    return build;
+  });
+
+  app.get(
+    '/api/admin/audit',
+    { schema: { querystring: auditListQuerySchema, response: { 200: z.array(auditEntrySchema) } } },
+    async (request, reply) => {
+      const { entries, total } = await audit.list(request.query.page, request.query.perPage);
+      reply.header(TOTAL_COUNT_HEADER, String(total));
+      return entries;
+    },
+  );
+}

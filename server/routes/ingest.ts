@@ -1,0 +1,65 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { storedMessageSchema } from '../../contract/admin';
+import { ingestMessageSchema, ingestThreadSchema, threadIdSchema } from '../../contract/ingestion';
+import { AppError, badRequest, unauthorized } from '../errors';
+import { INGESTION_RATE_LIMITS } from '../services/rateLimiter';
+import { hashToken, safeEqual } from '../services/tokens';
+import { enforceLimits } from './rateLimit';
+import type { App, RouteContext } from './types';
+
+/** Who is storing: the AI service (any user) or one user, by their license token. */
+type Caller = { kind: 'service' } | { kind: 'user'; userId: string };
+
+const INVALID_TOKEN = 'A valid service token or license token is required (Authorization: Bearer …)';
+
+/**
+ * The ingestion API (docs/ingestion-api.md): the AI service stores chat messages and AI threads,
+ * which admins then read. Bearer authentication, no cookies.
+ */
+export async function ingestRoutes(app: App, { config, services }: RouteContext) {
+  const serviceTokenHash = config.aiServiceToken ? hashToken(config.aiServiceToken) : null;
+
+  async function callerOf(request: FastifyRequest): Promise<Caller> {
+    const match = /^Bearer\s+(\S{1,512})$/i.exec(request.headers.authorization ?? '');
+    if (!match?.[1]) throw unauthorized(INVALID_TOKEN);
+    const token = match[1];
+    // Compared as hashes: equal lengths for timingSafeEqual whatever was sent.
+    if (serviceTokenHash && safeEqual(hashToken(token), serviceTokenHash)) return { kind: 'service' };
+    await enforceLimits(services, 'Too many requests. Please slow down.', [[`ingest:ip:${request.ip}`, INGESTION_RATE_LIMITS.perIp]]);
+    const user = await services.users.findByLicenseToken(token);
+    if (!user) throw unauthorized(INVALID_TOKEN);
+    await enforceLimits(services, 'Too many requests. Please slow down.', [[`ingest:user:${user.id}`, INGESTION_RATE_LIMITS.perLicenseToken]]);
+    return { kind: 'user', userId: user.id };
+  }
+
+  /** The user a write is for: a license token's own, or the one the service names. */
+  async function ownerOf(caller: Caller, named: string | undefined): Promise<string | null> {
+    if (caller.kind === 'user') {
+      if (named !== undefined && named !== caller.userId) throw new AppError(403, 'forbidden', 'A license token can only store for its own user');
+      return caller.userId;
+    }
+    if (named === undefined) return null;
+    if (!(await services.users.exists(named))) throw badRequest('unknown_user', 'userId names no user');
+    return named;
+  }
+
+  // Bearer-authenticated and cookie-free, so the Origin check of browsers' calls does not apply.
+  app.post('/api/ingest/messages', { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } } }, async (request, reply) => {
+    const caller = await callerOf(request);
+    const userId = await ownerOf(caller, request.body.userId);
+    reply.code(201);
+    return services.messages.store(userId, request.body);
+  });
+
+  app.put(
+    '/api/ingest/threads/:threadId',
+    { schema: { params: z.object({ threadId: threadIdSchema }), body: ingestThreadSchema } },
+    async (request) => {
+      const caller = await callerOf(request);
+      const userId = await ownerOf(caller, request.body.userId);
+      if (!userId) throw badRequest('invalid_request', 'userId is required with the service token');
+      return { ok: true, ...(await services.messages.putThread(userId, request.params.threadId, request.body)) };
+    },
+  );
+}

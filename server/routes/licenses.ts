@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeySchema } from '../../contract/license';
+import { AppError, forbidden, unauthorized } from '../errors';
+import { sessionUser } from './sessionCookie';
+import type { App, RouteContext } from './types';
+
+const paramsSchema = z.object({
+  product: z.string().max(100),
+  // Longer ids never get here: Fastify answers 414 above 100 characters (maxParamLength).
+  id: z.string().min(1).max(100),
+});
+
+const querySchema = z.object({ download: z.enum(['true', 'false'], { error: 'download must be true or false' }).optional() });
+
+/** Only these characters go into the attachment's file name (ids are UUIDs anyway). */
+const safeFileName = (id: string) => licenseFileName(id.replace(/[^A-Za-z0-9._-]/g, '_'));
+
+const isLicenseProduct = (product: string): boolean => (LICENSE_PRODUCTS as readonly string[]).includes(product);
+
+/** Signed license files (spec §7 `GET /api/{product}/{id}/license`) and the key that verifies them. */
+export async function licenseRoutes(app: App, { config, services }: RouteContext) {
+  const { licenses } = services;
+
+  // Said once per start, never with the key itself.
+  const { source, file } = licenses.keyOrigin;
+  if (source === 'generated') app.log.info({ file }, 'generated the license signing key');
+  if (source !== 'config' && config.env === 'production') {
+    app.log.warn(
+      { file },
+      'LICENSE_SIGNING_KEY is not set: license files are signed with the key file in DATA_DIR. Back it up; servers that do not share it sign with different keys (see docs/license-file.md)',
+    );
+  }
+
+  app.get('/api/license/public-key', { schema: { response: { 200: licensePublicKeySchema } } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300');
+    return licenses.publicKey();
+  });
+
+  app.get(
+    '/api/:product/:id/license',
+    { schema: { params: paramsSchema, querystring: querySchema, response: { 200: licenseFileSchema } } },
+    async (request, reply) => {
+      const { product, id } = request.params;
+      if (!isLicenseProduct(product)) throw new AppError(404, 'not_found', 'Unknown product');
+      const user = await sessionUser(request, services);
+      if (!user) throw unauthorized();
+      if (user.is_admin !== 1 && user.id !== id) throw forbidden('forbidden', 'Admins only');
+      const license = await licenses.licenseFile(id);
+      // The file carries the license token: no cache keeps a copy.
+      reply.header('cache-control', 'no-store');
+      if (request.query.download === 'true') {
+        reply.header('content-disposition', `attachment; filename="${safeFileName(id)}"`);
+      }
+      return reply.type('application/json; charset=utf-8').send(license);
+    },
+  );
+}

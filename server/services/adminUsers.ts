@@ -1,0 +1,163 @@
+import { Readable } from 'node:stream';
+import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { ADMIN_MESSAGES, type AdminUser, type UserListQuery, type UserUpdate } from '../../contract/admin';
+import type { Database, Db } from '../db';
+import type { UsersTable } from '../db/schema';
+import { AppError, badRequest, conflict } from '../errors';
+import type { Actor, AuditService } from './audit';
+import { toCsvRow } from './csv';
+import type { SessionService } from './sessions';
+import { isUniqueViolation, normalizeEmail } from './users';
+
+/** Rows a search answers; a search is for finding someone, not for paging. */
+export const SEARCH_LIMIT = 50;
+/** Rows read per query while streaming the CSV export. */
+const EXPORT_BATCH = 1000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function toAdminUser(row: UsersTable): AdminUser {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    status: row.status,
+    isAdmin: row.is_admin === 1,
+    token: row.license_token,
+    epicDisplayName: row.epic_display_name,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** What the audit log keeps of a user: no password hash, no license token. */
+const auditView = (row: UsersTable) => ({
+  username: row.username,
+  email: row.email,
+  status: row.status,
+  isAdmin: row.is_admin === 1,
+});
+
+const CSV_COLUMNS = ['id', 'username', 'email', 'status', 'isAdmin', 'epicDisplayName', 'createdAt'] as const;
+
+/** Users as admins search, page, edit, delete and export them (spec §2 Admin dashboard). */
+export function createAdminUserService(deps: { db: Db; sessions: SessionService; audit: AuditService }) {
+  const { db, audit } = deps;
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  // The indexed expressions of migration 004, compared in byte order so a prefix is a range.
+  const usernameKey = postgres ? sql<string>`lower(username) collate "C"` : sql<string>`lower(username)`;
+  const emailKey = postgres ? sql<string>`email collate "C"` : sql<string>`email`;
+
+  /** Starts with `prefix`: `prefix <= key < prefix + U+10FFFF`, which an index answers as a range. */
+  function startsWith(eb: ExpressionBuilder<Database, 'users'>, key: Expression<string>, prefix: string): Expression<SqlBool> {
+    return eb.and([eb(key, '>=', prefix), eb(key, '<', `${prefix}\u{10FFFF}`)]);
+  }
+
+  /** The start of the username or e-mail (case-insensitive), or the exact id. */
+  function matches(term: string) {
+    const prefix = term.toLowerCase();
+    return (eb: ExpressionBuilder<Database, 'users'>) =>
+      eb.or([startsWith(eb, usernameKey, prefix), startsWith(eb, emailKey, prefix), eb('id', '=', term)]);
+  }
+
+  async function find(id: string): Promise<UsersTable> {
+    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError(404, 'not_found', ADMIN_MESSAGES.userNotFound);
+    return row;
+  }
+
+  return {
+    async totalUsers(): Promise<number> {
+      const { total } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      return Number(total);
+    },
+
+    /** One page of users and how many match in all. */
+    async list(query: UserListQuery): Promise<{ users: AdminUser[]; total: number }> {
+      let base = db.selectFrom('users');
+      if (query.q) base = base.where(matches(query.q));
+      const direction = query.order === 'ASC' ? 'asc' : 'desc';
+      const sortKey = query.sort === 'username' ? usernameKey : query.sort === 'email' ? emailKey : sql<number>`created_at`;
+      const rows = await base
+        .selectAll()
+        .orderBy(sortKey, direction)
+        .orderBy('id', direction)
+        .limit(query.perPage)
+        .offset((query.page - 1) * query.perPage)
+        .execute();
+      const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      return { users: rows.map(toAdminUser), total: Number(total) };
+    },
+
+    async search(term: string): Promise<AdminUser[]> {
+      const rows = await db.selectFrom('users').selectAll().where(matches(term.trim())).orderBy(usernameKey).limit(SEARCH_LIMIT).execute();
+      return rows.map(toAdminUser);
+    },
+
+    async get(id: string): Promise<AdminUser> {
+      return toAdminUser(await find(id));
+    },
+
+    async update(actor: Actor, id: string, changes: UserUpdate): Promise<AdminUser> {
+      const before = await find(id);
+      const isAdmin = changes.isAdmin ?? before.is_admin === 1;
+      if (id === actor.id && !isAdmin) throw badRequest('self_demotion', ADMIN_MESSAGES.selfDemotion);
+      const email = normalizeEmail(changes.email);
+      const values = {
+        username: changes.username,
+        email,
+        // A changed address is no longer the one that was verified.
+        email_verified_at: email === before.email ? before.email_verified_at : null,
+        is_admin: isAdmin ? 1 : 0,
+        status: changes.status ?? before.status,
+        updated_at: Date.now(),
+      };
+      try {
+        await db.updateTable('users').set(values).where('id', '=', id).execute();
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict('email_taken', ADMIN_MESSAGES.emailTaken);
+        throw err;
+      }
+      const after = await find(id);
+      await audit.record(actor, { action: 'user.update', targetType: 'user', targetId: id, before: auditView(before), after: auditView(after) });
+      // A demoted admin keeps no admin session.
+      if (before.is_admin === 1 && !isAdmin) await deps.sessions.endAllForUser(id);
+      return toAdminUser(after);
+    },
+
+    /** Deletes the user, ending their sessions (their billing mirror rows go with them). */
+    async remove(actor: Actor, id: string): Promise<void> {
+      if (id === actor.id) throw badRequest('self_deletion', ADMIN_MESSAGES.selfDeletion);
+      const before = await find(id);
+      await deps.sessions.endAllForUser(id);
+      await db.deleteFrom('users').where('id', '=', id).execute();
+      await audit.record(actor, { action: 'user.delete', targetType: 'user', targetId: id, before: auditView(before) });
+    },
+
+    /** users.csv, read in keyset batches so memory stays flat however many users there are. */
+    exportCsv(): Readable {
+      async function* rows() {
+        yield toCsvRow([...CSV_COLUMNS]);
+        let after: { created_at: number; id: string } | null = null;
+        for (;;) {
+          let page = db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').limit(EXPORT_BATCH);
+          if (after) {
+            const { created_at: at, id } = after;
+            page = page.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
+          }
+          const batch = await page.execute();
+          for (const row of batch) {
+            const user = toAdminUser(row);
+            yield toCsvRow(CSV_COLUMNS.map((column) => String(user[column] ?? '')));
+          }
+          if (batch.length < EXPORT_BATCH) return;
+          const last = batch[batch.length - 1]!;
+          after = { created_at: last.created_at, id: last.id };
+        }
+      }
+      return Readable.from(rows());
+    },
+  };
+}
+
+export type AdminUserService = ReturnType<typeof createAdminUserService>;

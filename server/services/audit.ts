@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditEntry } from '../../contract/admin';
+import type { Db } from '../db';
+
+/** Who did it: the signed-in admin, or null for operator commands. */
+export interface Actor {
+  id: string;
+  email: string | null;
+}
+
+export interface AuditRecord {
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+/** The audit log of admin writes (issue 5): appended to, listed newest first, never edited. */
+export function createAuditService(db: Db) {
+  return {
+    async record(actor: Actor | null, entry: AuditRecord): Promise<void> {
+      await db
+        .insertInto('audit_log')
+        .values({
+          id: randomUUID(),
+          actor_id: actor?.id ?? null,
+          actor_email: actor?.email ?? null,
+          action: entry.action,
+          target_type: entry.targetType,
+          target_id: entry.targetId,
+          before_json: json(entry.before),
+          after_json: json(entry.after),
+          created_at: Date.now(),
+        })
+        .execute();
+    },
+
+    async list(page: number, perPage: number): Promise<{ entries: AuditEntry[]; total: number }> {
+      const rows = await db
+        .selectFrom('audit_log')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute();
+      const { total } = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      return {
+        total: Number(total),
+        entries: rows.map((r) => ({
+          id: r.id,
+          actorId: r.actor_id,
+          actorEmail: r.actor_email,
+          action: r.action,
+          targetType: r.target_type,
+          targetId: r.target_id,
+          before: parse(r.before_json),
+          after: parse(r.after_json),
+          createdAt: new Date(r.created_at).toISOString(),
+        })),
+      };
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;
