@@ -32,10 +32,15 @@ export const DEFAULT_PAGE_SIZE = 25;
  * total number of matching users in the `X-Total-Count` header. Pages start at 1.
  */
 export const userListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1, 'page must be 1 or more').max(1_000_000).default(1),
-  perPage: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE, `perPage must be at most ${MAX_PAGE_SIZE}`).default(DEFAULT_PAGE_SIZE),
-  sort: z.enum(USER_SORT_FIELDS).default('createdAt'),
-  order: z.enum(['ASC', 'DESC']).default('DESC'),
+  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be 1 or more').max(1_000_000).default(1),
+  perPage: z.coerce
+    .number({ error: 'perPage must be a number' })
+    .int('perPage must be a whole number')
+    .min(1, 'perPage must be at least 1')
+    .max(MAX_PAGE_SIZE, `perPage must be at most ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE),
+  sort: z.enum(USER_SORT_FIELDS, { error: `sort must be one of ${USER_SORT_FIELDS.join(', ')}` }).default('createdAt'),
+  order: z.enum(['ASC', 'DESC'], { error: 'order must be ASC or DESC' }).default('DESC'),
   /** Matches the start of the username or e-mail, case-insensitively, or an exact id. */
   q: z.string().trim().max(200).optional(),
 });
@@ -117,9 +122,9 @@ export const recentMessagesSchema = z.object({ messages: z.array(storedMessageSc
 export const RELEASE_FIELDS_REQUIRED = 'Please fill in the version and both URLs';
 export const releaseRequestSchema = z.object({
   version: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).max(50),
-  ue55Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url('The UE 5.5 URL is not valid')),
-  ue56Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url('The UE 5.6 URL is not valid')),
-  ue57Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url('The UE 5.7 URL is not valid')),
+  ue55Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url({ protocol: /^https?$/, error: 'The UE 5.5 URL must be an http(s) address' })),
+  ue56Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url({ protocol: /^https?$/, error: 'The UE 5.6 URL must be an http(s) address' })),
+  ue57Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url({ protocol: /^https?$/, error: 'The UE 5.7 URL must be an http(s) address' })),
 });
 export type ReleaseRequest = z.infer<typeof releaseRequestSchema>;
 

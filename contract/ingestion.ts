@@ -22,9 +22,9 @@ export const ingestMessageSchema = z.object({
   sessionId: sessionIdSchema,
   /** Any JSON value: what the AI service keeps of one exchange. */
   message: z
-    .json({ error: 'message must be a JSON value' })
-    .refine((value) => value !== null, 'message is required')
-    .refine((value) => JSON.stringify(value).length <= MAX_MESSAGE_CHARS, `message must be at most ${MAX_MESSAGE_CHARS} characters of JSON`),
+    .unknown()
+    .refine((value) => value !== undefined && value !== null, 'message is required')
+    .refine((value) => value == null || JSON.stringify(value).length <= MAX_MESSAGE_CHARS, `message must be at most ${MAX_MESSAGE_CHARS} characters of JSON`),
   /** The user the session belongs to; only the service token may name one (a license token is its user). */
   userId: z.string().trim().min(1).max(100).optional(),
   createdAt: isoTime.optional(),
@@ -38,7 +38,7 @@ export const threadIdSchema = z
   .string()
   .trim()
   .min(1)
-  .max(200, 'threadId must be at most 200 characters')
+  .max(100, 'threadId must be at most 100 characters')
   .regex(/^[A-Za-z0-9._:-]+$/, 'threadId may only contain letters, digits and - _ . :');
 
 /** `PUT /api/ingest/threads/{threadId}`: the whole thread, which replaces what was stored of it. */

@@ -59,7 +59,8 @@ function validationMessage(issues: ValidationIssue[]): string {
   if ((first.instancePath ?? '/') === '/' && first.keyword === 'invalid_type') {
     return 'The request body must be a JSON object';
   }
-  return issues.map((i) => i.message).filter(Boolean).join('; ');
+  // One sentence per problem: several empty fields often share one (§5 "Username and email are required").
+  return [...new Set(issues.map((i) => i.message).filter(Boolean))].join('; ');
 }
 
 /**

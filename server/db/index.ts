@@ -31,6 +31,9 @@ export function openSqlite(file: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // SQLite's own lower() folds ASCII only; admin search lower-cases its terms as JavaScript does,
+  // so the indexed lower(username) must too (migration 004). Deterministic, so usable in an index.
+  sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 

@@ -44,10 +44,19 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
     return named;
   }
 
-  // Bearer-authenticated and cookie-free, so the Origin check of browsers' calls does not apply.
+  // Who is calling is settled before the body is validated: a stranger learns nothing from error messages.
+  const callers = new WeakMap<FastifyRequest, Caller>();
+  app.addHook('onRequest', async (request) => {
+    callers.set(request, await callerOf(request));
+  });
+  const caller = (request: FastifyRequest): Caller => {
+    const known = callers.get(request);
+    if (!known) throw unauthorized(INVALID_TOKEN);
+    return known;
+  };
+
   app.post('/api/ingest/messages', { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } } }, async (request, reply) => {
-    const caller = await callerOf(request);
-    const userId = await ownerOf(caller, request.body.userId);
+    const userId = await ownerOf(caller(request), request.body.userId);
     reply.code(201);
     return services.messages.store(userId, request.body);
   });
@@ -56,8 +65,7 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
     '/api/ingest/threads/:threadId',
     { schema: { params: z.object({ threadId: threadIdSchema }), body: ingestThreadSchema } },
     async (request) => {
-      const caller = await callerOf(request);
-      const userId = await ownerOf(caller, request.body.userId);
+      const userId = await ownerOf(caller(request), request.body.userId);
       if (!userId) throw badRequest('invalid_request', 'userId is required with the service token');
       return { ok: true, ...(await services.messages.putThread(userId, request.params.threadId, request.body)) };
     },
