@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeySchema } from '../../contract/license';
 import { AppError, forbidden, unauthorized } from '../errors';
+import { LICENSE_RATE_LIMITS } from '../services/rateLimiter';
+import { enforceLimits } from './rateLimit';
 import { sessionUser } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
@@ -34,6 +36,16 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
   app.get('/api/license/public-key', { schema: { response: { 200: licensePublicKeySchema } } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return licenses.publicKey();
+  });
+
+  // The plugin's own copy: it holds the license token (from the sign-in hand-off), not a session.
+  app.get('/api/license', { schema: { response: { 200: licenseFileSchema } } }, async (request, reply) => {
+    const token = /^Bearer\s+(\S{1,512})$/i.exec(request.headers.authorization ?? '')?.[1];
+    await enforceLimits(services, 'Too many requests. Please slow down.', [[`license:ip:${request.ip}`, LICENSE_RATE_LIMITS.perIp]]);
+    const user = token ? await services.users.findByLicenseToken(token) : undefined;
+    if (!user) throw unauthorized('A valid license token is required (Authorization: Bearer …)');
+    reply.header('cache-control', 'no-store');
+    return reply.type('application/json; charset=utf-8').send(await licenses.licenseFile(user.id));
   });
 
   app.get(

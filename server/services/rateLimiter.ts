@@ -43,6 +43,11 @@ export const AUTH_RATE_LIMITS = {
   pluginExchangePerIp: { limit: 30, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** The plugin fetching its signed license file with its license token. */
+export const LICENSE_RATE_LIMITS = {
+  perIp: { limit: 60, windowMs: 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
 /** The ingestion API, per caller (the service token, or one user's license token). */
 export const INGESTION_RATE_LIMITS = {
   perLicenseToken: { limit: 600, windowMs: 60_000 },

@@ -117,6 +117,20 @@ describe.each(databases)('license files on $label', (database) => {
     expect(verify(null, Buffer.from(file.payload), stranger, Buffer.from(file.signature, 'base64'))).toBe(false);
   });
 
+  it("gives the plugin its user's file for the license token, and nothing for a wrong one", async () => {
+    const { id } = await signedIn(server());
+    const user = await server().db.selectFrom('users').select('license_token').where('id', '=', id).executeTakeFirstOrThrow();
+    const plugin = server().client();
+    const response = await plugin.get('/api/license', { headers: { authorization: `Bearer ${user.license_token}` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(verifyLicense(licenseFileSchema.parse(response.json()), await publicKeyOf(plugin))).toMatchObject({ userId: id, licenseToken: user.license_token });
+    for (const authorization of [undefined, 'Bearer not-a-token', `Basic ${user.license_token}`]) {
+      const refused = await plugin.get('/api/license', authorization ? { headers: { authorization } } : {});
+      expect(refused.statusCode).toBe(401);
+    }
+  });
+
   it('answers the same file inline without download=true', async () => {
     const { client, id } = await signedIn(server());
     const response = await client.get(`/api/sage/${id}/license`);
