@@ -1,8 +1,15 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    // Node loads react-admin's `react-router-dom`, which imports react-router's ES module; our own
+    // `react-router` imports would get its CommonJS build, a second copy whose router context
+    // react-admin cannot see. One copy, as in the browser bundle.
+    alias: [{ find: /^react-router$/, replacement: fileURLToPath(import.meta.resolve('react-router')) }],
+  },
   test: {
     globals: true,
     projects: [

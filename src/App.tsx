@@ -1,6 +1,6 @@
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import type { RuntimeConfig } from '../contract/config';
 import { ProductsCheckoutPage } from './portal/billing/ProductsCheckoutPage';
@@ -21,7 +21,11 @@ import { ResetPasswordPage } from './portal/ResetPasswordPage';
 import { SupportPage } from './portal/SupportPage';
 import { RuntimeConfigProvider } from './runtimeConfig';
 import { theme } from './ui/theme';
+import { LoadingScreen } from './ui/LoadingScreen';
 import { Toaster } from './ui/toast';
+
+/** The admin console (react-admin) in a chunk of its own: only /admin downloads it. */
+const AdminApp = lazy(() => import('./admin/AdminApp'));
 
 /** Providers every screen needs; tests wrap screens in the same ones with their own router. */
 export function AppProviders({
@@ -49,6 +53,17 @@ export function AppProviders({
 export function PortalRoutes() {
   return (
     <Routes>
+      {/* react-admin brings its own app bar and menu, so the console is not inside the portal's layout. */}
+      <Route
+        path="admin/*"
+        element={
+          <Guard access="admin">
+            <Suspense fallback={<LoadingScreen />}>
+              <AdminApp />
+            </Suspense>
+          </Guard>
+        }
+      />
       <Route element={<PortalLayout />}>
         <Route index element={<Navigate to="/download" replace />} />
         <Route path="download" element={<DownloadPage />} />

@@ -1,6 +1,9 @@
 import { sageBuildSchema, type SageBuild } from '../../contract/builds';
 import { request } from './client';
 
+/** Query key of the current build: the download page reads it, a release from the admin console replaces it. */
+export const CURRENT_BUILD_QUERY_KEY = ['current-sage-build'] as const;
+
 /** The current build; 404 means none released, so the configured default is offered (§7). */
 export async function fetchCurrentBuild(defaultBuild: SageBuild): Promise<SageBuild> {
   let res: Response;

@@ -14,7 +14,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { DownloadIcon, OpenInNewIcon } from '../ui/icons';
 import type { SageBuild } from '../../contract/builds';
-import { fetchCurrentBuild } from '../api/builds';
+import { CURRENT_BUILD_QUERY_KEY, fetchCurrentBuild } from '../api/builds';
 import { useRuntimeConfig } from '../runtimeConfig';
 
 const ENGINES = [
@@ -74,7 +74,7 @@ function BuildLoading() {
 export function DownloadPage() {
   const config = useRuntimeConfig();
   const build = useQuery({
-    queryKey: ['current-sage-build'],
+    queryKey: CURRENT_BUILD_QUERY_KEY,
     queryFn: () => fetchCurrentBuild(config.defaultBuild),
   });
 

@@ -1,17 +1,34 @@
-/** Who may open a route (§2, §6). */
-export type RouteAccess = 'all' | 'anonymous' | 'signed-in';
+import type { CurrentUser } from '../../contract/user';
 
-/** `error`: the user lookup failed for a reason other than 401, so we do not know. */
-export type SessionState = 'loading' | 'absent' | 'present' | 'error';
+/** Who may open a route (§2, §6). */
+export type RouteAccess = 'all' | 'anonymous' | 'signed-in' | 'admin';
+
+/**
+ * `present`: signed in, not an admin; `admin`: signed in with isAdmin. `error`: the user lookup
+ * failed for a reason other than 401, so we do not know.
+ */
+export type SessionState = 'loading' | 'absent' | 'present' | 'admin' | 'error';
 
 export type AccessDecision = { kind: 'show' } | { kind: 'loading' } | { kind: 'redirect'; to: string };
 
-/** The guard rule as a pure function: what a route shows for a session state. */
+/** The session state of a known current user (null: the server said 401). */
+export function sessionOf(user: CurrentUser | null): 'absent' | 'present' | 'admin' {
+  if (!user) return 'absent';
+  return user.isAdmin ? 'admin' : 'present';
+}
+
+/**
+ * The guard rule as a pure function: what a route shows for a session state. Signed-in routes
+ * send visitors to /; the admin route also sends a signed-in non-admin to /dashboard.
+ */
 export function routeAccess(access: RouteAccess, session: SessionState): AccessDecision {
   if (access === 'all') return { kind: 'show' };
   if (session === 'loading') return { kind: 'loading' };
   // An unknown session is not a signed-out one: the screen shows its own error (§2 Dashboard).
   if (session === 'error') return { kind: 'show' };
-  if (access === 'signed-in') return session === 'present' ? { kind: 'show' } : { kind: 'redirect', to: '/' };
-  return session === 'present' ? { kind: 'redirect', to: '/dashboard' } : { kind: 'show' };
+  const signedIn = session !== 'absent';
+  if (access === 'anonymous') return signedIn ? { kind: 'redirect', to: '/dashboard' } : { kind: 'show' };
+  if (!signedIn) return { kind: 'redirect', to: '/' };
+  if (access === 'admin' && session !== 'admin') return { kind: 'redirect', to: '/dashboard' };
+  return { kind: 'show' };
 }

@@ -1,7 +1,7 @@
 import { SvgIcon, type SvgIconProps } from '@mui/material';
 
 // Material Design glyphs (Apache 2.0), inlined so the product does not ship the whole icon package.
-function glyph(path: string, name: string) {
+export function glyph(path: string, name: string) {
   function Icon(props: SvgIconProps) {
     return (
       <SvgIcon {...props} viewBox="0 0 24 24">

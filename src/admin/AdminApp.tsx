@@ -1,0 +1,68 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Admin, CustomRoutes, defaultTheme, localStorageStore, Resource, type RaThemeOptions } from 'react-admin';
+import { Route } from 'react-router';
+import { authProvider } from '../authProvider/authProvider';
+import { dataProvider } from '../dataProvider';
+import { theme as portalTheme } from '../ui/theme';
+import { AdminLayout, ADMIN_PAGES } from './AdminLayout';
+import { AuditList } from './audit/AuditList';
+import { HomePage } from './home/HomePage';
+import { i18nProvider } from './i18n';
+import { FindMessage } from './messages/FindMessage';
+import { RecentMessages } from './messages/RecentMessages';
+import { AdminNotification } from './notify';
+import { ReleasePage } from './release/ReleasePage';
+import { UserEdit } from './users/UserEdit';
+import { UserList } from './users/UserList';
+import { UserSearch } from './users/UserSearch';
+import { UserShow } from './users/UserShow';
+
+/** react-admin's look in the portal's colours, shape and type. */
+const theme: RaThemeOptions = {
+  ...defaultTheme,
+  palette: {
+    primary: { main: portalTheme.palette.primary.main },
+    secondary: { main: portalTheme.palette.secondary.main },
+    background: { default: portalTheme.palette.background.default },
+  },
+  shape: portalTheme.shape,
+  typography: { ...defaultTheme.typography, fontFamily: portalTheme.typography.fontFamily },
+};
+
+/** List settings and the sidebar state are kept per browser, apart from other apps on the origin. */
+const store = localStorageStore(undefined, 'SageAdmin');
+
+/**
+ * The admin console at /admin (§2 Admin dashboard), loaded as its own chunk. It shares the portal's
+ * QueryClient (§9 defaults; a release updates the download page's build at once).
+ */
+export default function AdminApp() {
+  const queryClient = useQueryClient();
+  return (
+    <Admin
+      basename="/admin"
+      title="Sage Admin"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      queryClient={queryClient}
+      store={store}
+      theme={theme}
+      layout={AdminLayout}
+      dashboard={HomePage}
+      notification={AdminNotification}
+      loginPage={false}
+      requireAuth
+      disableTelemetry
+    >
+      <Resource name="users" list={UserList} show={UserShow} edit={UserEdit} recordRepresentation="username" />
+      <Resource name="audit" list={AuditList} />
+      <CustomRoutes>
+        <Route path={ADMIN_PAGES.release} element={<ReleasePage />} />
+        <Route path={ADMIN_PAGES.search} element={<UserSearch />} />
+        <Route path={ADMIN_PAGES.findMessage} element={<FindMessage />} />
+        <Route path={ADMIN_PAGES.recentMessages} element={<RecentMessages />} />
+      </CustomRoutes>
+    </Admin>
+  );
+}

@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import { Layout, Menu, useBasename } from 'react-admin';
+import { AuditIcon, FindMessageIcon, HomeIcon, MessagesIcon, ReleaseIcon, SearchIcon, UsersIcon } from './icons';
+
+/** Paths of the console's own pages, inside its `/admin` basename. */
+export const ADMIN_PAGES = {
+  release: '/release',
+  search: '/search',
+  findMessage: '/find-message',
+  recentMessages: '/recent-messages',
+} as const;
+
+/** §2 Admin dashboard tabs, in the spec's order and words, then the audit log. */
+export function AdminMenu() {
+  const basename = useBasename();
+  return (
+    <Menu>
+      <Menu.DashboardItem primaryText="admin.menu.home" leftIcon={<HomeIcon />} />
+      <Menu.Item to={`${basename}${ADMIN_PAGES.release}`} primaryText="admin.menu.release" leftIcon={<ReleaseIcon />} />
+      <Menu.Item to={`${basename}${ADMIN_PAGES.search}`} primaryText="admin.menu.search" leftIcon={<SearchIcon />} />
+      <Menu.Item to={`${basename}${ADMIN_PAGES.findMessage}`} primaryText="admin.menu.findMessage" leftIcon={<FindMessageIcon />} />
+      <Menu.Item
+        to={`${basename}${ADMIN_PAGES.recentMessages}`}
+        primaryText="admin.menu.recentMessages"
+        leftIcon={<MessagesIcon />}
+      />
+      <Menu.Item to={`${basename}/users`} primaryText="admin.menu.userList" leftIcon={<UsersIcon />} />
+      <Menu.Item to={`${basename}/audit`} primaryText="admin.menu.audit" leftIcon={<AuditIcon />} />
+    </Menu>
+  );
+}
+
+export function AdminLayout({ children }: { children: ReactNode }) {
+  return <Layout menu={AdminMenu}>{children}</Layout>;
+}

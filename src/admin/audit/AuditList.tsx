@@ -1,0 +1,33 @@
+import { Typography } from '@mui/material';
+import { Datagrid, DateField, FunctionField, List, TextField } from 'react-admin';
+import { DEFAULT_PAGE_SIZE, type AuditEntry } from '../../../contract/admin';
+import { prettyJson } from '../messages/messageRules';
+
+function Json({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <>—</>;
+  return (
+    <Typography component="pre" variant="body2" sx={{ fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-word', m: 0 }}>
+      {prettyJson(value)}
+    </Typography>
+  );
+}
+
+/** Every admin write, newest first: when, who, what, on which record, before and after. */
+export function AuditList() {
+  return (
+    <List title="admin.menu.audit" sort={{ field: 'createdAt', order: 'DESC' }} perPage={DEFAULT_PAGE_SIZE} exporter={false}>
+      <Datagrid bulkActionButtons={false} rowClick={false}>
+        <DateField source="createdAt" showTime sortable={false} />
+        <TextField source="actorEmail" sortable={false} emptyText="—" />
+        <TextField source="action" sortable={false} />
+        <FunctionField<AuditEntry>
+          source="target"
+          sortable={false}
+          render={(entry) => [entry.targetType, entry.targetId].filter(Boolean).join(' ')}
+        />
+        <FunctionField<AuditEntry> source="before" sortable={false} render={(entry) => <Json value={entry.before} />} />
+        <FunctionField<AuditEntry> source="after" sortable={false} render={(entry) => <Json value={entry.after} />} />
+      </Datagrid>
+    </List>
+  );
+}

@@ -1,0 +1,56 @@
+import { Button, Card, CardActions, CardContent, CircularProgress, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Title, useTranslate } from 'react-admin';
+import { useAdminDataProvider } from '../../dataProvider';
+import { useNotifyError } from '../notify';
+
+const numberFormat = new Intl.NumberFormat('en');
+
+/** §2 Home tab: the number of Grove users, with Refresh, and Retry when it could not be read. */
+export function HomePage() {
+  const translate = useTranslate();
+  const dataProvider = useAdminDataProvider();
+  const notifyError = useNotifyError();
+  const metrics = useQuery({
+    queryKey: ['admin', 'grove-metrics'],
+    queryFn: () =>
+      dataProvider.groveMetrics().catch((error: unknown) => {
+        notifyError({ title: 'admin.error', message: 'admin.home.failed', error });
+        throw error;
+      }),
+  });
+  const refetch = () => void metrics.refetch();
+  const titleId = useId();
+
+  return (
+    <Card component="section" aria-labelledby={titleId} sx={{ mt: 2, maxWidth: 480 }}>
+      <Title title="admin.menu.home" />
+      <CardContent>
+        <Typography id={titleId} component="h2" variant="h6" gutterBottom>
+          {translate('admin.home.groveUsers')}
+        </Typography>
+        {metrics.isPending ? (
+          <CircularProgress size={32} aria-label={translate('ra.message.loading')} />
+        ) : metrics.isError ? (
+          <Typography color="error">{translate('admin.home.failed')}</Typography>
+        ) : (
+          <Typography variant="h3" component="p">
+            {numberFormat.format(metrics.data.userStats.totalUsers)}
+          </Typography>
+        )}
+      </CardContent>
+      <CardActions>
+        {metrics.isError ? (
+          <Button onClick={refetch} disabled={metrics.isFetching}>
+            {translate('admin.home.retry')}
+          </Button>
+        ) : (
+          <Button onClick={refetch} disabled={metrics.isFetching}>
+            {translate('admin.home.refresh')}
+          </Button>
+        )}
+      </CardActions>
+    </Card>
+  );
+}

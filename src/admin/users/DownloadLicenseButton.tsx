@@ -1,0 +1,25 @@
+import { useMutation } from '@tanstack/react-query';
+import { Button, useRecordContext } from 'react-admin';
+import type { AdminUser } from '../../../contract/admin';
+import { DownloadIcon } from '../../ui/icons';
+import { useAdminDataProvider } from '../../dataProvider';
+import { saveFile } from '../../portal/browser';
+import { useNotifyError } from '../notify';
+
+/** Saves the user's signed license file (`GET /api/sage/{id}/license?download=true`). */
+export function DownloadLicenseButton() {
+  const user = useRecordContext<AdminUser>();
+  const dataProvider = useAdminDataProvider();
+  const notifyError = useNotifyError();
+  const download = useMutation({
+    mutationFn: (id: string) => dataProvider.downloadLicense(id),
+    onSuccess: ({ blob, filename }) => saveFile(blob, filename),
+    onError: (error) => notifyError({ title: 'admin.error', message: 'admin.users.licenseFailed', error }),
+  });
+  if (!user) return null;
+  return (
+    <Button label="admin.users.downloadLicense" onClick={() => download.mutate(user.id)} disabled={download.isPending}>
+      <DownloadIcon />
+    </Button>
+  );
+}

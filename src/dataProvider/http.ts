@@ -1,0 +1,78 @@
+import { HttpError } from 'react-admin';
+import type { z } from 'zod';
+import { TOTAL_COUNT_HEADER } from '../../contract/admin';
+import { bodyMessage, request } from '../api/client';
+
+/**
+ * A failed admin call as react-admin wants it: an HttpError whose message is the server's own
+ * (our `{ error, message }` body), so a notification can show it as it stands (§8 `Update Error`
+ * with the server message). A body that is not ours falls back to its text, then the status text.
+ */
+export async function adminError(res: Response): Promise<HttpError> {
+  const text = await res.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  return new HttpError(bodyMessage(text) || res.statusText || `Request failed with status ${res.status}`, res.status, body);
+}
+
+/** Sends an admin call (credentials always, §7) and throws `adminError` unless it succeeded. */
+export async function send(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+  const res = await request(path, init);
+  if (!res.ok) throw await adminError(res);
+  return res;
+}
+
+/** Sends an admin call and validates its JSON answer against the contract. */
+export async function sendFor<T>(schema: z.ZodType<T>, path: string, init?: { method?: string; body?: unknown }): Promise<T> {
+  const res = await send(path, init);
+  return schema.parse(await res.json());
+}
+
+/** A page of a list and the total the server counted (`X-Total-Count`). */
+export async function sendPage<T>(schema: z.ZodType<T>, path: string): Promise<{ data: T[]; total: number }> {
+  const res = await send(path);
+  const total = Number(res.headers.get(TOTAL_COUNT_HEADER) ?? Number.NaN);
+  if (!Number.isInteger(total) || total < 0) throw new Error(`${path} answered without a total count`);
+  const data = (await res.json()) as unknown;
+  if (!Array.isArray(data)) throw new Error(`${path} did not answer a list`);
+  return { data: data.map((item) => schema.parse(item)), total };
+}
+
+/** A file the server sent as an attachment. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string;
+}
+
+/** Downloads an attachment, named by its Content-Disposition or else `fallbackName`. */
+export async function sendForFile(path: string, fallbackName: string): Promise<DownloadedFile> {
+  const res = await send(path);
+  return { blob: await res.blob(), filename: filenameFrom(res.headers.get('content-disposition')) ?? fallbackName };
+}
+
+/**
+ * The file name a Content-Disposition header gives (RFC 6266): `filename*=UTF-8''…` wins over
+ * `filename="…"`; path separators are dropped so a name can never point outside the downloads.
+ */
+export function filenameFrom(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
+  let name: string | undefined;
+  if (extended?.[2]) {
+    try {
+      name = decodeURIComponent(extended[2].trim());
+    } catch {
+      name = undefined;
+    }
+  }
+  if (!name) {
+    const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+    name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2]?.trim();
+  }
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base ? base : null;
+}

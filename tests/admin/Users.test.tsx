@@ -1,0 +1,123 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { SEARCH_TERM_REQUIRED, type AdminUser } from '../../contract/admin';
+import type * as BrowserModule from '../../src/portal/browser';
+import { saveFile } from '../../src/portal/browser';
+import { currentLocation, json, stubFetch } from '../portal/render';
+import { ada, expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+
+vi.mock('../../src/portal/browser', async (importOriginal) => {
+  const actual = await importOriginal<typeof BrowserModule>();
+  return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
+});
+
+setUpAdminTests();
+beforeEach(() => vi.mocked(saveFile).mockReset());
+
+const grace: AdminUser = { ...ada, id: 'u2', username: 'grace', email: 'grace@example.com', isAdmin: true, token: 'lic-2' };
+
+const page = (users: AdminUser[], total: number) =>
+  new Response(JSON.stringify(users), { headers: { 'content-type': 'application/json', 'x-total-count': String(total) } });
+
+const listQueries = (fetch: ReturnType<typeof stubFetch>) =>
+  fetch.mock.calls
+    .map(([url]) => new URL(String(url), 'http://localhost'))
+    .filter((url) => url.pathname === '/api/admin/users')
+    .map((url) => Object.fromEntries(url.searchParams));
+
+describe('User List (§2)', () => {
+  it('asks the server for one page, newest first, and shows the total', async () => {
+    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => page([ada, grace], 60) });
+    renderAdmin('/admin/users');
+    expect(await screen.findByText('grace@example.com')).toBeInTheDocument();
+    expect(screen.getByText('1-25 of 60')).toBeInTheDocument();
+    expect(listQueries(fetch)[0]).toEqual({ page: '1', perPage: '25', sort: 'createdAt', order: 'DESC' });
+  });
+
+  it('sorts by a column and searches on the server', async () => {
+    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => page([ada], 1) });
+    renderAdmin('/admin/users');
+    await screen.findByText('ada@example.com');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Sort by username ascending' }));
+    await waitFor(() => expect(listQueries(fetch).at(-1)).toMatchObject({ sort: 'username', order: 'ASC' }));
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'ada');
+    await waitFor(() => expect(listQueries(fetch).at(-1)).toMatchObject({ q: 'ada', page: '1' }), { timeout: 3000 });
+  });
+
+  it('toasts Error when the users cannot be read', async () => {
+    stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error') });
+    renderAdmin('/admin/users');
+    await expectNotification('Error', 'Failed to fetch users');
+  });
+
+  it('exports every user as users.csv', async () => {
+    stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/users': () => page([ada], 1),
+      'GET /api/admin/users/export': () => new Response('id,username\r\nu1,ada\r\n', { headers: { 'content-disposition': 'attachment; filename="users.csv"' } }),
+    });
+    renderAdmin('/admin/users');
+    await screen.findByText('ada@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await waitFor(() => expect(saveFile).toHaveBeenCalledTimes(1));
+    const [blob, filename] = vi.mocked(saveFile).mock.calls[0]!;
+    expect(filename).toBe('users.csv');
+    expect(await blob.text()).toBe('id,username\r\nu1,ada\r\n');
+  });
+
+  it('says Export Error when the export fails', async () => {
+    stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/users': () => page([ada], 1),
+      'GET /api/admin/users/export': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error'),
+    });
+    renderAdmin('/admin/users');
+    await screen.findByText('ada@example.com');
+    await userEvent.click(screen.getByRole('button', { name: 'Export' }));
+    await expectNotification('Export Error', 'Failed to export users');
+    expect(saveFile).not.toHaveBeenCalled();
+  });
+});
+
+describe('Search (§2, §5)', () => {
+  async function search(term: string) {
+    renderAdmin('/admin/search');
+    const field = await screen.findByRole('searchbox', { name: 'Search users' });
+    if (term) await userEvent.type(field, term);
+    await userEvent.click(screen.getByRole('button', { name: 'Search' }));
+  }
+
+  it('asks for a term when none is given, and sends nothing', async () => {
+    const fetch = stubFetch(signedInAdmin);
+    await search(' ');
+    expect(await screen.findByText(SEARCH_TERM_REQUIRED)).toBeInTheDocument();
+    expect(fetch.mock.calls.some(([url]) => String(url).includes('/users/search'))).toBe(false);
+  });
+
+  it('lists the matching users, each leading to their page', async () => {
+    const fetch = stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/users/search': () => json([ada, grace]),
+      'GET /api/admin/users/u2': () => json(grace),
+      'GET /api/admin/users/u2/ai-history': () => json({ threads: [] }),
+    });
+    await search('a');
+    const results = await screen.findByRole('list', { name: 'Results' });
+    expect(within(results).getAllByRole('link').map((link) => link.textContent)).toEqual(['adaada@example.com', 'gracegrace@example.com']);
+    const url = fetch.mock.calls.map(([u]) => String(u)).find((u) => u.includes('/users/search'));
+    expect(url).toBe('/api/admin/users/search?query=a');
+
+    await userEvent.click(within(results).getByRole('link', { name: /grace/ }));
+    await waitFor(() => expect(currentLocation()).toBe('/admin/users/u2/show'));
+    expect(await screen.findByText('lic-2')).toBeInTheDocument();
+  });
+
+  it('says Search Error when the search fails', async () => {
+    stubFetch({ ...signedInAdmin, 'GET /api/admin/users/search': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error') });
+    await search('ada');
+    await expectNotification('Search Error', 'Failed to search users');
+  });
+});

@@ -1,0 +1,105 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CurrentUser } from '../../contract/user';
+import type * as BrowserModule from '../../src/portal/browser';
+import { assignLocation } from '../../src/portal/browser';
+import { currentLocation, json, stubFetch } from '../portal/render';
+import { admin, ada, expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+
+vi.mock('../../src/portal/browser', async (importOriginal) => {
+  const actual = await importOriginal<typeof BrowserModule>();
+  return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
+});
+
+setUpAdminTests();
+beforeEach(() => vi.mocked(assignLocation).mockReset());
+
+const user: CurrentUser = { ...admin, id: 'u1', username: 'ada', isAdmin: false };
+const signedOut = () => json({ error: 'Unauthorized', message: 'Authentication required' }, 401, 'Unauthorized');
+const metrics = () => json({ userStats: { totalUsers: 3 } });
+
+/** `GET /api/user` answers the admin first (the portal's guard), then `later` (react-admin's checks). */
+function sessionChangesTo(later: () => Response) {
+  let first = true;
+  return {
+    'GET /api/user': () => {
+      const response = first ? json(admin) : later();
+      first = false;
+      return response;
+    },
+  };
+}
+
+describe('who may open /admin (§2, §6)', () => {
+  it('sends a signed-out visitor to / (the download page)', async () => {
+    stubFetch({ 'GET /api/user': signedOut, 'GET /api/current-sage-build': () => json({}, 404, 'Not Found') });
+    renderAdmin('/admin/users');
+    await waitFor(() => expect(currentLocation()).toBe('/download'));
+  });
+
+  it('sends a signed-in non-admin to /dashboard', async () => {
+    stubFetch({ 'GET /api/user': () => json(user) });
+    renderAdmin('/admin');
+    await waitFor(() => expect(currentLocation()).toBe('/dashboard'));
+    expect(screen.queryByText('Grove Users')).not.toBeInTheDocument();
+  });
+
+  it('opens the console for an admin', async () => {
+    stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics });
+    renderAdmin('/admin');
+    expect(await screen.findByText('Grove Users')).toBeInTheDocument();
+    expect(currentLocation()).toBe('/admin');
+    expect(assignLocation).not.toHaveBeenCalled();
+  });
+});
+
+describe('when the session changes while the console is open', () => {
+  it('sends a demoted admin to the portal’s /dashboard, keeping their session', async () => {
+    const fetch = stubFetch({ ...sessionChangesTo(() => json(user)), 'GET /api/admin/grove-metrics': metrics });
+    renderAdmin('/admin');
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/dashboard'));
+    expect(fetch.mock.calls.some(([url]) => String(url) === '/api/logout')).toBe(false);
+  });
+
+  it('sends a signed-out admin to /', async () => {
+    stubFetch({ ...sessionChangesTo(signedOut), 'GET /api/admin/grove-metrics': metrics });
+    renderAdmin('/admin');
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/'));
+  });
+
+  it('leaves for / when a call answers 401', async () => {
+    let signedIn = true;
+    stubFetch({
+      'GET /api/user': () => (signedIn ? json(admin) : signedOut()),
+      'GET /api/admin/grove-metrics': metrics,
+      'GET /api/admin/users/u1': () => {
+        signedIn = false;
+        return signedOut();
+      },
+    });
+    renderAdmin('/admin/users/u1/show');
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/'));
+  });
+
+  it('stays when a call answers 403', async () => {
+    stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/users/u1': () => json(ada),
+      'GET /api/admin/users/u1/ai-history': () => json({ error: 'Forbidden', message: 'Admins only' }, 403, 'Forbidden'),
+    });
+    renderAdmin('/admin/users/u1/show');
+    await expectNotification('Failed to fetch AI history', 'Admins only');
+    expect(assignLocation).not.toHaveBeenCalled();
+    expect(currentLocation()).toBe('/admin/users/u1/show');
+  });
+
+  it('Logout ends the session and goes to /', async () => {
+    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics, 'POST /api/logout': () => json({ ok: true }) });
+    renderAdmin('/admin');
+    await userEvent.click(await screen.findByRole('button', { name: 'Profile' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/'));
+    expect(fetch.mock.calls.some(([url, init]) => String(url) === '/api/logout' && init?.method === 'POST')).toBe(true);
+  });
+});

@@ -1,0 +1,57 @@
+import { configure, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
+import type { AdminUser } from '../../contract/admin';
+import type { CurrentUser } from '../../contract/user';
+import { json, renderPortal } from '../portal/render';
+
+export const admin: CurrentUser = { id: 'admin-1', username: 'root', email: 'root@example.com', status: 'Active', isAdmin: true };
+
+/** `GET /api/user` answering the signed-in admin, for stubFetch. */
+export const signedInAdmin = { 'GET /api/user': () => json(admin) };
+
+export const ada: AdminUser = {
+  id: 'u1',
+  username: 'ada',
+  email: 'ada@example.com',
+  status: 'Active',
+  isAdmin: false,
+  token: 'lic-3f9a-77c2',
+  epicDisplayName: 'AdaL',
+  createdAt: '2026-01-02T03:04:05.000Z',
+  updatedAt: '2026-01-02T03:04:05.000Z',
+};
+
+/**
+ * Loads the console's chunk once per file before the tests (importing react-admin takes seconds
+ * under the test transform), gives its screens time to mount, and starts each test with an empty
+ * react-admin store.
+ */
+export function setUpAdminTests() {
+  vi.setConfig({ testTimeout: 30_000 });
+  beforeAll(async () => {
+    configure({ asyncUtilTimeout: 5000 });
+    await import('../../src/admin/AdminApp');
+  }, 60_000);
+  afterAll(() => {
+    configure({ asyncUtilTimeout: 1000 });
+  });
+  beforeEach(() => {
+    localStorage.clear();
+    // react-admin scrolls to the top on navigation; jsdom has no scrolling.
+    vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+  });
+}
+
+/** The whole app at `path` (an /admin path), through the portal's routes as in the browser. */
+export const renderAdmin = (path: string) => renderPortal(path);
+
+/** The react-admin notification (an alert inside its snackbar, not one of the page's own) holds each of `texts`. */
+export async function expectNotification(...texts: string[]) {
+  const toast = await waitFor(() => {
+    const [found] = screen.getAllByRole('alert').filter((alert) => alert.closest('.MuiSnackbar-root'));
+    if (!found) throw new Error('no notification on screen');
+    return found;
+  });
+  for (const text of texts) expect(within(toast).getByText(text)).toBeInTheDocument();
+  return toast;
+}

@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CurrentUser } from '../../contract/user';
+import { authProvider } from '../../src/authProvider/authProvider';
+import { assignLocation } from '../../src/portal/browser';
+import { jsonResponse, stubFetchWith } from './fetchStub';
+
+vi.mock('../../src/portal/browser', () => ({ assignLocation: vi.fn(), closeWindow: vi.fn(), saveFile: vi.fn() }));
+
+const user: CurrentUser = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
+const admin: CurrentUser = { ...user, id: 'a1', username: 'root', isAdmin: true };
+const signedOut = () => jsonResponse({ error: 'Unauthorized', message: 'Authentication required' }, 401, 'Unauthorized');
+
+/** A fetch that answers `responses` in turn. */
+function answers(...responses: (() => Response)[]) {
+  const queue = [...responses];
+  return stubFetchWith(() => {
+    const next = queue.shift();
+    if (!next) throw new Error('unexpected fetch');
+    return next();
+  });
+}
+
+const calls = (spy: ReturnType<typeof stubFetchWith>) => spy.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
+
+beforeEach(() => vi.mocked(assignLocation).mockReset());
+afterEach(() => vi.unstubAllGlobals());
+
+describe('checkAuth (§2, §6)', () => {
+  it('lets an admin in', async () => {
+    const spy = answers(() => jsonResponse(admin));
+    await expect(authProvider.checkAuth()).resolves.toBeUndefined();
+    expect(calls(spy)).toEqual(['GET /api/user']);
+  });
+
+  it.each<[string, () => Response, string]>([
+    ['a signed-out visitor', signedOut, '/'],
+    ['a signed-in non-admin', () => jsonResponse(user), '/dashboard'],
+  ])('sends %s to %s, without a notification', async (_who, response, redirectTo) => {
+    answers(response);
+    await expect(authProvider.checkAuth()).rejects.toEqual({ redirectTo, message: false });
+  });
+
+  it('fails when the session cannot be read', async () => {
+    answers(() => new Response('', { status: 503, statusText: 'Service Unavailable' }));
+    await expect(authProvider.checkAuth()).rejects.toThrow('503: Service Unavailable');
+  });
+});
+
+describe('checkError', () => {
+  it('ends the console on a 401', async () => {
+    await expect(authProvider.checkError({ status: 401, message: 'Authentication required' })).rejects.toEqual({ redirectTo: '/', message: false });
+  });
+
+  it.each([403, 400, 404, 409, 500])('stays on a %i', async (status) => {
+    await expect(authProvider.checkError({ status, message: 'no' })).resolves.toBeUndefined();
+  });
+
+  it('stays on an error without a status', async () => {
+    await expect(authProvider.checkError(new TypeError('Failed to fetch'))).resolves.toBeUndefined();
+  });
+});
+
+describe('logout: where the browser goes, outside react-admin’s /admin', () => {
+  it('ends an admin’s session, then goes to /', async () => {
+    const spy = answers(() => jsonResponse(admin), () => jsonResponse({ ok: true }));
+    await expect(authProvider.logout()).resolves.toBe(false);
+    expect(calls(spy)).toEqual(['GET /api/user', 'POST /api/logout']);
+    expect(assignLocation).toHaveBeenCalledWith('/');
+  });
+
+  it('sends a non-admin to the portal’s /dashboard and keeps their session', async () => {
+    const spy = answers(() => jsonResponse(user));
+    await expect(authProvider.logout()).resolves.toBe(false);
+    expect(calls(spy)).toEqual(['GET /api/user']);
+    expect(assignLocation).toHaveBeenCalledWith('/dashboard');
+  });
+
+  it.each<[string, () => Response]>([
+    ['a signed-out visitor', signedOut],
+    ['an unreadable session', () => new Response('', { status: 500, statusText: 'Internal Server Error' })],
+  ])('sends %s to /', async (_who, response) => {
+    const spy = answers(response);
+    await expect(authProvider.logout()).resolves.toBe(false);
+    expect(calls(spy)).toEqual(['GET /api/user']);
+    expect(assignLocation).toHaveBeenCalledWith('/');
+  });
+});
+
+describe('identity and permissions', () => {
+  it('names the user by username, with the e-mail', async () => {
+    answers(() => jsonResponse(admin));
+    await expect(authProvider.getIdentity()).resolves.toEqual({ id: 'a1', fullName: 'root', email: 'ada@example.com' });
+  });
+
+  it('has no identity when signed out', async () => {
+    answers(signedOut);
+    await expect(authProvider.getIdentity()).rejects.toThrow();
+  });
+
+  it.each<[string, () => Response, boolean]>([
+    ['an admin', () => jsonResponse(admin), true],
+    ['a user', () => jsonResponse(user), false],
+    ['a visitor', signedOut, false],
+  ])('gives %s isAdmin %s', async (_who, response, isAdmin) => {
+    answers(response);
+    await expect(authProvider.getPermissions()).resolves.toEqual({ isAdmin });
+  });
+});
