@@ -12,5 +12,18 @@ export const runtimeConfigSchema = z.object({
    * stand-in identity provider, see the login page's notice) or `unavailable` (not configured).
    */
   epicSignIn: z.enum(['epic', 'development', 'unavailable']),
+  /**
+   * Product analytics (docs/analytics.md): null while POSTHOG_KEY is unset, and then posthog-js is
+   * never loaded. `apiHost` is the product's own `/ingest` proxy; `ipLocation` says whether
+   * `GET /api/analytics/location` answers.
+   */
+  analytics: z
+    .object({
+      key: z.string(),
+      apiHost: z.string(),
+      excludedUserIds: z.array(z.string()),
+      ipLocation: z.boolean(),
+    })
+    .nullable(),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

@@ -8,6 +8,7 @@ import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
 import { adminRoutes } from './routes/admin';
+import { analyticsLocationRoutes, ingestProxyRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
 import { billingRoutes } from './routes/billing';
 import { emailRoutes } from './routes/email';
@@ -135,6 +136,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (api) => licenseRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => adminRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => ingestRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  await app.register(async (api) => analyticsLocationRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  // Its own scope: every body kept raw (posthog-js sends gzip/base64 as text/plain or forms).
+  await app.register(async (api) => ingestProxyRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
 
   const indexHtml = deps.staticDir ? path.join(deps.staticDir, 'index.html') : undefined;
   if (deps.staticDir && indexHtml && fs.existsSync(indexHtml)) {

@@ -101,6 +101,12 @@ const envSchema = z.object({
   DEV_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LICENSE_SIGNING_KEY: z.string().trim().optional(),
+  POSTHOG_KEY: z.string().trim().optional(),
+  POSTHOG_HOST: z.url().default('https://us.i.posthog.com'),
+  ANALYTICS_EXCLUDED_USER_IDS: z.string().default(''),
+  IP_LOCATION_URL: optionalUrl.refine((v) => v === undefined || v.includes('{ip}'), {
+    message: 'must contain {ip} where the address goes, e.g. https://ipapi.co/{ip}/json/',
+  }),
   AI_SERVICE_TOKEN: z
     .string()
     .trim()
@@ -158,6 +164,8 @@ export interface Config {
   devIdentityProvider: { port: number; redirectUri: string } | null;
   /** Null while billing is off: products are empty and billing writes answer 503. */
   stripe: StripeSettings | null;
+  /** PostHog behind the `/ingest` proxy; null while POSTHOG_KEY is unset (analytics off). */
+  analytics: { key: string; host: string; excludedUserIds: string[]; ipLocationUrl: string | undefined } | null;
   runtime: {
     marketingUrl: string;
     supportEmail: string;
@@ -170,6 +178,7 @@ export interface Config {
       ue57Url: string;
     };
     epicSignIn: 'epic' | 'development' | 'unavailable';
+    analytics: { key: string; apiHost: string; excludedUserIds: string[]; ipLocation: boolean } | null;
   };
 }
 
@@ -234,6 +243,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           redirectUri,
         }
       : null;
+  const analytics = e.POSTHOG_KEY
+    ? {
+        key: e.POSTHOG_KEY,
+        host: e.POSTHOG_HOST.replace(/\/+$/, ''),
+        excludedUserIds: [...new Set(e.ANALYTICS_EXCLUDED_USER_IDS.split(',').map((id) => id.trim()).filter(Boolean))],
+        ipLocationUrl: e.IP_LOCATION_URL,
+      }
+    : null;
   const devIdentityProvider =
     !epic && e.NODE_ENV !== 'production' && isLocalhostUrl(publicUrl) ? { port: e.DEV_IDP_PORT, redirectUri } : null;
   return {
@@ -258,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }
         : null,
+    analytics,
     runtime: {
       marketingUrl,
       supportEmail: e.SUPPORT_EMAIL,
@@ -270,6 +288,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ue57Url: e.DEFAULT_BUILD_UE57_URL ?? downloadUrl('5.7'),
       },
       epicSignIn: epic ? 'epic' : devIdentityProvider ? 'development' : 'unavailable',
+      analytics: analytics
+        ? { key: analytics.key, apiHost: '/ingest', excludedUserIds: analytics.excludedUserIds, ipLocation: Boolean(analytics.ipLocationUrl) }
+        : null,
     },
   };
 }

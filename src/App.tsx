@@ -3,6 +3,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import type { RuntimeConfig } from '../contract/config';
+import { PageTracker } from './analytics/PageTracker';
 import { ProductsCheckoutPage } from './portal/billing/ProductsCheckoutPage';
 import { SubscriptionUpdatePage } from './portal/billing/SubscriptionUpdatePage';
 import { DashboardPage } from './portal/dashboard/DashboardPage';
@@ -119,6 +120,7 @@ export function App({ config, queryClient }: { config: RuntimeConfig; queryClien
   return (
     <AppProviders config={config} queryClient={queryClient}>
       <BrowserRouter>
+        <PageTracker />
         <PortalRoutes />
       </BrowserRouter>
     </AppProviders>

@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { configureAnalytics } from './analytics';
 import { fetchRuntimeConfig } from './api/config';
 import { createQueryClient } from './api/queryClient';
 import { App } from './App';
@@ -10,6 +11,7 @@ const root = createRoot(container);
 
 fetchRuntimeConfig()
   .then((config) => {
+    configureAnalytics(config.analytics);
     root.render(
       <StrictMode>
         <App config={config} queryClient={createQueryClient()} />

@@ -43,6 +43,11 @@ export const AUTH_RATE_LIMITS = {
   pluginExchangePerIp: { limit: 30, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** The `/ingest` proxy to PostHog, per browser address. */
+export const ANALYTICS_RATE_LIMITS = {
+  proxyPerIp: { limit: 600, windowMs: 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
 /** The plugin fetching its signed license file with its license token. */
 export const LICENSE_RATE_LIMITS = {
   perIp: { limit: 60, windowMs: 60_000 },

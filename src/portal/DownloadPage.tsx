@@ -14,13 +14,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { DownloadIcon, OpenInNewIcon } from '../ui/icons';
 import type { SageBuild } from '../../contract/builds';
+import { track } from '../analytics';
 import { CURRENT_BUILD_QUERY_KEY, fetchCurrentBuild } from '../api/builds';
 import { useRuntimeConfig } from '../runtimeConfig';
 
 const ENGINES = [
-  { label: 'Unreal Engine 5.5', urlOf: (build: SageBuild) => build.ue55Url },
-  { label: 'Unreal Engine 5.6', urlOf: (build: SageBuild) => build.ue56Url },
-  { label: 'Unreal Engine 5.7', urlOf: (build: SageBuild) => build.ue57Url },
+  { label: 'Unreal Engine 5.5', ue: '5.5', urlOf: (build: SageBuild) => build.ue55Url },
+  { label: 'Unreal Engine 5.6', ue: '5.6', urlOf: (build: SageBuild) => build.ue56Url },
+  { label: 'Unreal Engine 5.7', ue: '5.7', urlOf: (build: SageBuild) => build.ue57Url },
 ] as const;
 
 const INSTALL_STEPS = [
@@ -33,7 +34,7 @@ const INSTALL_STEPS = [
 function DownloadButtons({ build }: { build: SageBuild }) {
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-      {ENGINES.map(({ label, urlOf }) => {
+      {ENGINES.map(({ label, ue, urlOf }) => {
         const url = urlOf(build);
         // A build may not ship for every engine (empty URL): the button stays, disabled.
         return url ? (
@@ -42,6 +43,7 @@ function DownloadButtons({ build }: { build: SageBuild }) {
             variant="contained"
             size="large"
             href={url}
+            onClick={() => track('File Download', { ue_version: ue, build_version: build.version, file_url: url })}
             aria-label={`Download for ${label}`}
             startIcon={<DownloadIcon aria-hidden />}
           >
@@ -109,6 +111,7 @@ export function DownloadPage() {
               href={config.installationGuideUrl}
               target="_blank"
               rel="noopener noreferrer"
+              onClick={() => track('Documentation View', { document: 'Installation Instructions', doc_url: config.installationGuideUrl })}
               aria-label="Installation Instructions (opens in a new tab)"
               endIcon={<OpenInNewIcon aria-hidden />}
             >

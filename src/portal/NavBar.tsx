@@ -17,6 +17,7 @@ import {
 } from '@mui/material';
 import { useId, useState } from 'react';
 import { NavLink } from 'react-router';
+import { reset, track } from '../analytics';
 import { useCurrentUser } from '../authProvider/session';
 import { useRuntimeConfig } from '../runtimeConfig';
 import { MOBILE_MEDIA_QUERY } from '../ui/theme';
@@ -74,7 +75,16 @@ function InlineLinks({ items }: { items: NavItem[] }) {
 function SessionButton({ action, onNavigate, fullWidth }: { action: SessionAction; onNavigate?: () => void; fullWidth?: boolean }) {
   if (action === 'login') {
     return (
-      <Button variant="contained" component={NavLink} to="/login" onClick={onNavigate} fullWidth={fullWidth}>
+      <Button
+        variant="contained"
+        component={NavLink}
+        to="/login"
+        onClick={() => {
+          track('Button Click', { button: 'Login', screen: 'navigation' });
+          onNavigate?.();
+        }}
+        fullWidth={fullWidth}
+      >
         Login
       </Button>
     );
@@ -82,7 +92,16 @@ function SessionButton({ action, onNavigate, fullWidth }: { action: SessionActio
   if (action === 'logout') {
     // A full page navigation: the server ends the session and redirects to /, so no cached user survives.
     return (
-      <Button variant="contained" href="/api/logout" onClick={onNavigate} fullWidth={fullWidth}>
+      <Button
+        variant="contained"
+        href="/api/logout"
+        onClick={() => {
+          track('User Logout');
+          reset();
+          onNavigate?.();
+        }}
+        fullWidth={fullWidth}
+      >
         Logout
       </Button>
     );

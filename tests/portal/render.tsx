@@ -18,6 +18,7 @@ export const testConfig: RuntimeConfig = {
     ue57Url: 'https://sage.test/dl/default-5.7.zip',
   },
   epicSignIn: 'epic',
+  analytics: null,
 };
 
 /**

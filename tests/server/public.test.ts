@@ -33,7 +33,9 @@ describe.each(databases)('public endpoints on $label', (database) => {
     const response = await server().client().get('/api/config');
     expect(response.statusCode).toBe(200);
     const body = response.json<Record<string, unknown>>();
-    expect(Object.keys(body).sort()).toEqual(['defaultBuild', 'epicSignIn', 'installationGuideUrl', 'marketingUrl', 'supportEmail']);
+    expect(Object.keys(body).sort()).toEqual(['analytics', 'defaultBuild', 'epicSignIn', 'installationGuideUrl', 'marketingUrl', 'supportEmail']);
+    // No POSTHOG_KEY in the suite: analytics are off.
+    expect(body.analytics).toBeNull();
     // The suite signs in with Epic through the development identity provider.
     expect(body.epicSignIn).toBe('development');
     expect(body.defaultBuild).toMatchObject({ version: DEFAULT_BUILD_VERSION });

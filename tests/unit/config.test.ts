@@ -291,4 +291,39 @@ describe('configuration', () => {
       expect(loadConfig({ EPIC_CLIENT_ID: '', EPIC_CLIENT_SECRET: ' ' }).runtime.epicSignIn).toBe('development');
     });
   });
+
+  describe('analytics', () => {
+    it('is off without POSTHOG_KEY', () => {
+      const config = loadConfig({ ANALYTICS_EXCLUDED_USER_IDS: 'a', IP_LOCATION_URL: 'https://ipapi.co/{ip}/json/' });
+      expect(config.analytics).toBeNull();
+      expect(config.runtime.analytics).toBeNull();
+    });
+
+    it('defaults the host to PostHog US and tells the browser to use /ingest', () => {
+      const config = loadConfig({ POSTHOG_KEY: ' phc_abc ' });
+      expect(config.analytics).toEqual({ key: 'phc_abc', host: 'https://us.i.posthog.com', excludedUserIds: [], ipLocationUrl: undefined });
+      expect(config.runtime.analytics).toEqual({ key: 'phc_abc', apiHost: '/ingest', excludedUserIds: [], ipLocation: false });
+    });
+
+    it('reads the host, the excluded ids and the location provider', () => {
+      const config = loadConfig({
+        POSTHOG_KEY: 'phc_abc',
+        POSTHOG_HOST: 'https://eu.i.posthog.com/',
+        ANALYTICS_EXCLUDED_USER_IDS: ' u1, u2,,u1 ,u3 ',
+        IP_LOCATION_URL: 'https://ipapi.co/{ip}/json/',
+      });
+      expect(config.analytics).toEqual({
+        key: 'phc_abc',
+        host: 'https://eu.i.posthog.com',
+        excludedUserIds: ['u1', 'u2', 'u3'],
+        ipLocationUrl: 'https://ipapi.co/{ip}/json/',
+      });
+      expect(config.runtime.analytics).toEqual({ key: 'phc_abc', apiHost: '/ingest', excludedUserIds: ['u1', 'u2', 'u3'], ipLocation: true });
+    });
+
+    it('refuses a bad host and a location URL without {ip}', () => {
+      expect(() => loadConfig({ POSTHOG_KEY: 'k', POSTHOG_HOST: 'not a url' })).toThrow(/POSTHOG_HOST/);
+      expect(() => loadConfig({ IP_LOCATION_URL: 'https://ipapi.co/json/' })).toThrow(/IP_LOCATION_URL: must contain \{ip\}/);
+    });
+  });
 });

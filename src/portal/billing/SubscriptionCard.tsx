@@ -9,6 +9,7 @@ import {
   subscriptionUpdateSuccessUrl,
   type BillingClient,
 } from '../../api/billing';
+import { track } from '../../analytics';
 import { useToast } from '../../ui/toast';
 import { assignLocation } from '../browser';
 import { priceText } from './plans';
@@ -87,12 +88,20 @@ export function SubscriptionCard({ subscription, client }: { subscription: Subsc
       {(action !== 'none' || addPaymentMethod) && (
         <CardActions disableSpacing sx={{ px: 2, pb: 2, flexWrap: 'wrap', gap: 1 }}>
           {action !== 'none' && (
-            <Button variant="contained" disabled={pending !== null} onClick={() => void open('action')}>
+            <Button variant="contained" disabled={pending !== null} onClick={() => {
+                track('Dashboard Action', { action: CARD_ACTION_LABELS[action] });
+                void open('action');
+              }}
+            >
               {pending === 'action' ? 'Opening...' : CARD_ACTION_LABELS[action]}
             </Button>
           )}
           {addPaymentMethod && (
-            <Button variant="outlined" disabled={pending !== null} onClick={() => void open('payment-method')}>
+            <Button variant="outlined" disabled={pending !== null} onClick={() => {
+                track('Dashboard Action', { action: 'Add Payment Method' });
+                void open('payment-method');
+              }}
+            >
               {pending === 'payment-method' ? 'Opening...' : 'Add Payment Method'}
             </Button>
           )}

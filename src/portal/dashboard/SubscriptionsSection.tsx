@@ -2,6 +2,7 @@ import { Alert, AlertTitle, Box, Button, Card, CardContent, Stack, Typography } 
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { Subscription } from '../../../contract/billing';
+import { track } from '../../analytics';
 import { useRefreshSubscriptions, useSubscriptionStatus, useUserSubscriptions } from '../../api/billing';
 import { CardGrid, CardsSkeleton } from '../../ui/CardGrid';
 import { useToast } from '../../ui/toast';
@@ -36,7 +37,13 @@ function useRefreshFromStripe() {
 function ViewPlansButton() {
   const navigate = useNavigate();
   return (
-    <Button variant="contained" onClick={() => navigate(PLANS_PATH)}>
+    <Button
+      variant="contained"
+      onClick={() => {
+        track('Dashboard Action', { action: 'View Available Plans' });
+        navigate(PLANS_PATH);
+      }}
+    >
       View Available Plans
     </Button>
   );

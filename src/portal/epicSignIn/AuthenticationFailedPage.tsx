@@ -1,5 +1,7 @@
 import { Alert, Button, Stack, Typography } from '@mui/material';
+import { useEffect } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
+import { track } from '../../analytics';
 import { epicSignInUrl } from '../../api/epic';
 import { PageCard } from '../../ui/PageCard';
 import { assignLocation } from '../browser';
@@ -11,6 +13,11 @@ export function AuthenticationFailedPage() {
   const reason = searchParams.get('reason');
   const { title, description } = failureText(reason);
 
+  // Authentication failures are tracked with their reason (the code, not any token or e-mail).
+  useEffect(() => {
+    track('User Login', { method: 'epic', status: 'failed', reason: reason ?? 'unknown', error_message: title });
+  }, [reason, title]);
+
   return (
     <PageCard title={title}>
       <Alert severity={reason === 'canceled' ? 'info' : 'error'}>{description}</Alert>
@@ -18,7 +25,13 @@ export function AuthenticationFailedPage() {
         Signing in from the Unreal plugin? Start the sign-in again from the Sage toolbar in Unreal Editor.
       </Typography>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <Button variant="contained" onClick={() => assignLocation(epicSignInUrl('web'))}>
+        <Button
+          variant="contained"
+          onClick={() => {
+            track('Button Click', { button: 'Try Again', screen: 'authentication_failed' });
+            assignLocation(epicSignInUrl('web'));
+          }}
+        >
           Try Again
         </Button>
         <Button variant="outlined" component={RouterLink} to="/">

@@ -2,8 +2,9 @@ import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import type { AuthStatus, SignInClient } from '../../../contract/epic';
+import { loginTracked, track } from '../../analytics';
 import { clearUeContext, epicSignInUrl, storeUePayload } from '../../api/epic';
-import { useAuthStatus, useRefreshCurrentUser } from '../../authProvider/session';
+import { useAuthStatus, useCurrentUser, useRefreshCurrentUser } from '../../authProvider/session';
 import { BusyLine, PageCard } from '../../ui/PageCard';
 import { assignLocation } from '../browser';
 import { clientFromSearch, loginCompletedView } from './rules';
@@ -59,6 +60,17 @@ export function LoginCompletedPage() {
   // §4: a 403 turns UE mode off; `deliver` needs a signed-in user, so what is left is the success.
   const view = computed === 'deliver' && delivery.state === 'refused' ? 'success' : computed;
   const deliver = view === 'deliver';
+
+  // User Login (method epic) once the Epic sign-in has succeeded. The excluded ids are checked
+  // when the user is identified (PageTracker), and here through the shared user query.
+  const loginReported = useRef(false);
+  const user = useCurrentUser();
+  useEffect(() => {
+    if (loginReported.current || (view !== 'success' && view !== 'deliver') || user.isPending) return;
+    loginReported.current = true;
+    if (user.data && !loginTracked(user.data.id)) return;
+    track('User Login', { method: 'epic', status: 'success', client });
+  }, [view, client, user.isPending, user.data]);
 
   useEffect(() => {
     if (!deliver || stored.current) return;

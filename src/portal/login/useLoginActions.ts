@@ -1,7 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import type { CurrentUser } from '../../../contract/user';
+import { identify, loginTracked, track } from '../../analytics';
 import { forgotPassword, login, register } from '../../api/auth';
-import { useRefreshCurrentUser } from '../../authProvider/session';
+import { USER_QUERY_KEY, useRefreshCurrentUser } from '../../authProvider/session';
 import { useToast } from '../../ui/toast';
 import type { LoginMode } from './validation';
 
@@ -21,6 +24,7 @@ export function useLoginActions() {
   const navigate = useNavigate();
   const toast = useToast();
   const refreshCurrentUser = useRefreshCurrentUser();
+  const queryClient = useQueryClient();
 
   const showError = useCallback(
     (description: string, duration?: number) => toast({ title: 'Error', description, variant: 'destructive', duration }),
@@ -35,17 +39,26 @@ export function useLoginActions() {
             ? await login({ email: email.trim(), password, rememberMe })
             : await register({ email: email.trim(), password });
         if (!result.ok) {
-          showError(result.message || FAILED_TO_AUTHENTICATE);
+          const message = result.message || FAILED_TO_AUTHENTICATE;
+          // §8: failed logins are tracked with the error message (never the e-mail or password).
+          track('User Login', { method: 'email', mode, status: 'failed', error_message: message });
+          showError(message);
           return;
         }
         // The dashboard's guard reads the cached user, so it must be fresh before we go there.
         await refreshCurrentUser();
+        const user = queryClient.getQueryData<CurrentUser | null>(USER_QUERY_KEY);
+        if (user && loginTracked(user.id)) {
+          identify(user);
+          track('User Login', { method: 'email', mode, status: 'success' });
+        }
         navigate('/dashboard', { replace: true });
       } catch {
+        track('User Login', { method: 'email', mode, status: 'failed', error_message: UNEXPECTED_ERROR });
         showError(UNEXPECTED_ERROR, UNEXPECTED_ERROR_DURATION_MS);
       }
     },
-    [navigate, refreshCurrentUser, showError],
+    [navigate, queryClient, refreshCurrentUser, showError],
   );
 
   const requestPasswordReset = useCallback(
