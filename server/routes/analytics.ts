@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AnalyticsLocation } from '../../contract/analytics';
 import { AppError } from '../errors';
 import { ANALYTICS_RATE_LIMITS } from '../services/rateLimiter';
 import { enforceLimits } from './rateLimit';
@@ -9,9 +8,6 @@ import type { App, RouteContext } from './types';
 export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024;
 /** How long the analytics provider may take before the proxy gives up. */
 export const INGEST_TIMEOUT_MS = 10_000;
-/** How long one IP's location is remembered. */
-export const LOCATION_CACHE_MS = 60 * 60_000;
-const LOCATION_CACHE_MAX = 10_000;
 
 /** Headers that describe one connection, not the message (RFC 9110 §7.6.1), plus those we set. */
 const HOP_BY_HOP = new Set([
@@ -103,66 +99,16 @@ export async function ingestProxyRoutes(app: App, { config, services }: RouteCon
   app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/ingest', handler: forward });
 }
 
-/** §3's location fields, from the common shapes of IP-location answers (ipapi.co, ip-api.com, ipinfo-like). */
-export type LocationAnswer = AnalyticsLocation;
-
-function str(...values: unknown[]): string | undefined {
-  for (const v of values) if (typeof v === 'string' && v.trim()) return v.trim();
-  return undefined;
-}
-function num(...values: unknown[]): number | undefined {
-  for (const v of values) {
-    const n = typeof v === 'string' ? Number(v) : v;
-    if (typeof n === 'number' && Number.isFinite(n)) return n;
-  }
-  return undefined;
-}
-
-export function normalizeLocation(raw: unknown, ip: string): LocationAnswer {
-  const r = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const [locLat, locLon] = typeof r.loc === 'string' ? r.loc.split(',') : [];
-  const fields: LocationAnswer = {
-    country: str(r.country_name, r.countryName, typeof r.country === 'string' && r.country.length > 2 ? r.country : undefined),
-    country_code: str(r.country_code, r.countryCode, typeof r.country === 'string' && r.country.length === 2 ? r.country : undefined),
-    region: str(r.region, r.regionName, r.region_name),
-    city: str(r.city),
-    timezone: str(r.timezone, r.time_zone),
-    latitude: num(r.latitude, r.lat, locLat),
-    longitude: num(r.longitude, r.lon, r.lng, locLon),
-    ip_address: str(r.ip, r.query) ?? ip,
-  };
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as LocationAnswer;
-}
-
-/** `GET /api/analytics/location`: the caller's location from IP_LOCATION_URL, cached per IP for an hour. */
-export async function analyticsLocationRoutes(app: App, { config }: RouteContext) {
-  const cache = new Map<string, { at: number; fields: LocationAnswer }>();
-
+/** `GET /api/analytics/location`: the caller's location, looked up by the IP-location service. */
+export async function analyticsLocationRoutes(app: App, { services }: RouteContext) {
   app.get('/api/analytics/location', async (request, reply) => {
-    const template = config.analytics?.ipLocationUrl;
-    if (!template) throw new AppError(404, 'not_found', 'No IP-location provider is configured');
-    const ip = request.ip;
-    const now = Date.now();
-    const hit = cache.get(ip);
+    if (!services.ipLocation.configured) throw new AppError(404, 'not_found', 'No IP-location provider is configured');
     reply.header('cache-control', 'private, max-age=3600');
-    if (hit && now - hit.at < LOCATION_CACHE_MS) return hit.fields;
-    let fields: LocationAnswer;
     try {
-      const response = await fetch(template.replaceAll('{ip}', encodeURIComponent(ip)), {
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(INGEST_TIMEOUT_MS),
-      });
-      if (!response.ok) throw new Error(`IP-location provider answered ${response.status}`);
-      fields = normalizeLocation(await response.json(), ip);
+      return await services.ipLocation.lookup(request.ip);
     } catch (err) {
       request.log.warn({ err }, 'IP-location lookup failed');
       throw new AppError(502, 'bad_gateway', 'The location could not be looked up');
     }
-    if (cache.size >= LOCATION_CACHE_MAX) {
-      for (const [key, entry] of cache) if (now - entry.at >= LOCATION_CACHE_MS) cache.delete(key);
-      if (cache.size >= LOCATION_CACHE_MAX) cache.delete(cache.keys().next().value as string);
-    }
-    cache.set(ip, { at: now, fields });
-    return fields;
   });
 }

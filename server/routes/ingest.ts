@@ -6,6 +6,7 @@ import { AppError, badRequest, unauthorized } from '../errors';
 import { INGESTION_RATE_LIMITS } from '../services/rateLimiter';
 import { hashToken, safeEqual } from '../services/tokens';
 import { enforceLimits } from './rateLimit';
+import { bearerToken } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 /** Who is storing: the AI service (any user) or one user, by their license token. */
@@ -21,9 +22,8 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
   const serviceTokenHash = config.aiServiceToken ? hashToken(config.aiServiceToken) : null;
 
   async function callerOf(request: FastifyRequest): Promise<Caller> {
-    const match = /^Bearer\s+(\S{1,512})$/i.exec(request.headers.authorization ?? '');
-    if (!match?.[1]) throw unauthorized(INVALID_TOKEN);
-    const token = match[1];
+    const token = bearerToken(request);
+    if (!token) throw unauthorized(INVALID_TOKEN);
     // Compared as hashes: equal lengths for timingSafeEqual whatever was sent.
     if (serviceTokenHash && safeEqual(hashToken(token), serviceTokenHash)) return { kind: 'service' };
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`ingest:ip:${request.ip}`, INGESTION_RATE_LIMITS.perIp]]);

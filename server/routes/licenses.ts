@@ -3,7 +3,7 @@ import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeyS
 import { AppError, forbidden, unauthorized } from '../errors';
 import { LICENSE_RATE_LIMITS } from '../services/rateLimiter';
 import { enforceLimits } from './rateLimit';
-import { sessionUser } from './sessionCookie';
+import { bearerToken, sessionUser } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 const paramsSchema = z.object({
@@ -40,7 +40,7 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
 
   // The plugin's own copy: it holds the license token (from the sign-in hand-off), not a session.
   app.get('/api/license', { schema: { response: { 200: licenseFileSchema } } }, async (request, reply) => {
-    const token = /^Bearer\s+(\S{1,512})$/i.exec(request.headers.authorization ?? '')?.[1];
+    const token = bearerToken(request);
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`license:ip:${request.ip}`, LICENSE_RATE_LIMITS.perIp]]);
     const user = token ? await services.users.findByLicenseToken(token) : undefined;
     if (!user) throw unauthorized('A valid license token is required (Authorization: Bearer …)');

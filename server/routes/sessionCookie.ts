@@ -57,3 +57,8 @@ export function signInToken(request: FastifyRequest): string | undefined {
 export function setSignInCookie(reply: FastifyReply, token: string, expiresAt: number, secure: boolean): void {
   reply.setCookie(SIGN_IN_COOKIE, token, { path: '/api', httpOnly: true, sameSite: 'lax', secure, expires: new Date(expiresAt) });
 }
+
+/** The token of an `Authorization: Bearer …` header (the plugin's and the AI service's calls). */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer\s+(\S{1,512})$/i.exec(request.headers.authorization ?? '')?.[1];
+}

@@ -12,6 +12,7 @@ import { createEpicSignInService } from './epicSignIn';
 import { loadLicenseSigningKey } from './licenseKey';
 import { createLicenseService } from './licenses';
 import type { Mailer } from './mailer';
+import { createIpLocationService } from './ipLocation';
 import { createMessageService } from './messages';
 import type { ScryptCost } from './passwords';
 import { createPasswordResetService } from './passwordReset';
@@ -89,6 +90,7 @@ export function createServices(deps: ServiceDeps) {
     audit,
     adminUsers: createAdminUserService({ db: deps.db, sessions, audit }),
     messages: createMessageService(deps.db),
+    ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,
     databaseReachable: () => pingDatabase(deps.db),
   };

@@ -4,7 +4,8 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_RATE_LIMITS } from '../../server/services/rateLimiter';
 import type { SageApp } from '../../server/app';
-import { INGEST_BODY_LIMIT_BYTES, normalizeLocation } from '../../server/routes/analytics';
+import { INGEST_BODY_LIMIT_BYTES } from '../../server/routes/analytics';
+import { normalizeLocation } from '../../server/services/ipLocation';
 import { buildExtraApp, databases, useTestServer } from './harness';
 
 interface Seen {
