@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './scripts/vitePrecompress';
 
 /**
  * Gives react-admin's ra-core a `react-router-dom` without the data router it only needs outside a
@@ -20,26 +21,29 @@ function raCoreWithoutDataRouter(): Plugin {
 }
 
 // The dev server proxies the API to the Fastify server started by `npm run dev:server`.
-export default defineConfig({
-  plugins: [react(), raCoreWithoutDataRouter()],
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [react(), raCoreWithoutDataRouter(), precompress()],
   build: {
-    outDir: 'dist',
+    // dist/client: the browser app; `vite build --ssr` writes the page renderer to dist/ssr (package.json).
+    outDir: 'dist/client',
     rolldownOptions: {
       output: {
-        // Libraries change less often than our screens: separate chunks stay cached across releases.
-        // entriesAware: a library only the lazily loaded admin console uses (react-admin and what it
-        // brings) goes to that console's vendor chunks, so the portal never downloads it.
+        // React changes less often than our screens: its own chunk stays cached across releases.
+        // Everything else is split by the import graph, so each screen's chunk carries what only it
+        // uses and the admin console's libraries never reach the portal.
         codeSplitting: {
-          groups: [
-            { name: 'vendor-mui', test: /node_modules[\\/](@mui|@emotion)[\\/]/, entriesAware: true },
-            { name: 'vendor', test: /node_modules[\\/]/, entriesAware: true },
-          ],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
         },
       },
     },
   },
+  // The page renderer bundles its libraries with their production code paths, as in the browser:
+  // Node would run React, MUI and Emotion in development mode, whose Emotion class names differ,
+  // and the browser would then insert every style again while hydrating.
+  ssr: { noExternal: true },
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : undefined,
   server: {
     port: 5173,
     proxy: { '/api': 'http://localhost:3000', '/healthz': 'http://localhost:3000' },
   },
-});
+}));

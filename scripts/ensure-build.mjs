@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const built = path.join(root, 'dist', 'index.html');
+// The browser app (dist/client) and the server's renderer of pre-rendered pages (dist/ssr).
+const outputs = [path.join(root, 'dist', 'client', 'index.html'), path.join(root, 'dist', 'ssr', 'entry-server.js')];
 const sources = ['src', 'contract', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json'];
 
 function newestMtime(p) {
@@ -15,12 +16,12 @@ function newestMtime(p) {
   return fs.readdirSync(p).reduce((max, name) => Math.max(max, newestMtime(path.join(p, name))), stat.mtimeMs);
 }
 
-const builtAt = fs.existsSync(built) ? fs.statSync(built).mtimeMs : 0;
+const builtAt = Math.min(...outputs.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)));
 const sourcesAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
 if (builtAt < sourcesAt) {
   console.log(builtAt ? 'Sources changed: rebuilding the browser app…' : 'Building the browser app…');
-  execFileSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  for (const args of [['build'], ['build', '--ssr', 'src/entry-server.tsx', '--outDir', 'dist/ssr']]) {
+    execFileSync(process.execPath, [vite, ...args, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  }
 }

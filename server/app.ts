@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
+import { compression } from './plugins/compression';
+import { registerPages, type RenderPage } from './plugins/pages';
+import { registerStaticAssets } from './plugins/staticAssets';
 import { adminRoutes } from './routes/admin';
 import { analyticsLocationRoutes, ingestProxyRoutes } from './routes/analytics';
 import { authRoutes } from './routes/auth';
@@ -29,8 +31,10 @@ export interface AppDeps {
   mailer: Mailer;
   rateLimiter: RateLimiter;
   scryptCost?: ScryptCost;
-  /** Folder of the built browser app; omitted in API-only tests. */
+  /** Folder of the built browser app (dist/client); omitted in API-only tests. */
   staticDir?: string;
+  /** The server build of the pre-rendered pages (dist/ssr); without it they are served as the app's shell. */
+  renderPage?: RenderPage;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -98,6 +102,8 @@ export async function buildApp(deps: AppDeps) {
   });
 
   await app.register(fastifyCookie);
+  // Before any route: it attaches itself to each route as the route is added.
+  await app.register(compression);
   app.addHook('onRequest', addSecurityHeaders);
   app.addHook('onRequest', checkOrigin(config.publicUrl, config.env === 'production'));
 
@@ -140,26 +146,25 @@ export async function buildApp(deps: AppDeps) {
   // Its own scope: every body kept raw (posthog-js sends gzip/base64 as text/plain or forms).
   await app.register(async (api) => ingestProxyRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
 
-  const indexHtml = deps.staticDir ? path.join(deps.staticDir, 'index.html') : undefined;
-  if (deps.staticDir && indexHtml && fs.existsSync(indexHtml)) {
-    await app.register(fastifyStatic, {
-      root: deps.staticDir,
-      wildcard: false,
-      index: false,
-      setHeaders(reply, filePath) {
-        // Vite fingerprints everything under assets/; the rest must be revalidated.
-        reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  }
+  const hasApp = deps.staticDir !== undefined && fs.existsSync(path.join(deps.staticDir, 'index.html'));
+  const servePage =
+    hasApp && deps.staticDir
+      ? await registerPages(app, {
+          clientDir: deps.staticDir,
+          renderPage: deps.renderPage,
+          runtimeConfig: config.runtime,
+          currentBuild: services.builds.current,
+        })
+      : undefined;
+  if (hasApp && deps.staticDir) await registerStaticAssets(app, deps.staticDir);
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
-    if (url.startsWith('/api/') || url === '/api' || !indexHtml || request.method !== 'GET') {
+    if (url.startsWith('/api/') || url === '/api' || !servePage || request.method !== 'GET') {
       return reply.code(404).send({ error: 'not_found', message: `No such endpoint: ${request.method} ${url}` });
     }
     // Every other GET is a screen of the single-page app.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return servePage(request, reply);
   });
 
   // Housekeeping: sessions, links and codes that can no longer be used are dropped hourly.

@@ -1,7 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
+import type { RenderPage } from './plugins/pages';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { loggerOptions } from './logging';
@@ -9,6 +11,14 @@ import { mailerFromConfig } from './services/mailer';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './services/rateLimiter';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The server build of the pre-rendered pages (`npm run build` writes it beside the browser app). */
+async function loadPageRenderer(): Promise<RenderPage | undefined> {
+  const entry = path.join(root, 'dist', 'ssr', 'entry-server.js');
+  if (!fs.existsSync(entry)) return undefined;
+  const module = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage };
+  return module.renderPage;
+}
 
 /** Starts the product: configuration, database and migrations, then the HTTP server. */
 async function main() {
@@ -28,7 +38,8 @@ async function main() {
     // The mailer logs through the app's logger; no mail is sent before the app exists.
     mailer: mailerFromConfig(config, { info: (obj, msg) => app.log.info(obj, msg) }),
     rateLimiter: config.redisUrl ? createRedisRateLimiter(new Redis(config.redisUrl)) : createMemoryRateLimiter(),
-    staticDir: path.join(root, 'dist'),
+    staticDir: path.join(root, 'dist', 'client'),
+    renderPage: await loadPageRenderer(),
     logger: loggerOptions(config.logLevel),
   });
 

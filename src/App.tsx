@@ -1,32 +1,18 @@
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { Suspense, useEffect, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import type { RuntimeConfig } from '../contract/config';
+import { documentTitle, NOT_FOUND_PAGE, PAGES, pageFor, REDIRECTS, type PageInfo } from '../contract/pages';
 import { PageTracker } from './analytics/PageTracker';
-import { ProductsCheckoutPage } from './portal/billing/ProductsCheckoutPage';
-import { SubscriptionUpdatePage } from './portal/billing/SubscriptionUpdatePage';
-import { DashboardPage } from './portal/dashboard/DashboardPage';
-import { DownloadPage } from './portal/DownloadPage';
-import { AuthenticationFailedPage } from './portal/epicSignIn/AuthenticationFailedPage';
-import { EmailVerificationCompletedPage } from './portal/epicSignIn/EmailVerificationCompletedPage';
-import { EmailVerificationPage } from './portal/epicSignIn/EmailVerificationPage';
-import { EpicAccountLinkPage } from './portal/epicSignIn/EpicAccountLinkPage';
-import { LoginCompletedPage } from './portal/epicSignIn/LoginCompletedPage';
-import { UeTestPage } from './portal/epicSignIn/UeTestPage';
 import { Guard } from './portal/guards';
-import { LoginPage } from './portal/LoginPage';
-import { NotFoundPage } from './portal/NotFoundPage';
 import { PortalLayout } from './portal/PortalLayout';
-import { ResetPasswordPage } from './portal/ResetPasswordPage';
-import { SupportPage } from './portal/SupportPage';
+import { screenFor } from './portal/screens';
 import { RuntimeConfigProvider } from './runtimeConfig';
+import type { LazyScreen } from './ui/lazyScreen';
 import { theme } from './ui/theme';
 import { LoadingScreen } from './ui/LoadingScreen';
 import { Toaster } from './ui/toast';
-
-/** The admin console (react-admin) in a chunk of its own: only /admin downloads it. */
-const AdminApp = lazy(() => import('./admin/AdminApp'));
 
 /** Providers every screen needs; tests wrap screens in the same ones with their own router. */
 export function AppProviders({
@@ -50,69 +36,59 @@ export function AppProviders({
   );
 }
 
-/** The portal's routes (§2). */
+/** A page's screen behind its access rule, loading its chunk on first visit. */
+function ScreenRoute({ page, screen: Screen }: { page: PageInfo; screen: LazyScreen }) {
+  const screen = (
+    <Suspense fallback={<LoadingScreen />}>
+      <Screen />
+    </Suspense>
+  );
+  return page.access === 'all' ? screen : <Guard access={page.access}>{screen}</Guard>;
+}
+
+const ADMIN_PAGE = pageFor('/admin');
+const PORTAL_PAGES = PAGES.filter((page) => page !== ADMIN_PAGE);
+
+/** The portal's routes (§2), one per entry of contract/pages.ts. */
 export function PortalRoutes() {
   return (
     <Routes>
       {/* react-admin brings its own app bar and menu, so the console is not inside the portal's layout. */}
-      <Route
-        path="admin/*"
-        element={
-          <Guard access="admin">
-            <Suspense fallback={<LoadingScreen />}>
-              <AdminApp />
-            </Suspense>
-          </Guard>
-        }
-      />
+      <Route path={ADMIN_PAGE.path} element={<ScreenRoute page={ADMIN_PAGE} screen={screenFor(ADMIN_PAGE.path)} />} />
       <Route element={<PortalLayout />}>
-        <Route index element={<Navigate to="/download" replace />} />
-        <Route path="download" element={<DownloadPage />} />
-        <Route path="signup" element={<Navigate to="/login" replace />} />
-        <Route
-          path="login"
-          element={
-            <Guard access="anonymous">
-              <LoginPage />
-            </Guard>
-          }
-        />
-        <Route path="reset-password" element={<ResetPasswordPage />} />
-        <Route path="support" element={<SupportPage />} />
-        <Route path="authentication_failed" element={<AuthenticationFailedPage />} />
-        <Route path="epic_account_link" element={<EpicAccountLinkPage />} />
-        <Route path="email-verification" element={<EmailVerificationPage />} />
-        <Route path="email-verification-preview" element={<EmailVerificationPage />} />
-        <Route path="email-verification-completed" element={<EmailVerificationCompletedPage />} />
-        <Route path="login_completed" element={<LoginCompletedPage />} />
-        <Route path="ue-test" element={<UeTestPage />} />
-        <Route
-          path="dashboard"
-          element={
-            <Guard access="signed-in">
-              <DashboardPage />
-            </Guard>
-          }
-        />
-        <Route
-          path="products-checkout"
-          element={
-            <Guard access="signed-in">
-              <ProductsCheckoutPage />
-            </Guard>
-          }
-        />
-        <Route
-          path="subscription-update"
-          element={
-            <Guard access="signed-in">
-              <SubscriptionUpdatePage />
-            </Guard>
-          }
-        />
-        <Route path="*" element={<NotFoundPage />} />
+        {Object.entries(REDIRECTS).map(([from, to]) =>
+          from === '' ? (
+            <Route key="index" index element={<Navigate to={to} replace />} />
+          ) : (
+            <Route key={from} path={from} element={<Navigate to={to} replace />} />
+          ),
+        )}
+        {PORTAL_PAGES.map((page) => (
+          <Route key={page.path} path={page.path} element={<ScreenRoute page={page} screen={screenFor(page.path)} />} />
+        ))}
+        <Route path="*" element={<ScreenRoute page={NOT_FOUND_PAGE} screen={screenFor(NOT_FOUND_PAGE.path)} />} />
       </Route>
     </Routes>
+  );
+}
+
+/** Keeps the document title on the page the user is on (the server writes the first one). */
+function DocumentTitle() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    document.title = documentTitle(pageFor(pathname));
+  }, [pathname]);
+  return null;
+}
+
+/** Everything inside the router: the same tree on the server (StaticRouter) and in the browser. */
+export function PortalTree() {
+  return (
+    <>
+      <PageTracker />
+      <DocumentTitle />
+      <PortalRoutes />
+    </>
   );
 }
 
@@ -120,8 +96,7 @@ export function App({ config, queryClient }: { config: RuntimeConfig; queryClien
   return (
     <AppProviders config={config} queryClient={queryClient}>
       <BrowserRouter>
-        <PageTracker />
-        <PortalRoutes />
+        <PortalTree />
       </BrowserRouter>
     </AppProviders>
   );

@@ -66,7 +66,7 @@ export function mailerFromConfig(config: Pick<Config, 'smtpUrl' | 'mailFrom' | '
   });
 }
 
-/** Escapes text for an HTML mail body. */
+/** Escapes text for HTML: a mail body, or a page's text and attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

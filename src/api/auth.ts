@@ -1,13 +1,18 @@
 import type { ForgotPasswordRequest, LoginRequest, RegisterRequest, ResetPasswordRequest } from '../../contract/auth';
-import { currentUserSchema, type CurrentUser } from '../../contract/user';
+import type { SignInClient } from '../../contract/epic';
+import type { CurrentUser } from '../../contract/user';
 import { action, errorFromResponse, request, type ActionResult } from './client';
+
+/** Query key of the current user (§7: "a user query (key user)"). */
+export const USER_QUERY_KEY = ['user'] as const;
 
 /** The signed-in user, or null when the server answers 401 (§7); other failures throw. */
 export async function fetchCurrentUser(): Promise<CurrentUser | null> {
   const res = await request('/api/user');
   if (res.status === 401) return null;
   if (!res.ok) throw await errorFromResponse(res);
-  return currentUserSchema.parse(await res.json());
+  // Every page asks this: the answer is typed by the contract, not parsed (decision 009).
+  return (await res.json()) as CurrentUser;
 }
 
 export const login = (body: LoginRequest): Promise<ActionResult> => action('/api/login', body);
@@ -19,3 +24,12 @@ export const forgotPassword = (body: ForgotPasswordRequest): Promise<ActionResul
   action('/api/forgot-password', body);
 export const resetPassword = (body: ResetPasswordRequest): Promise<ActionResult> =>
   action('/api/reset-password', body);
+
+// Epic sign-in URLs live here, not in epic.ts: the sign-in page links them without loading the
+// linking calls and their answer schemas.
+
+/** Epic sign-in is a full browser navigation to the server (§2, §7), not a client-side route. */
+export const epicSignInUrl = (client: SignInClient = 'web') => `/api/auth/login?client=${client}`;
+
+/** Where a verified browser is signed in (§4): the server finishes the Epic sign-in there. */
+export const INTERNAL_CALLBACK_URL = '/api/auth/callback-internal';

@@ -1,4 +1,4 @@
-import { sageBuildSchema, type SageBuild } from '../../contract/builds';
+import type { SageBuild } from '../../contract/builds';
 import { request } from './client';
 
 /** Query key of the current build: the download page reads it, a release from the admin console replaces it. */
@@ -14,7 +14,8 @@ export async function fetchCurrentBuild(defaultBuild: SageBuild): Promise<SageBu
   }
   if (res.status === 404) return defaultBuild;
   if (!res.ok) throw new Error('Failed to fetch current build');
-  const parsed = sageBuildSchema.safeParse(await res.json().catch(() => null));
-  if (!parsed.success) throw new Error('Failed to fetch current build');
-  return parsed.data;
+  // The download page's one read: typed by the contract, not parsed, so its first load carries no zod (decision 009).
+  const build = (await res.json().catch(() => null)) as SageBuild | null;
+  if (!build?.version) throw new Error('Failed to fetch current build');
+  return build;
 }

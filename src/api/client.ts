@@ -1,5 +1,11 @@
-import { z } from 'zod';
-import { apiErrorSchema } from '../../contract/errors';
+/**
+ * What the screens validate answers with: a contract schema (zod) fits. The module takes the shape,
+ * not zod itself, so pages that trust the server's contract (decision 009) load no zod at all.
+ */
+export interface AnswerSchema<T> {
+  parse(data: unknown): T;
+  safeParse(data: unknown): { success: true; data: T } | { success: false };
+}
 
 /** A failed API call; `message` follows spec §8 (`status: statusText` or `status: body text`). */
 export class HttpError extends Error {
@@ -20,8 +26,9 @@ export function bodyMessage(text: string): string {
   } catch {
     return text; // Not JSON: the text itself is the message.
   }
-  const body = apiErrorSchema.safeParse(parsed);
-  return body.success ? body.data.message : text;
+  // Our `{ error, message }` body (contract/errors.ts), checked by hand to keep zod out of this module.
+  const message = typeof parsed === 'object' && parsed !== null ? (parsed as { message?: unknown }).message : undefined;
+  return typeof message === 'string' ? message : text;
 }
 
 /** §8: status ≥ 500 → `status: statusText`; other non-OK → `status: body text`. */
@@ -41,11 +48,12 @@ export function request(path: string, init: { method?: string; body?: unknown } 
   });
 }
 
-/** GET a JSON document, validated by `schema`; throws HttpError per §8. */
-export async function getJson<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+/** GET a JSON document, validated by `schema` when one is given; throws HttpError per §8. */
+export async function getJson<T>(path: string, schema?: AnswerSchema<T>): Promise<T> {
   const res = await request(path);
   if (!res.ok) throw await errorFromResponse(res);
-  return schema.parse(await res.json());
+  const body: unknown = await res.json();
+  return schema ? schema.parse(body) : (body as T);
 }
 
 export interface ActionResult {
@@ -62,7 +70,7 @@ export type CallResult<T> = { ok: true; data: T; status: number } | { ok: false;
  * e-mail linking calls): not-ok with the status text for 5xx, else the server's message; a network
  * failure yields its error text. On success the answer is validated by `schema`.
  */
-export async function call<T>(path: string, schema: z.ZodType<T>, body?: unknown): Promise<CallResult<T>> {
+export async function call<T>(path: string, schema: AnswerSchema<T> | null, body?: unknown): Promise<CallResult<T>> {
   let res: Response;
   try {
     res = await request(path, { method: 'POST', body });
@@ -73,13 +81,15 @@ export async function call<T>(path: string, schema: z.ZodType<T>, body?: unknown
     const message = res.status >= 500 ? res.statusText : bodyMessage(await res.text());
     return { ok: false, message, status: res.status };
   }
-  const parsed = schema.safeParse(await res.json().catch(() => undefined));
+  const answer: unknown = await res.json().catch(() => undefined);
+  if (!schema) return { ok: true, data: answer as T, status: res.status };
+  const parsed = schema.safeParse(answer);
   if (!parsed.success) return { ok: false, message: 'The server sent an answer this page does not understand', status: res.status };
   return { ok: true, data: parsed.data, status: res.status };
 }
 
 /** `call` for answers whose body the page does not read (§7: login, register, logout). */
 export async function action(path: string, body?: unknown): Promise<ActionResult> {
-  const result = await call(path, z.unknown(), body);
+  const result = await call(path, null, body);
   return result.ok ? { ok: true, message: '', status: result.status } : result;
 }

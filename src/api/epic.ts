@@ -6,15 +6,8 @@ import {
   signInOkSchema,
   storePayloadResponseSchema,
   type AuthStatus,
-  type SignInClient,
 } from '../../contract/epic';
 import { call, getJson } from './client';
-
-/** Epic sign-in is a full browser navigation to the server (§2, §7), not a client-side route. */
-export const epicSignInUrl = (client: SignInClient = 'web') => `/api/auth/login?client=${client}`;
-
-/** Where a verified browser is signed in (§4): the server finishes the Epic sign-in there. */
-export const INTERNAL_CALLBACK_URL = '/api/auth/callback-internal';
 
 /** §3 Auth status: who is signed in and whether a plugin hand-off waits for this browser. */
 export const fetchAuthStatus = (): Promise<AuthStatus> => getJson('/api/auth/status', authStatusSchema);

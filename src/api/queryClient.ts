@@ -1,4 +1,7 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import type { BootData } from '../../contract/boot';
+import { USER_QUERY_KEY } from './auth';
+import { CURRENT_BUILD_QUERY_KEY } from './builds';
 import { errorFromResponse, request } from './client';
 
 /** §7: the default data query is a GET of the query key as the path. */
@@ -25,4 +28,15 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+}
+
+/**
+ * A query client holding what the page was served with (contract/boot.ts), so the first render
+ * in the browser matches the server's and asks nothing the page already knows.
+ */
+export function seededQueryClient({ currentBuild, signedOut }: BootData): QueryClient {
+  const queryClient = createQueryClient();
+  if (currentBuild) queryClient.setQueryData(CURRENT_BUILD_QUERY_KEY, currentBuild);
+  if (signedOut) queryClient.setQueryData(USER_QUERY_KEY, null);
+  return queryClient;
 }

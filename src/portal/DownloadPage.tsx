@@ -78,6 +78,9 @@ export function DownloadPage() {
   const build = useQuery({
     queryKey: CURRENT_BUILD_QUERY_KEY,
     queryFn: () => fetchCurrentBuild(config.defaultBuild),
+    // The page may come rendered with a build (the server's boot data); it is read again on every
+    // visit, so a release shows after at most one request.
+    refetchOnMount: 'always',
   });
 
   return (

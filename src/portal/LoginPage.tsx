@@ -16,7 +16,8 @@ import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useRuntimeConfig } from '../runtimeConfig';
 import { useToast } from '../ui/toast';
-import { epicSignInUrl } from '../api/epic';
+import { useHydrated } from '../ui/useHydrated';
+import { epicSignInUrl } from '../api/auth';
 import { assignLocation } from './browser';
 import { PasswordField } from './login/PasswordField';
 import { useLoginActions } from './login/useLoginActions';
@@ -47,6 +48,9 @@ export function LoginPage() {
   const [rememberMe, setRememberMe] = useState(false);
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Pre-rendered: usable once the app has taken over the page (the submit label says Processing... only while busy).
+  const hydrated = useHydrated();
+  const locked = busy || !hydrated;
   const toast = useToast();
   const { submit, requestPasswordReset } = useLoginActions();
   const text = TEXT[mode];
@@ -91,7 +95,7 @@ export function LoginPage() {
           variant="contained"
           fullWidth
           size="large"
-          disabled={busy || epicSignIn === 'unavailable'}
+          disabled={locked || epicSignIn === 'unavailable'}
           onClick={() => assignLocation(epicSignInUrl('web'))}
         >
           Sign in with Epic
@@ -110,7 +114,7 @@ export function LoginPage() {
 
         <Divider sx={{ my: 3 }}>or</Divider>
 
-        <Box component="form" onSubmit={onSubmit}>
+        <Box component="form" method="post" onSubmit={onSubmit}>
           <TextField
             label="Email"
             name="email"
@@ -121,7 +125,7 @@ export function LoginPage() {
             fullWidth
             margin="normal"
             autoComplete="email"
-            disabled={busy}
+            disabled={locked}
           />
           <PasswordField
             label="Password"
@@ -130,7 +134,7 @@ export function LoginPage() {
             onChange={setPassword}
             visible={showPassword}
             onToggleVisible={() => setShowPassword((v) => !v)}
-            disabled={busy}
+            disabled={locked}
             autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
           />
           {mode === 'register' && (
@@ -140,7 +144,7 @@ export function LoginPage() {
               value={passwordConfirm}
               onChange={setPasswordConfirm}
               visible={showPassword}
-              disabled={busy}
+              disabled={locked}
               autoComplete="new-password"
             />
           )}
@@ -152,7 +156,7 @@ export function LoginPage() {
                     name="rememberMe"
                     checked={rememberMe}
                     onChange={(e) => setRememberMe(e.target.checked)}
-                    disabled={busy}
+                    disabled={locked}
                   />
                 }
                 label="Remember me"
@@ -161,21 +165,21 @@ export function LoginPage() {
                 component="button"
                 type="button"
                 variant="body2"
-                disabled={busy}
+                disabled={locked}
                 onClick={() => void requestPasswordReset(email)}
               >
                 Forgot password?
               </Link>
             </Stack>
           )}
-          <Button type="submit" variant="outlined" fullWidth size="large" disabled={busy} sx={{ mt: 3 }}>
+          <Button type="submit" variant="outlined" fullWidth size="large" disabled={locked} sx={{ mt: 3 }}>
             {busy ? 'Processing...' : text.submit}
           </Button>
         </Box>
 
         <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
           {text.switchPrompt}{' '}
-          <Link component="button" type="button" variant="body2" disabled={busy} onClick={toggleMode}>
+          <Link component="button" type="button" variant="body2" disabled={locked} onClick={toggleMode}>
             {text.switchAction}
           </Link>
         </Typography>

@@ -1,33 +1,21 @@
-import {
-  AppBar,
-  Box,
-  Button,
-  Divider,
-  Drawer,
-  IconButton,
-  Link,
-  List,
-  ListItem,
-  ListItemButton,
-  ListItemText,
-  Stack,
-  Toolbar,
-  Typography,
-  useMediaQuery,
-} from '@mui/material';
-import { useId, useState } from 'react';
+import { AppBar, Box, Button, IconButton, Link, Stack, Toolbar, Typography } from '@mui/material';
+import { lazy, Suspense, useId, useState } from 'react';
 import { NavLink } from 'react-router';
 import { reset, track } from '../analytics';
 import { useCurrentUser } from '../authProvider/session';
 import { useRuntimeConfig } from '../runtimeConfig';
 import { MOBILE_MEDIA_QUERY } from '../ui/theme';
-import { CloseIcon, MenuIcon, SageMarkIcon } from '../ui/icons';
+import { MenuIcon, SageMarkIcon } from '../ui/icons';
+import type { NavItem, SessionAction } from './navItems';
 
-type NavItem =
-  | { kind: 'external'; label: string; href: string }
-  | { kind: 'route'; label: string; to: string };
+/** The phone menu: its own chunk (MUI's Drawer and Modal), downloaded when the menu first opens. */
+const MenuDrawer = lazy(() => import('./MenuDrawer').then((m) => ({ default: m.MenuDrawer })));
 
-type SessionAction = 'login' | 'logout' | 'none';
+// The bar's layout follows the screen width in CSS, not in JavaScript: a page rendered on the
+// server shows the right one before the app runs, and nothing moves when it does.
+const ON_PHONE = `@media ${MOBILE_MEDIA_QUERY}`;
+const desktopOnly = { display: 'flex', alignItems: 'center', gap: 2, [ON_PHONE]: { display: 'none' } } as const;
+const phoneOnly = { display: 'none', [ON_PHONE]: { display: 'inline-flex' } } as const;
 
 function Logo({ href }: { href: string }) {
   return (
@@ -72,7 +60,15 @@ function InlineLinks({ items }: { items: NavItem[] }) {
   );
 }
 
-function SessionButton({ action, onNavigate, fullWidth }: { action: SessionAction; onNavigate?: () => void; fullWidth?: boolean }) {
+export function SessionButton({ action, onNavigate, fullWidth }: { action: SessionAction; onNavigate?: () => void; fullWidth?: boolean }) {
+  if (action === 'none') {
+    // While the user loads: the Login button's room, kept empty and hidden, so nothing shifts when it appears.
+    return (
+      <Button variant="contained" aria-hidden tabIndex={-1} sx={{ visibility: 'hidden' }} fullWidth={fullWidth}>
+        Login
+      </Button>
+    );
+  }
   if (action === 'login') {
     return (
       <Button
@@ -106,44 +102,16 @@ function SessionButton({ action, onNavigate, fullWidth }: { action: SessionActio
       </Button>
     );
   }
-  return null;
-}
-
-function DrawerLinks({ items, action, onNavigate }: { items: NavItem[]; action: SessionAction; onNavigate: () => void }) {
-  return (
-    <Box component="nav" aria-label="Main menu">
-      <List>
-        {items.map((item) => (
-          <ListItem key={item.label} disablePadding>
-            {item.kind === 'external' ? (
-              <ListItemButton component="a" href={item.href} onClick={onNavigate}>
-                <ListItemText primary={item.label} />
-              </ListItemButton>
-            ) : (
-              <ListItemButton component={NavLink} to={item.to} onClick={onNavigate}>
-                <ListItemText primary={item.label} />
-              </ListItemButton>
-            )}
-          </ListItem>
-        ))}
-      </List>
-      {action !== 'none' && (
-        <Box sx={{ px: 2, pt: 1 }}>
-          <SessionButton action={action} onNavigate={onNavigate} fullWidth />
-        </Box>
-      )}
-    </Box>
-  );
 }
 
 /** §2 Top navigation bar. `showNavigation={false}` keeps only the logo. */
 export function NavBar({ showNavigation = true }: { showNavigation?: boolean }) {
   const { marketingUrl } = useRuntimeConfig();
   const { data: user, isPending } = useCurrentUser();
-  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // Mounted from the first opening on, so closing slides it out as before.
+  const [drawerUsed, setDrawerUsed] = useState(false);
   const drawerId = useId();
-  const drawerTitleId = useId();
 
   // The same reading of the user query as the route guards: pending → neither button, error → signed out.
   const action: SessionAction = isPending ? 'none' : user ? 'logout' : 'login';
@@ -156,8 +124,6 @@ export function NavBar({ showNavigation = true }: { showNavigation?: boolean }) 
     ...(user ? [{ kind: 'route', label: 'Dashboard', to: '/dashboard' } as const] : []),
   ];
 
-  const closeDrawer = () => setDrawerOpen(false);
-
   return (
     <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
       <Toolbar sx={{ gap: 2 }}>
@@ -165,47 +131,32 @@ export function NavBar({ showNavigation = true }: { showNavigation?: boolean }) 
         <Box sx={{ flexGrow: 1 }} />
         {showNavigation && (
           <Box component="nav" aria-label="Main" sx={{ display: 'flex', alignItems: 'center', gap: 2 }}>
-            {isMobile ? (
-              <IconButton
-                edge="end"
-                color="inherit"
-                aria-label="Open menu"
-                aria-haspopup="dialog"
-                aria-expanded={drawerOpen}
-                aria-controls={drawerOpen ? drawerId : undefined}
-                onClick={() => setDrawerOpen(true)}
-              >
-                <MenuIcon />
-              </IconButton>
-            ) : (
-              <>
-                <InlineLinks items={items} />
-                <SessionButton action={action} />
-              </>
-            )}
+            <Box sx={desktopOnly}>
+              <InlineLinks items={items} />
+              <SessionButton action={action} />
+            </Box>
+            <IconButton
+              edge="end"
+              color="inherit"
+              aria-label="Open menu"
+              aria-haspopup="dialog"
+              aria-expanded={drawerOpen}
+              aria-controls={drawerOpen ? drawerId : undefined}
+              onClick={() => {
+                setDrawerUsed(true);
+                setDrawerOpen(true);
+              }}
+              sx={phoneOnly}
+            >
+              <MenuIcon />
+            </IconButton>
           </Box>
         )}
       </Toolbar>
-      {showNavigation && isMobile && (
-        <Drawer
-          anchor="right"
-          open={drawerOpen}
-          onClose={closeDrawer}
-          slotProps={{
-            paper: { id: drawerId, role: 'dialog', 'aria-labelledby': drawerTitleId, sx: { width: { xs: 300, sm: 400 } } },
-          }}
-        >
-          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', px: 2, py: 1 }}>
-            <Typography id={drawerTitleId} component="h2" variant="h6">
-              Menu
-            </Typography>
-            <IconButton aria-label="Close menu" onClick={closeDrawer}>
-              <CloseIcon />
-            </IconButton>
-          </Box>
-          <Divider />
-          <DrawerLinks items={items} action={action} onNavigate={closeDrawer} />
-        </Drawer>
+      {showNavigation && drawerUsed && (
+        <Suspense fallback={null}>
+          <MenuDrawer id={drawerId} open={drawerOpen} items={items} action={action} onClose={() => setDrawerOpen(false)} />
+        </Suspense>
       )}
     </AppBar>
   );

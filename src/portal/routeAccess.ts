@@ -1,7 +1,7 @@
+import type { RouteAccess } from '../../contract/pages';
 import type { CurrentUser } from '../../contract/user';
 
-/** Who may open a route (§2, §6). */
-export type RouteAccess = 'all' | 'anonymous' | 'signed-in' | 'admin';
+export type { RouteAccess };
 
 /**
  * `present`: signed in, not an admin; `admin`: signed in with isAdmin. `error`: the user lookup
@@ -23,7 +23,8 @@ export function sessionOf(user: CurrentUser | null): 'absent' | 'present' | 'adm
  */
 export function routeAccess(access: RouteAccess, session: SessionState): AccessDecision {
   if (access === 'all') return { kind: 'show' };
-  if (session === 'loading') return { kind: 'loading' };
+  // The sign-in page shows at once (it is pre-rendered for visitors) and moves a signed-in user on when the answer comes.
+  if (session === 'loading') return access === 'anonymous' ? { kind: 'show' } : { kind: 'loading' };
   // An unknown session is not a signed-out one: the screen shows its own error (§2 Dashboard).
   if (session === 'error') return { kind: 'show' };
   const signedIn = session !== 'absent';

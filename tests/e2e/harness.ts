@@ -4,14 +4,14 @@
 // unless E2E_REQUIRED=1 (as in .ci/run), where they fail with a clear message.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, freePort, productEnv } from '../../scripts/localProduct';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 export const E2E_REQUIRED = process.env.E2E_REQUIRED === '1';
 export const CHROMIUM_AVAILABLE = fs.existsSync(CHROMIUM_PATH);
 /** Stories run when Chromium is installed, and are forced to run (and fail) when required. */
@@ -28,44 +28,6 @@ export interface Product {
   /** Everything the server printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
-}
-
-/** Asks the OS for a free loopback port. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        server.close();
-        reject(new Error('could not get a free port'));
-        return;
-      }
-      const { port } = address;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The server's environment: the caller's, minus anything that would point it at outside services. */
-function productEnv(port: number, dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  const dropped = new Set(['NODE_ENV', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'HOST', 'PUBLIC_URL', 'PORT', 'DATA_DIR']);
-  for (const [key, value] of Object.entries(process.env)) {
-    if (dropped.has(key) || key.startsWith('VITEST') || key.startsWith('DEFAULT_BUILD_')) continue;
-    env[key] = value;
-  }
-  return {
-    ...env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    ...extra,
-  };
 }
 
 function exited(child: ChildProcess): boolean {
@@ -103,7 +65,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/main.ts'], {
     cwd: ROOT,
-    env: productEnv(port, dataDir, extraEnv),
+    env: productEnv(port, dataDir, extraEnv, ['VITEST']),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -153,16 +115,7 @@ export async function launchBrowser(): Promise<Browser> {
   if (!CHROMIUM_AVAILABLE) throw new Error(CHROMIUM_MISSING_MESSAGE);
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
+    args: ['--headless', ...CHROMIUM_FLAGS, '--disable-quic'],
   });
 }
 
@@ -343,6 +296,11 @@ export function setupStories(options: { env?: () => Record<string, string> } = {
   });
 
   return {
+    /** The file's Chromium, for stories that need a context of their own (JavaScript off, say). */
+    get browser(): Browser {
+      if (!browser) throw new Error('The browser was not launched');
+      return browser;
+    },
     get product(): Product {
       if (!product) throw new Error('The product was not started');
       return product;

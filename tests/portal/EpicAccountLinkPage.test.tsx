@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useAuthStatus } from '../../src/authProvider/session';
+import { useAuthStatus } from '../../src/authProvider/authStatus';
 import type * as BrowserModule from '../../src/portal/browser';
 import { assignLocation } from '../../src/portal/browser';
 import { EpicAccountLinkPage } from '../../src/portal/epicSignIn/EpicAccountLinkPage';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthStatus } from '../../contract/epic';
-import { useAuthStatus } from '../../src/authProvider/session';
+import { useAuthStatus } from '../../src/authProvider/authStatus';
 import type * as BrowserModule from '../../src/portal/browser';
 import { assignLocation } from '../../src/portal/browser';
 import { LoginCompletedPage } from '../../src/portal/epicSignIn/LoginCompletedPage';

@@ -69,20 +69,38 @@ describe.each(databases)('public endpoints on $label', (database) => {
     }
   });
 
-  it('serves the single-page app for screens and keeps 404 JSON for unknown API paths', async () => {
+  it('serves the single-page app for screens, each with its title and boot data, and keeps 404 JSON for unknown API paths', async () => {
     const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
-    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Sage</title>');
+    fs.writeFileSync(
+      path.join(staticDir, 'index.html'),
+      '<!doctype html><html><head><title>Sage</title><meta name="description" content="old"></head><body><div id="root"></div></body></html>',
+    );
     fs.mkdirSync(path.join(staticDir, 'assets'));
     fs.writeFileSync(path.join(staticDir, 'assets', 'app-abc123.js'), 'console.log(1)');
     const app = await buildExtraApp(server().db, {}, { staticDir });
     try {
-      for (const url of ['/', '/download', '/dashboard', '/reset-password?token=abc']) {
+      for (const [url, title] of [
+        ['/download', 'Download Sage · Sage Dashboard'],
+        ['/dashboard', 'Dashboard · Sage Dashboard'],
+        ['/reset-password?token=abc', 'Reset your password · Sage Dashboard'],
+      ]) {
         const screen = await app.inject({ method: 'GET', url });
         expect(screen.statusCode, url).toBe(200);
-        expect(screen.body).toContain('<title>Sage</title>');
+        expect(screen.body).toContain(`<title>${title}</title>`);
+        expect(screen.body).not.toContain('<title>Sage</title>');
+        expect(screen.body).toContain('<div id="root" data-boot="{&#34;config&#34;:');
         expect(screen.headers['cache-control']).toBe('no-cache');
         expect(String(screen.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
       }
+      // §2: '/' and '/signup' only redirect, so the server answers them with the redirect.
+      const home = await app.inject({ method: 'GET', url: '/?utm_source=x' });
+      expect([home.statusCode, home.headers.location]).toEqual([302, '/download?utm_source=x']);
+      const signup = await app.inject({ method: 'GET', url: '/signup' });
+      expect([signup.statusCode, signup.headers.location]).toEqual([302, '/login']);
+      const unknown = await app.inject({ method: 'GET', url: '/no-such-screen' });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.body).toContain('<title>Page not found · Sage Dashboard</title>');
+
       const asset = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
       expect(asset.statusCode).toBe(200);
       expect(asset.headers['cache-control']).toContain('immutable');

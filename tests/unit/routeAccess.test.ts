@@ -13,7 +13,8 @@ describe('routeAccess (§2, §6)', () => {
     ['signed-in', 'present', { kind: 'show' }],
     ['signed-in', 'admin', { kind: 'show' }],
     ['signed-in', 'error', { kind: 'show' }],
-    ['anonymous', 'loading', { kind: 'loading' }],
+    // The sign-in page is pre-rendered for visitors: it shows while the user loads.
+    ['anonymous', 'loading', { kind: 'show' }],
     ['anonymous', 'absent', { kind: 'show' }],
     ['anonymous', 'present', { kind: 'redirect', to: '/dashboard' }],
     ['anonymous', 'admin', { kind: 'redirect', to: '/dashboard' }],

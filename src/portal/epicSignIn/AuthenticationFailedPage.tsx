@@ -2,7 +2,7 @@ import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { track } from '../../analytics';
-import { epicSignInUrl } from '../../api/epic';
+import { epicSignInUrl } from '../../api/auth';
 import { PageCard } from '../../ui/PageCard';
 import { assignLocation } from '../browser';
 import { failureText } from './rules';

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useNavigate, useSearchParams } from 'react-router';
 import { BusyLine, PageCard } from '../../ui/PageCard';
-import { INTERNAL_CALLBACK_URL } from '../../api/epic';
+import { INTERNAL_CALLBACK_URL } from '../../api/auth';
 import { useToast } from '../../ui/toast';
 import { assignLocation } from '../browser';
 import { clientFromSearch } from './rules';

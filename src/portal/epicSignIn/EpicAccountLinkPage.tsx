@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { linkEmailSchema } from '../../../contract/epic';
 import { cancelEpicLink, checkEmailExists, linkEpicAccount } from '../../api/epic';
-import { useRefreshAuthStatus } from '../../authProvider/session';
+import { useRefreshAuthStatus } from '../../authProvider/authStatus';
 import { PageCard } from '../../ui/PageCard';
 import { useToast } from '../../ui/toast';
 import { useFollowNext } from './useFollowNext';

@@ -1,0 +1,91 @@
+/** Who may open a page (§2, §6). */
+export type RouteAccess = 'all' | 'anonymous' | 'signed-in' | 'admin';
+
+/**
+ * What the document says about each portal path: its title and, for the public pages, a
+ * description for search engines; `prerender` pages are rendered on the server so their content
+ * shows before the app's JavaScript runs. Pure data: the server reads it to write each page's
+ * <head>, the browser to keep document.title in step with the route.
+ */
+export interface PageInfo {
+  /** The route path, without a leading slash ('admin/*' for the console). */
+  path: string;
+  title: string;
+  description?: string;
+  access: RouteAccess;
+  prerender?: boolean;
+  /**
+   * Query parameters a pre-rendered page's first render depends on, with the values that change
+   * it: any other value renders as if the parameter were absent, so the server keeps a bounded
+   * number of renders.
+   */
+  renderParams?: Readonly<Record<string, readonly string[]>>;
+}
+
+const SITE = 'Sage Dashboard';
+
+export const PAGES = [
+  {
+    path: 'download',
+    title: 'Download Sage',
+    description: 'Download Sage, the AI assistant plugin for Unreal Engine 5.5, 5.6 and 5.7. No account is required.',
+    access: 'all',
+    prerender: true,
+  },
+  {
+    path: 'login',
+    title: 'Sign in',
+    description: 'Sign in to your Sage account with Epic Games, or with the legacy e-mail login.',
+    access: 'anonymous',
+    prerender: true,
+    renderParams: { mode: ['register'] },
+  },
+  {
+    path: 'support',
+    title: 'Get Support',
+    description: 'Get help with installing Sage, your account or billing.',
+    access: 'all',
+    prerender: true,
+  },
+  { path: 'reset-password', title: 'Reset your password', access: 'all' },
+  { path: 'authentication_failed', title: 'Sign-in failed', access: 'all' },
+  { path: 'epic_account_link', title: 'Link your e-mail', access: 'all' },
+  { path: 'email-verification', title: 'Check your e-mail', access: 'all' },
+  { path: 'email-verification-preview', title: 'Check your e-mail', access: 'all' },
+  { path: 'email-verification-completed', title: 'E-mail verification', access: 'all' },
+  { path: 'login_completed', title: 'Signed in', access: 'all' },
+  { path: 'ue-test', title: 'Plugin sign-in test', access: 'all' },
+  { path: 'dashboard', title: 'Dashboard', access: 'signed-in' },
+  { path: 'products-checkout', title: 'Choose Your Plan', access: 'signed-in' },
+  { path: 'subscription-update', title: 'Update your subscription', access: 'signed-in' },
+  { path: 'admin/*', title: 'Admin', access: 'admin' },
+] as const satisfies readonly PageInfo[];
+
+export type PagePath = (typeof PAGES)[number]['path'];
+
+export const NOT_FOUND_PAGE: PageInfo = { path: '*', title: 'Page not found', access: 'all' };
+
+/** §2: paths that only redirect. The server answers them with a redirect, the router with <Navigate>. */
+export const REDIRECTS: Readonly<Record<string, string>> = { '': '/download', signup: '/login' };
+
+function routePath(pathname: string): string {
+  return pathname.replace(/^\/+/, '').replace(/\/+$/, '');
+}
+
+/** Where a redirecting path sends the browser, or undefined for a page. */
+export function redirectFor(pathname: string): string | undefined {
+  return REDIRECTS[routePath(pathname)];
+}
+
+/** The page a browser path shows (a redirecting path: the page it leads to). */
+export function pageFor(pathname: string): PageInfo {
+  const target = redirectFor(pathname);
+  const path = routePath(target ?? pathname);
+  if (path === 'admin' || path.startsWith('admin/')) return PAGES.find((p) => p.path === 'admin/*') ?? NOT_FOUND_PAGE;
+  return PAGES.find((p) => p.path === path) ?? NOT_FOUND_PAGE;
+}
+
+/** The document title of a page: where the user is, then the product. */
+export function documentTitle(page: PageInfo): string {
+  return `${page.title} · ${SITE}`;
+}

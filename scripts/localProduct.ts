@@ -1,0 +1,57 @@
+// What the end-to-end harness and the benchmarks share to run the product on this machine: a free
+// loopback port, its environment, and Debian's Chromium. No test runner or browser driver here,
+// so a benchmark can use it without loading vitest or playwright.
+import net from 'node:net';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Without the background-networking flags Chromium floods this offline machine with refused connections. */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+] as const;
+
+/** Asks the OS for a free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        server.close();
+        reject(new Error('could not get a free port'));
+        return;
+      }
+      const { port } = address;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The product's environment on `port` with a fresh data directory: the caller's, minus anything
+ * that would point it at outside services, and minus variables starting with `dropPrefixes`.
+ */
+export function productEnv(port: number, dataDir: string, extra: Record<string, string>, dropPrefixes: string[]): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  const dropped = new Set(['NODE_ENV', 'DATABASE_URL', 'SMTP_URL', 'REDIS_URL', 'HOST', 'PUBLIC_URL', 'PORT', 'DATA_DIR']);
+  for (const [key, value] of Object.entries(process.env)) {
+    if (dropped.has(key) || key.startsWith('DEFAULT_BUILD_') || dropPrefixes.some((prefix) => key.startsWith(prefix))) continue;
+    env[key] = value;
+  }
+  return {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}

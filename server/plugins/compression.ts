@@ -1,0 +1,176 @@
+/**
+ * Compressed delivery (issue 11): brotli when the browser accepts it, else gzip.
+ *
+ * - Bodies the server knows ahead of time (the built assets, rendered pages) are compressed once
+ *   at the highest settings and sent as they are: `compressBody` + `sendCompressed`, and the
+ *   precompressed files of server/plugins/staticAssets.ts.
+ * - Everything else (API JSON, CSV exports) is compressed per response by @fastify/compress at a
+ *   moderate brotli quality, and only past 1 KiB, where it pays for its CPU.
+ */
+import zlib from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+
+export type ContentEncoding = 'br' | 'gzip' | 'identity';
+
+/** Smallest dynamic body worth compressing: below it, headers and CPU cost more than it saves. */
+export const COMPRESS_THRESHOLD_BYTES = 1024;
+/** Brotli quality per request: 4 compresses about like gzip 9 at a fraction of quality 11's CPU. */
+export const DYNAMIC_BROTLI_QUALITY = 4;
+
+/** Below the lowest q a browser can write (0.001): identity when nothing else was named. */
+const IMPLICIT_IDENTITY_Q = 0.0001;
+
+/** In order of preference when the browser rates several alike. */
+const PREFERENCE: ContentEncoding[] = ['br', 'gzip', 'identity'];
+
+/** The q-value of one Accept-Encoding member; a malformed one counts as "not acceptable". */
+function qValue(params: string[]): number {
+  for (const param of params) {
+    const [name, value] = param.split('=').map((s) => s.trim());
+    if (name?.toLowerCase() !== 'q') continue;
+    if (!value || !/^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value)) return 0;
+    return Number(value);
+  }
+  return 1;
+}
+
+/**
+ * The encoding to answer with for this Accept-Encoding header (RFC 9110 §12.5.3): the highest
+ * q-value among br, gzip (alias x-gzip) and identity, `*` standing for any coding not named, and
+ * br before gzip before identity at equal q. No header means "no preference", and identity is
+ * what every client understands. When even identity is refused we still send identity: a 406 for
+ * a page or a script helps nobody.
+ */
+export function negotiateEncoding(acceptEncoding: string | undefined): ContentEncoding {
+  if (acceptEncoding === undefined) return 'identity';
+  const named = new Map<string, number>();
+  let wildcard: number | undefined;
+  for (const member of acceptEncoding.split(',')) {
+    const [token, ...params] = member.split(';');
+    let coding = token?.trim().toLowerCase();
+    if (!coding) continue;
+    if (coding === 'x-gzip') coding = 'gzip';
+    const q = qValue(params);
+    if (coding === '*') wildcard = q;
+    // Named twice: the more generous one wins (a browser never does this; be lenient).
+    else named.set(coding, Math.max(q, named.get(coding) ?? 0));
+  }
+  const quality = (coding: ContentEncoding): number => {
+    const explicit = named.get(coding);
+    if (explicit !== undefined) return explicit;
+    // identity is acceptable unless refused by name or by `*;q=0` (RFC 9110 §12.5.3), but
+    // unnamed it ranks below any coding the browser did name.
+    if (coding === 'identity') return wildcard === 0 ? 0 : IMPLICIT_IDENTITY_Q;
+    return wildcard ?? 0;
+  };
+  let best: ContentEncoding = 'identity';
+  let bestQ = 0;
+  for (const coding of PREFERENCE) {
+    const q = quality(coding);
+    if (q > bestQ) {
+      best = coding;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+export interface CompressedBody {
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+}
+
+/**
+ * One body in every encoding, at the highest settings: for bodies compressed once and sent many
+ * times (rendered pages kept in memory). Synchronous, so call it at start-up or on a cache miss.
+ */
+export function compressBody(body: string | Buffer): CompressedBody {
+  const identity = typeof body === 'string' ? Buffer.from(body) : body;
+  return {
+    identity,
+    br: zlib.brotliCompressSync(identity, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzip: zlib.gzipSync(identity, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  };
+}
+
+/** Adds accept-encoding to the Vary header without dropping what is already there. */
+export function varyOnAcceptEncoding(reply: FastifyReply): void {
+  const current = reply.getHeader('vary');
+  const tokens = (Array.isArray(current) ? current.join(',') : String(current ?? ''))
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  if (tokens.some((t) => t === '*' || t.toLowerCase() === 'accept-encoding')) return;
+  reply.header('vary', [...tokens, 'accept-encoding'].join(', '));
+}
+
+/**
+ * Sends `body` in the encoding the browser prefers (identity when the encoded form is no smaller).
+ * The caller sets content-type and caching; the content-encoding set here keeps @fastify/compress
+ * from compressing it again.
+ */
+export function sendCompressed(request: FastifyRequest, reply: FastifyReply, body: CompressedBody): FastifyReply {
+  const wanted = negotiateEncoding(request.headers['accept-encoding']);
+  const encoding = wanted !== 'identity' && body[wanted].length < body.identity.length ? wanted : 'identity';
+  varyOnAcceptEncoding(reply);
+  if (encoding === 'identity') reply.removeHeader('content-encoding');
+  else reply.header('content-encoding', encoding);
+  const payload = body[encoding];
+  reply.header('content-length', payload.length);
+  return reply.send(payload);
+}
+
+/**
+ * Types worth compressing per response: text (HTML, CSV, plain), JSON and XML in all their
+ * dialects, JavaScript and SVG. Never octet-stream or media: those are binary or already
+ * compressed.
+ */
+const COMPRESSIBLE_TYPES = /^(?:text\/(?!event-stream)[\w.+-]+|application\/(?:json|javascript|ecmascript|xml|x-ndjson|[\w.+-]+\+(?:json|xml))|image\/svg\+xml)\s*(?:;|$)/i;
+
+/** Routes whose replies must leave as they are. */
+function sentAsIs(route: RouteOptions): boolean {
+  // The analytics reverse proxy relays the provider's bytes and headers unchanged.
+  if (route.url === '/ingest' || route.url.startsWith('/ingest/')) return true;
+  // @fastify/static's per-file routes (they carry `config.file`): the build precompressed every
+  // file worth it; the rest is small or incompressible and must not be compressed per request.
+  const config = route.config as { file?: unknown } | undefined;
+  return typeof config?.file === 'string';
+}
+
+/**
+ * Registers per-response compression. Register it before any route: @fastify/compress attaches
+ * itself to each route as the route is added.
+ */
+export const compression = fp(
+  async (app: FastifyInstance) => {
+    // Added before @fastify/compress's own onRoute hook, so it runs first and can opt routes out.
+    app.addHook('onRoute', (route) => {
+      if (route.compress === undefined && sentAsIs(route)) route.compress = false;
+    });
+    await app.register(fastifyCompress, {
+      encodings: ['br', 'gzip'],
+      threshold: COMPRESS_THRESHOLD_BYTES,
+      customTypes: COMPRESSIBLE_TYPES,
+      brotliOptions: {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY,
+          [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        },
+      },
+      zlibOptions: { level: 6 },
+      // Request bodies stay as sent: the API takes small JSON, and a compressed body could
+      // expand past BODY_LIMIT_BYTES; the /ingest proxy forwards posthog-js's gzip untouched.
+      globalDecompression: false,
+    });
+  },
+  { name: 'sage-compression', fastify: '5.x' },
+);

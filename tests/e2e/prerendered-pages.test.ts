@@ -1,0 +1,85 @@
+// Story: a visitor on a slow phone sees the public pages before any of the app's JavaScript has
+// run; the app then takes the page over without changing what is shown.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SKIP_E2E, setupStories } from './harness';
+
+const RELEASED = {
+  version: '2026-11-20b',
+  ue55: 'https://downloads.sage.test/2026-11-20b/sage-ue5.5.zip',
+  ue56: 'https://downloads.sage.test/2026-11-20b/sage-ue5.6.zip',
+  ue57: 'https://downloads.sage.test/2026-11-20b/sage-ue5.7.zip',
+};
+
+describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaScript runs', () => {
+  const stories = setupStories();
+
+  it('/download, /login and /support are complete pages with JavaScript turned off', async () => {
+    const context = await stories.browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      const base = stories.product.url;
+
+      await page.goto(`${base}/download`);
+      await page.getByRole('heading', { name: 'Download Sage' }).waitFor();
+      expect(await page.title()).toBe('Download Sage · Sage Dashboard');
+      expect(await page.locator('meta[name="description"]').getAttribute('content')).toMatch(/No account is required/);
+      await page.getByText('Version 2025-07-15a').waitFor();
+      for (const ue of ['5.5', '5.6', '5.7']) {
+        expect(await page.getByRole('link', { name: `Download for Unreal Engine ${ue}` }).getAttribute('href')).toMatch(/^https?:\/\//);
+      }
+      // The bar's links are plain links: they work before (or without) the app.
+      expect(await page.getByRole('link', { name: 'Login', exact: true }).getAttribute('href')).toBe('/login');
+
+      await page.goto(`${base}/login`);
+      await page.getByRole('heading', { name: 'Sign in to Sage' }).waitFor();
+      expect(await page.title()).toBe('Sign in · Sage Dashboard');
+      // Until the app runs the form is shown but not usable, so nothing typed is lost.
+      expect(await page.getByRole('button', { name: 'Sign in with e-mail' }).isDisabled()).toBe(true);
+      await page.goto(`${base}/login?mode=register`);
+      await page.getByRole('heading', { name: 'Create your Sage account' }).waitFor();
+
+      await page.goto(`${base}/support`);
+      await page.getByRole('heading', { name: 'Get Support' }).waitFor();
+      expect(await page.getByRole('link', { name: 'Contact Us' }).last().getAttribute('href')).toMatch(/^mailto:/);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the app takes over the rendered page without errors, and a release shows on the next visit', async () => {
+    const { page, story } = await stories.newPage();
+    const problems: string[] = [];
+    page.on('console', (msg) => {
+      // A fresh install answers GET /api/current-sage-build with 404 (§7); anything else is a problem.
+      if (msg.type() === 'error' && !msg.text().includes('404')) problems.push(msg.text());
+    });
+    await story('prerendered-hydration', async () => {
+      const base = stories.product.url;
+      await page.goto(`${base}/login`);
+      const email = page.getByRole('textbox', { name: /^Email/ });
+      await email.fill('hydrated@example.com');
+      await page.getByRole('button', { name: 'Create an account' }).click();
+      await page.getByRole('heading', { name: 'Create your Sage account' }).waitFor();
+      expect(await email.inputValue()).toBe('hydrated@example.com');
+
+      await promisify(execFile)(
+        path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+        ['server/cli.ts', 'release', '--version', RELEASED.version, '--ue55', RELEASED.ue55, '--ue56', RELEASED.ue56, '--ue57', RELEASED.ue57],
+        { cwd: ROOT, env: { ...process.env, DATA_DIR: stories.product.dataDir, DATABASE_URL: '' } },
+      );
+      // The page is rendered on the server with the build released a moment ago.
+      const html = await (await fetch(`${base}/download`)).text();
+      expect(html).toContain(`Version ${RELEASED.version}`);
+      await page.goto(`${base}/download`);
+      await page.getByText(`Version ${RELEASED.version}`).waitFor();
+      expect(await page.getByRole('link', { name: 'Download for Unreal Engine 5.6' }).getAttribute('href')).toBe(RELEASED.ue56);
+      await page.getByRole('link', { name: 'Login', exact: true }).click();
+      await page.getByRole('heading', { name: 'Sign in to Sage' }).waitFor();
+      expect(await page.title()).toBe('Sign in · Sage Dashboard');
+      expect(problems).toEqual([]);
+    });
+  });
+});
