@@ -22,6 +22,9 @@ if (builtAt < sourcesAt) {
   console.log(builtAt ? 'Sources changed: rebuilding the browser app…' : 'Building the browser app…');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   for (const args of [['build'], ['build', '--ssr', 'src/entry-server.tsx', '--outDir', 'dist/ssr']]) {
-    execFileSync(process.execPath, [vite, ...args, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+    // A production build whatever the caller's NODE_ENV: under Vitest it is 'test', and Vite would
+    // then compile the server renderer against React's development JSX runtime.
+    const env = { ...process.env, NODE_ENV: 'production' };
+    execFileSync(process.execPath, [vite, ...args, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env });
   }
 }
