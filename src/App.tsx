@@ -8,6 +8,7 @@ import { PageTracker } from './analytics/PageTracker';
 import { Guard } from './portal/guards';
 import { PortalLayout } from './portal/PortalLayout';
 import { screenFor } from './portal/screens';
+import { ScreenShown } from './start/screenShown';
 import { RuntimeConfigProvider } from './runtimeConfig';
 import type { LazyScreen } from './ui/lazyScreen';
 import { theme } from './ui/theme';
@@ -41,6 +42,7 @@ function ScreenRoute({ page, screen: Screen }: { page: PageInfo; screen: LazyScr
   const screen = (
     <Suspense fallback={<LoadingScreen />}>
       <Screen />
+      <ScreenShown />
     </Suspense>
   );
   return page.access === 'all' ? screen : <Guard access={page.access}>{screen}</Guard>;

@@ -1,12 +1,10 @@
-import { StrictMode, startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+// The page's first script: it holds no framework code. The app itself (React, MUI, the screens)
+// is a chunk of its own, started at once or on the visitor's first interaction (decision 010).
 import { BOOT_ATTRIBUTE, type BootData } from '../contract/boot';
 import { pageFor } from '../contract/pages';
-import { configureAnalytics } from './analytics';
 import { fetchRuntimeConfig } from './api/config';
-import { seededQueryClient } from './api/queryClient';
-import { App } from './App';
-import { screenFor } from './portal/screens';
+import { holdEarlyInput } from './start/earlyInput';
+import { startPolicy } from './start/startPolicy';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
@@ -17,31 +15,34 @@ function readBootData(element: HTMLElement): BootData | null {
   return text ? (JSON.parse(text) as BootData) : null;
 }
 
-async function start(root: HTMLElement, boot: BootData) {
-  configureAnalytics(boot.config.analytics);
-  const queryClient = seededQueryClient(boot);
-  // The current screen's chunk, so the first render shows it instead of suspending.
-  await screenFor(pageFor(window.location.pathname).path).preload();
-  const app = (
-    <StrictMode>
-      <App config={boot.config} queryClient={queryClient} />
-    </StrictMode>
-  );
-  if (root.firstElementChild) {
-    // A pre-rendered page: attach to its markup. As a transition, hydration yields to the
-    // browser every few milliseconds instead of blocking the main thread in one long task.
-    startTransition(() => {
-      hydrateRoot(root, app);
-    });
-  } else {
-    createRoot(root).render(app);
-  }
+function failed() {
+  // A pre-rendered page keeps its content (its links work without the app); an empty one says why.
+  if (!container!.firstElementChild) container!.textContent = 'Sage Dashboard could not reach its server. Please reload the page.';
 }
 
+const run = (boot: BootData, onStarted: () => void) =>
+  import('./start/startApp').then(({ startApp }) => startApp(container, boot, onStarted));
+
 const boot = readBootData(container);
-(boot ? Promise.resolve(boot) : fetchRuntimeConfig().then((config): BootData => ({ config })))
-  .then((data) => start(container, data))
-  .catch(() => {
-    // A pre-rendered page keeps its content (its links work without the app); an empty one says why.
-    if (!container.firstElementChild) container.textContent = 'Sage Dashboard could not reach its server. Please reload the page.';
-  });
+if (!boot) {
+  fetchRuntimeConfig()
+    .then((config) => run({ config }, () => {}))
+    .catch(failed);
+} else if (!container.firstElementChild) {
+  run(boot, () => {}).catch(failed);
+} else {
+  // A pre-rendered page: clicks and submits before the app runs it are held and replayed.
+  const early = holdEarlyInput(container);
+  let starting = false;
+  const start = () => {
+    if (starting) return;
+    starting = true;
+    run(boot, early.release).catch(() => {
+      // A dropped connection or a release in between: the next interaction tries again.
+      starting = false;
+      early.onFirstIntent(start);
+    });
+  };
+  if (startPolicy(pageFor(window.location.pathname), boot) === 'now') start();
+  else early.onFirstIntent(start);
+}

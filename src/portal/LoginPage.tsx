@@ -12,11 +12,10 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useRuntimeConfig } from '../runtimeConfig';
 import { useToast } from '../ui/toast';
-import { useHydrated } from '../ui/useHydrated';
 import { epicSignInUrl } from '../api/auth';
 import { assignLocation } from './browser';
 import { PasswordField } from './login/PasswordField';
@@ -38,19 +37,30 @@ const TEXT: Record<LoginMode, { heading: string; submit: string; switchPrompt: s
   },
 };
 
+/** The form's fields as the visitor left them. */
+function readLoginForm(form: HTMLFormElement) {
+  const data = new FormData(form);
+  const text = (name: string) => {
+    const value = data.get(name);
+    return typeof value === 'string' ? value : '';
+  };
+  return {
+    email: text('email'),
+    password: text('password'),
+    passwordConfirm: text('passwordConfirm'),
+    rememberMe: data.has('rememberMe'),
+  };
+}
+
 /** /login: legacy e-mail sign-in and registration, plus Epic sign-in (§2 Login screen). */
 export function LoginPage() {
   const [searchParams] = useSearchParams();
   const [mode, setMode] = useState<LoginMode>(() => modeFromSearch(searchParams.get('mode')));
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [passwordConfirm, setPasswordConfirm] = useState('');
-  const [rememberMe, setRememberMe] = useState(false);
+  // The fields keep their own values: text typed on the pre-rendered page before the app runs it
+  // is what the app reads (decision 010).
+  const form = useRef<HTMLFormElement>(null);
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
-  // Pre-rendered: usable once the app has taken over the page (the submit label says Processing... only while busy).
-  const hydrated = useHydrated();
-  const locked = busy || !hydrated;
   const toast = useToast();
   const { submit, requestPasswordReset } = useLoginActions();
   const text = TEXT[mode];
@@ -59,6 +69,7 @@ export function LoginPage() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
+    const { email, password, passwordConfirm, rememberMe } = readLoginForm(event.currentTarget);
     const problem = validateLoginForm(mode, { email, password, passwordConfirm });
     if (problem) {
       toast({ title: 'Error', description: problem, variant: 'destructive' });
@@ -73,8 +84,8 @@ export function LoginPage() {
   }
 
   function toggleMode() {
+    // Confirm Password leaves the form in sign-in mode, so it comes back empty.
     setMode((m) => (m === 'signin' ? 'register' : 'signin'));
-    setPasswordConfirm('');
   }
 
   return (
@@ -95,7 +106,7 @@ export function LoginPage() {
           variant="contained"
           fullWidth
           size="large"
-          disabled={locked || epicSignIn === 'unavailable'}
+          disabled={busy || epicSignIn === 'unavailable'}
           onClick={() => assignLocation(epicSignInUrl('web'))}
         >
           Sign in with Epic
@@ -114,37 +125,31 @@ export function LoginPage() {
 
         <Divider sx={{ my: 3 }}>or</Divider>
 
-        <Box component="form" method="post" onSubmit={onSubmit}>
+        <Box component="form" ref={form} method="post" onSubmit={onSubmit}>
           <TextField
             label="Email"
             name="email"
             type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
             required
             fullWidth
             margin="normal"
             autoComplete="email"
-            disabled={locked}
+            disabled={busy}
           />
           <PasswordField
             label="Password"
             name="password"
-            value={password}
-            onChange={setPassword}
             visible={showPassword}
             onToggleVisible={() => setShowPassword((v) => !v)}
-            disabled={locked}
+            disabled={busy}
             autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
           />
           {mode === 'register' && (
             <PasswordField
               label="Confirm Password"
               name="passwordConfirm"
-              value={passwordConfirm}
-              onChange={setPasswordConfirm}
               visible={showPassword}
-              disabled={locked}
+              disabled={busy}
               autoComplete="new-password"
             />
           )}
@@ -154,9 +159,7 @@ export function LoginPage() {
                 control={
                   <Checkbox
                     name="rememberMe"
-                    checked={rememberMe}
-                    onChange={(e) => setRememberMe(e.target.checked)}
-                    disabled={locked}
+                    disabled={busy}
                   />
                 }
                 label="Remember me"
@@ -165,21 +168,21 @@ export function LoginPage() {
                 component="button"
                 type="button"
                 variant="body2"
-                disabled={locked}
-                onClick={() => void requestPasswordReset(email)}
+                disabled={busy}
+                onClick={() => void requestPasswordReset(form.current ? readLoginForm(form.current).email : '')}
               >
                 Forgot password?
               </Link>
             </Stack>
           )}
-          <Button type="submit" variant="outlined" fullWidth size="large" disabled={locked} sx={{ mt: 3 }}>
+          <Button type="submit" variant="outlined" fullWidth size="large" disabled={busy} sx={{ mt: 3 }}>
             {busy ? 'Processing...' : text.submit}
           </Button>
         </Box>
 
         <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
           {text.switchPrompt}{' '}
-          <Link component="button" type="button" variant="body2" disabled={locked} onClick={toggleMode}>
+          <Link component="button" type="button" variant="body2" disabled={busy} onClick={toggleMode}>
             {text.switchAction}
           </Link>
         </Typography>

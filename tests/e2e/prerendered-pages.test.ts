@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SKIP_E2E, setupStories } from './harness';
+import { ROOT, SKIP_E2E, field, setupStories, waitForPath } from './harness';
 
 const RELEASED = {
   version: '2026-11-20b',
@@ -36,8 +36,9 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
       await page.goto(`${base}/login`);
       await page.getByRole('heading', { name: 'Sign in to Sage' }).waitFor();
       expect(await page.title()).toBe('Sign in · Sage Dashboard');
-      // Until the app runs the form is shown but not usable, so nothing typed is lost.
-      expect(await page.getByRole('button', { name: 'Sign in with e-mail' }).isDisabled()).toBe(true);
+      // The fields take text before the app runs (it reads them as they are, decision 010).
+      await page.getByRole('textbox', { name: /^Email/ }).fill('early@example.com');
+      expect(await page.getByRole('button', { name: 'Sign in with e-mail' }).isEnabled()).toBe(true);
       await page.goto(`${base}/login?mode=register`);
       await page.getByRole('heading', { name: 'Create your Sage account' }).waitFor();
 
@@ -49,7 +50,7 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
     }
   });
 
-  it('the app takes over the rendered page without errors, and a release shows on the next visit', async () => {
+  it('what a visitor types and clicks before the app has loaded is kept; the app takes over without errors, and a release shows on the next visit', async () => {
     const { page, story } = await stories.newPage();
     const problems: string[] = [];
     page.on('console', (msg) => {
@@ -58,12 +59,32 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
     });
     await story('prerendered-hydration', async () => {
       const base = stories.product.url;
+      // A slow connection: the app's code arrives two seconds after it is asked for.
+      let appRequested = false;
+      await page.route(/\/assets\/startApp-[\w-]+\.js$/, async (route) => {
+        appRequested = true;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await route.continue();
+      });
       await page.goto(`${base}/login`);
+      await page.waitForLoadState('networkidle');
+      // Nothing touched yet: the page has not asked for the app.
+      expect(appRequested).toBe(false);
       const email = page.getByRole('textbox', { name: /^Email/ });
       await email.fill('hydrated@example.com');
+      expect(appRequested).toBe(true);
+      // Clicked while the app is still on its way: held, then done once the app runs the page.
       await page.getByRole('button', { name: 'Create an account' }).click();
       await page.getByRole('heading', { name: 'Create your Sage account' }).waitFor();
       expect(await email.inputValue()).toBe('hydrated@example.com');
+      await field(page, 'Password').fill('early-bird-password');
+      await field(page, 'Confirm Password').fill('early-bird-password');
+      await page.getByRole('button', { name: 'Create my account', exact: true }).click();
+      await waitForPath(page, '/dashboard');
+      await page.getByText('hydrated@example.com').first().waitFor();
+      await page.getByRole('link', { name: 'Logout' }).click();
+      await waitForPath(page, '/download');
+      await page.unroute(/\/assets\/startApp-[\w-]+\.js$/);
 
       await promisify(execFile)(
         path.join(ROOT, 'node_modules', '.bin', 'tsx'),

@@ -5,8 +5,9 @@ import { VisibilityIcon, VisibilityOffIcon } from '../../ui/icons';
 export interface PasswordFieldProps {
   label: string;
   name: string;
-  value: string;
-  onChange: (value: string) => void;
+  /** Without `value` the field keeps its own text (the sign-in form reads it on submit). */
+  value?: string;
+  onChange?: (value: string) => void;
   visible: boolean;
   /** When given, the field shows the show/hide button; one toggle can serve several fields. */
   onToggleVisible?: () => void;
@@ -33,7 +34,7 @@ export function PasswordField({
       name={name}
       type={visible ? 'text' : 'password'}
       value={value}
-      onChange={(e) => onChange(e.target.value)}
+      onChange={onChange && ((e) => onChange(e.target.value))}
       required
       fullWidth
       margin={margin}

@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { holdEarlyInput } from '../../src/start/earlyInput';
+
+/** A pre-rendered page's markup, before any app code runs it. */
+function renderedPage() {
+  const root = document.createElement('div');
+  root.innerHTML = `
+    <a href="#elsewhere">Login</a>
+    <button type="button" id="menu">Open menu</button>
+    <form id="form" method="post"><input name="email" /><button type="submit" id="send">Send</button></form>`;
+  document.body.append(root);
+  const outside = document.createElement('button');
+  document.body.append(outside);
+  return { root, outside, button: root.querySelector<HTMLButtonElement>('#menu')!, form: root.querySelector<HTMLFormElement>('#form')! };
+}
+
+describe('holdEarlyInput (decision 010)', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  it('holds a click on a control until the app runs the page, then replays it once', () => {
+    const { root, button } = renderedPage();
+    const early = holdEarlyInput(root);
+    const clicks = vi.fn();
+    button.addEventListener('click', clicks);
+    button.click();
+    expect(clicks).not.toHaveBeenCalled();
+    early.release();
+    expect(clicks).toHaveBeenCalledTimes(1);
+    button.click();
+    expect(clicks).toHaveBeenCalledTimes(2);
+  });
+
+  it('replays only the last click held', () => {
+    const { root, button, form } = renderedPage();
+    const early = holdEarlyInput(root);
+    const menuClicks = vi.fn();
+    const sendClicks = vi.fn((event: Event) => event.preventDefault());
+    button.addEventListener('click', menuClicks);
+    form.querySelector('#send')!.addEventListener('click', sendClicks);
+    button.click();
+    (form.querySelector('#send') as HTMLButtonElement).click();
+    early.release();
+    expect(menuClicks).not.toHaveBeenCalled();
+    expect(sendClicks).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets links navigate and leaves controls outside the page alone', () => {
+    const { root, outside } = renderedPage();
+    holdEarlyInput(root);
+    const link = root.querySelector('a')!;
+    const linkClick = new MouseEvent('click', { bubbles: true, cancelable: true });
+    link.dispatchEvent(linkClick);
+    expect(linkClick.defaultPrevented).toBe(false);
+    const outsideClick = new MouseEvent('click', { bubbles: true, cancelable: true });
+    outside.dispatchEvent(outsideClick);
+    expect(outsideClick.defaultPrevented).toBe(false);
+  });
+
+  it('holds a submit (Enter in a field) instead of posting the form, and submits it again for the app', () => {
+    const { root, form } = renderedPage();
+    const early = holdEarlyInput(root);
+    const submits = vi.fn((event: Event) => event.preventDefault());
+    const submit = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(true);
+    form.addEventListener('submit', submits);
+    early.release();
+    expect(submits).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts the app on the first sign of intent, once', () => {
+    const { root } = renderedPage();
+    const early = holdEarlyInput(root);
+    const start = vi.fn();
+    early.onFirstIntent(start);
+    root.querySelector('input')!.dispatchEvent(new FocusEvent('focusin', { bubbles: true }));
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
+    expect(start).toHaveBeenCalledTimes(1);
+  });
+});

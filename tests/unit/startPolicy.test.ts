@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { BootData } from '../../contract/boot';
+import { pageFor } from '../../contract/pages';
+import { startPolicy, type StartPolicy } from '../../src/start/startPolicy';
+import { testConfig } from '../portal/render';
+
+const analytics = { key: 'phc_test', apiHost: '/ingest', excludedUserIds: [], ipLocation: false };
+
+describe('startPolicy (decision 010)', () => {
+  it.each<[string, string, Omit<BootData, 'config'>, boolean, StartPolicy]>([
+    // A signed-out visitor on a page the server renders: the app waits for the first interaction.
+    ['/download', 'signed out', { signedOut: true }, false, 'on-interaction'],
+    ['/login', 'signed out', { signedOut: true }, false, 'on-interaction'],
+    ['/support', 'signed out', { signedOut: true }, false, 'on-interaction'],
+    // A session cookie: the bar must show who is signed in, and /login may redirect.
+    ['/download', 'with a session', {}, false, 'now'],
+    ['/login', 'with a session', {}, false, 'now'],
+    // Analytics records the visit on arrival.
+    ['/download', 'signed out, analytics on', { signedOut: true }, true, 'now'],
+    // Pages the server sends as the app's shell.
+    ['/dashboard', 'signed out', { signedOut: true }, false, 'now'],
+    ['/reset-password', 'signed out', { signedOut: true }, false, 'now'],
+    ['/no-such-page', 'signed out', { signedOut: true }, false, 'now'],
+  ])('%s, %s', (pathname, _who, boot, withAnalytics, expected) => {
+    const data: BootData = { ...boot, config: { ...testConfig, analytics: withAnalytics ? analytics : null } };
+    expect(startPolicy(pageFor(pathname), data)).toBe(expected);
+  });
+});
