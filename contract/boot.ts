@@ -1,5 +1,6 @@
 import type { SageBuild } from './builds';
 import type { RuntimeConfig } from './config';
+import type { CurrentUser } from './user';
 
 /**
  * What the server writes into every page it serves, as JSON in the `#root` element's
@@ -11,7 +12,12 @@ export interface BootData {
   config: RuntimeConfig;
   /** The build the download page was rendered with. */
   currentBuild?: SageBuild;
-  /** The request carried no session cookie: the visitor is signed out, no need to ask `GET /api/user`. */
+  /**
+   * Who the page is for, so the browser need not ask `GET /api/user`: the signed-in user, or
+   * `signedOut` when the request carried no valid session. Pages the server serves set one of
+   * the two; neither is set only where nobody asked (the Vite dev server's index.html).
+   */
+  currentUser?: CurrentUser;
   signedOut?: true;
 }
 

@@ -3,8 +3,9 @@ export type RouteAccess = 'all' | 'anonymous' | 'signed-in' | 'admin';
 
 /**
  * What the document says about each portal path: its title and, for the public pages, a
- * description for search engines; `prerender` pages are rendered on the server so their content
- * shows before the app's JavaScript runs. Pure data: the server reads it to write each page's
+ * description for search engines; `prerender` pages are rendered on the server, for whoever their
+ * access rule lets in (contract/routeAccess.ts), so their content shows before the app's
+ * JavaScript runs. Pure data: the server reads it to write each page's
  * <head>, the browser to keep document.title in step with the route.
  */
 export interface PageInfo {
@@ -55,9 +56,10 @@ export const PAGES = [
   { path: 'email-verification-completed', title: 'E-mail verification', access: 'all' },
   { path: 'login_completed', title: 'Signed in', access: 'all' },
   { path: 'ue-test', title: 'Plugin sign-in test', access: 'all' },
+  // Not rendered on the server: its section comes from the URL hash, which never reaches it.
   { path: 'dashboard', title: 'Dashboard', access: 'signed-in' },
-  { path: 'products-checkout', title: 'Choose Your Plan', access: 'signed-in' },
-  { path: 'subscription-update', title: 'Update your subscription', access: 'signed-in' },
+  { path: 'products-checkout', title: 'Choose Your Plan', access: 'signed-in', prerender: true },
+  { path: 'subscription-update', title: 'Update your subscription', access: 'signed-in', prerender: true },
   { path: 'admin/*', title: 'Admin', access: 'admin' },
 ] as const satisfies readonly PageInfo[];
 

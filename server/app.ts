@@ -18,11 +18,13 @@ import { epicRoutes } from './routes/epic';
 import { ingestRoutes } from './routes/ingest';
 import { licenseRoutes } from './routes/licenses';
 import { publicRoutes } from './routes/public';
+import { clearSessionCookie, sessionUser } from './routes/sessionCookie';
 import type { RouteContext } from './routes/types';
 import { addSecurityHeaders, checkOrigin, SECURITY_HEADERS } from './security';
 import { createServices } from './services';
 import type { Mailer } from './services/mailer';
 import type { ScryptCost } from './services/passwords';
+import { toCurrentUser } from './services/users';
 import type { RateLimiter } from './services/rateLimiter';
 
 export interface AppDeps {
@@ -154,6 +156,11 @@ export async function buildApp(deps: AppDeps) {
           renderPage: deps.renderPage,
           runtimeConfig: config.runtime,
           currentBuild: services.builds.current,
+          currentUser: async (request) => {
+            const user = await sessionUser(request, services);
+            return user ? toCurrentUser(user) : null;
+          },
+          clearSessionCookie: (reply) => clearSessionCookie(reply, config.publicUrl.startsWith('https:')),
         })
       : undefined;
   if (hasApp && deps.staticDir) await registerStaticAssets(app, deps.staticDir);

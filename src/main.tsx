@@ -3,6 +3,7 @@
 import { BOOT_ATTRIBUTE, type BootData } from '../contract/boot';
 import { pageFor } from '../contract/pages';
 import { fetchRuntimeConfig } from './api/config';
+import { screenChunkFor } from './portal/screenChunks';
 import { holdEarlyInput } from './start/earlyInput';
 import { startPolicy } from './start/startPolicy';
 
@@ -20,8 +21,11 @@ function failed() {
   if (!container!.firstElementChild) container!.textContent = 'Sage Dashboard could not reach its server. Please reload the page.';
 }
 
-const run = (boot: BootData, onStarted: () => void) =>
-  import('./start/startApp').then(({ startApp }) => startApp(container, boot, onStarted));
+/** Loads the app and the current screen side by side rather than one after the other, then starts the app. */
+const run = (boot: BootData, onStarted: () => void) => {
+  const screen = screenChunkFor(pageFor(window.location.pathname).path)();
+  return Promise.all([import('./start/startApp'), screen]).then(([{ startApp }]) => startApp(container, boot, onStarted));
+};
 
 const boot = readBootData(container);
 if (!boot) {

@@ -5,6 +5,8 @@ import { BOOT_ATTRIBUTE, type BootData } from '../../contract/boot';
 import type { SageBuild } from '../../contract/builds';
 import type { RuntimeConfig } from '../../contract/config';
 import { documentTitle, pageFor, redirectFor, type PageInfo } from '../../contract/pages';
+import { routeAccess, sessionOf } from '../../contract/routeAccess';
+import type { CurrentUser } from '../../contract/user';
 import { SESSION_COOKIE } from '../routes/sessionCookie';
 import { escapeHtml } from '../services/mailer';
 import { compressBody, sendCompressed, type CompressedBody } from './compression';
@@ -20,6 +22,10 @@ export interface PagesOptions {
   runtimeConfig: RuntimeConfig;
   /** The released build, null before the first release. */
   currentBuild(): Promise<SageBuild | null>;
+  /** The request's signed-in user, or null (no session cookie, or an ended session). */
+  currentUser(request: FastifyRequest): Promise<CurrentUser | null>;
+  /** Drops the cookie of an ended session, so the browser stops sending it. */
+  clearSessionCookie(reply: FastifyReply): void;
 }
 
 /** Distinct pages kept rendered: pages × their render parameters × builds seen since the start. */
@@ -51,10 +57,11 @@ function renderParams(page: PageInfo, query: URLSearchParams): [string, string][
 }
 
 /**
- * Serves every screen of the single-page app from memory: `/download`, `/login` and `/support`
- * rendered on the server with their content and styles (so they show before the JavaScript runs),
- * every other screen as the app's shell; each with its own title, the boot data the browser starts
- * from, and compressed once per distinct page rather than per request.
+ * Serves every screen of the single-page app: the pre-rendered ones (contract/pages.ts) rendered
+ * on the server with their content and styles, so they show before the JavaScript runs, every
+ * other screen as the app's shell; each with its own title and the boot data the browser starts
+ * from. Whoever a page's access rule turns away is redirected as the browser's guard would.
+ * Signed-out pages are kept in memory, compressed, once per distinct page rather than per request.
  */
 export async function registerPages(app: FastifyInstance, options: PagesOptions) {
   const template = loadTemplate(options.clientDir);
@@ -70,24 +77,32 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     return `${template.head}${head}${template.body}${root}${template.tail}`;
   }
 
-  async function pageBody(request: FastifyRequest, page: PageInfo): Promise<CompressedBody> {
+  /** Renders a page, or null when the renderer fails: the page is then the app's shell, which renders in the browser. */
+  async function render(request: FastifyRequest, page: PageInfo, url: string, boot: BootData) {
+    if (page.prerender !== true || !options.renderPage) return null;
+    try {
+      return await options.renderPage(url, boot);
+    } catch (err) {
+      request.log.error({ err, page: page.path }, 'rendering the page on the server failed; serving the app shell');
+      return null;
+    }
+  }
+
+  async function pageBody(request: FastifyRequest, page: PageInfo, currentUser: CurrentUser | null): Promise<CompressedBody> {
     const url = new URL(request.url, 'http://localhost');
     const prerender = page.prerender === true && options.renderPage !== undefined;
-    const boot: BootData = {
-      config: options.runtimeConfig,
-      // Without a session cookie the visitor is signed out: the page says so, and the browser
-      // need not ask (GET /api/user would only answer 401).
-      ...(request.cookies[SESSION_COOKIE] ? {} : { signedOut: true }),
-    };
+    // The page says who it is for, so the browser need not ask GET /api/user.
+    const boot: BootData = { config: options.runtimeConfig, ...(currentUser ? { currentUser } : { signedOut: true }) };
     const params = prerender ? renderParams(page, url.searchParams) : [];
     if (prerender && page.path === 'download') boot.currentBuild = (await options.currentBuild()) ?? options.runtimeConfig.defaultBuild;
-    const key = JSON.stringify([page.path, prerender, boot.signedOut ?? false, params, boot.currentBuild ?? null]);
+    const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
+    // A signed-in user's page holds their data: rendered for each request, never kept.
+    if (currentUser) return compressBody(documentFor(page, boot, await render(request, page, renderUrl, boot)));
+
+    const key = JSON.stringify([page.path, prerender, params, boot.currentBuild ?? null]);
     const cached = cache.get(key);
     if (cached) return cached;
-
-    const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
-    const rendered = prerender && options.renderPage ? await options.renderPage(renderUrl, boot) : null;
-    const body = compressBody(documentFor(page, boot, rendered));
+    const body = compressBody(documentFor(page, boot, await render(request, page, renderUrl, boot)));
     if (cache.size >= MAX_CACHED_PAGES) cache.delete(cache.keys().next().value as string);
     cache.set(key, body);
     return body;
@@ -99,11 +114,18 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     // §2: '/' and '/signup' only redirect; the server does it, saving the browser a round trip.
     if (target) return reply.redirect(`${target}${url.search}`, 302);
     const page = pageFor(url.pathname);
-    const body = await pageBody(request, page);
+    const hasCookie = Boolean(request.cookies[SESSION_COOKIE]);
+    const currentUser = hasCookie ? await options.currentUser(request) : null;
+    if (hasCookie && !currentUser) options.clearSessionCookie(reply);
+    // The route guard's rule, applied before anything is sent: no page of the wrong kind flashes.
+    const access = routeAccess(page.access, sessionOf(currentUser));
+    if (access.kind === 'redirect') return reply.redirect(redirectFor(access.to) ?? access.to, 302);
+    const body = await pageBody(request, page, currentUser);
     reply
       .code(page.path === '*' ? 404 : 200)
       .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache');
+      // A page with a user's data is theirs alone.
+      .header('cache-control', currentUser ? 'private, no-cache' : 'no-cache');
     return sendCompressed(request, reply, body);
   };
 }

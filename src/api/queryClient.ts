@@ -34,9 +34,10 @@ export function createQueryClient(): QueryClient {
  * A query client holding what the page was served with (contract/boot.ts), so the first render
  * in the browser matches the server's and asks nothing the page already knows.
  */
-export function seededQueryClient({ currentBuild, signedOut }: BootData): QueryClient {
+export function seededQueryClient({ currentBuild, currentUser, signedOut }: BootData): QueryClient {
   const queryClient = createQueryClient();
   if (currentBuild) queryClient.setQueryData(CURRENT_BUILD_QUERY_KEY, currentBuild);
-  if (signedOut) queryClient.setQueryData(USER_QUERY_KEY, null);
+  if (currentUser) queryClient.setQueryData(USER_QUERY_KEY, currentUser);
+  else if (signedOut) queryClient.setQueryData(USER_QUERY_KEY, null);
   return queryClient;
 }

@@ -2,7 +2,7 @@ import type { AuthProvider } from 'react-admin';
 import { fetchCurrentUser, logout as endSession } from '../api/auth';
 import type { CurrentUser } from '../../contract/user';
 import { assignLocation } from '../portal/browser';
-import { routeAccess, sessionOf } from '../portal/routeAccess';
+import { routeAccess, sessionOf } from '../../contract/routeAccess';
 
 /**
  * Where a visitor of /admin belongs instead, or null for an admin: the portal's own admin-route

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { useCurrentUser } from '../authProvider/session';
-import { routeAccess, sessionOf, type RouteAccess } from './routeAccess';
+import { routeAccess, sessionOf, type RouteAccess } from '../../contract/routeAccess';
 import { LoadingScreen } from '../ui/LoadingScreen';
 
 /**

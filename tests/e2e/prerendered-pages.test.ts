@@ -57,6 +57,8 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
       // A fresh install answers GET /api/current-sage-build with 404 (§7); anything else is a problem.
       if (msg.type() === 'error' && !msg.text().includes('404')) problems.push(msg.text());
     });
+    // React reports a hydration mismatch it recovers from as an uncaught error.
+    page.on('pageerror', (error) => problems.push(error.message));
     await story('prerendered-hydration', async () => {
       const base = stories.product.url;
       // A slow connection: the app's code arrives two seconds after it is asked for.
@@ -82,6 +84,12 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
       await page.getByRole('button', { name: 'Create my account', exact: true }).click();
       await waitForPath(page, '/dashboard');
       await page.getByText('hydrated@example.com').first().waitFor();
+      // A signed-in page comes rendered for its user, and the app takes it over without a hydration error.
+      const checkoutHtml = await (await page.request.get(`${base}/products-checkout`)).text();
+      expect(checkoutHtml).toMatch(/<h1[^>]*>Choose Your Plan<\/h1>/);
+      await page.goto(`${base}/products-checkout`);
+      await page.getByRole('heading', { name: 'Choose Your Plan' }).waitFor();
+      await page.waitForLoadState('networkidle');
       await page.getByRole('link', { name: 'Logout' }).click();
       await waitForPath(page, '/download');
       await page.unroute(/\/assets\/startApp-[\w-]+\.js$/);

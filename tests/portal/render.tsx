@@ -3,23 +3,11 @@ import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { expect, vi } from 'vitest';
 import type { RuntimeConfig } from '../../contract/config';
+import { testConfig } from '../fixtures/runtimeConfig';
 import { createQueryClient } from '../../src/api/queryClient';
 import { AppProviders, PortalRoutes } from '../../src/App';
 
-export const testConfig: RuntimeConfig = {
-  marketingUrl: 'https://sage.test',
-  supportEmail: 'help@sage.test',
-  installationGuideUrl: 'https://sage.test/docs/installation',
-  defaultBuild: {
-    version: '2025-07-15a',
-    ue54Url: 'https://sage.test/dl/default-5.4.zip',
-    ue55Url: 'https://sage.test/dl/default-5.5.zip',
-    ue56Url: 'https://sage.test/dl/default-5.6.zip',
-    ue57Url: 'https://sage.test/dl/default-5.7.zip',
-  },
-  epicSignIn: 'epic',
-  analytics: null,
-};
+export { testConfig };
 
 /**
  * Shows the router's current location so tests can assert on navigation. A plain div: an

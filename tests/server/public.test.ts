@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_BUILD_VERSION, type SageBuild } from '../../contract/builds';
 import { createBuildService } from '../../server/services/builds';
-import { buildExtraApp, databases, errorBody, useTestServer } from './harness';
+import type { BootData } from '../../contract/boot';
+import type { RenderPage } from '../../server/plugins/pages';
+import { buildExtraApp, databases, errorBody, TestClient, uniqueEmail, useTestServer } from './harness';
 
 function build(version: string): SageBuild {
   return {
@@ -81,7 +83,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
     try {
       for (const [url, title] of [
         ['/download', 'Download Sage · Sage Dashboard'],
-        ['/dashboard', 'Dashboard · Sage Dashboard'],
+        ['/login', 'Sign in · Sage Dashboard'],
         ['/reset-password?token=abc', 'Reset your password · Sage Dashboard'],
       ]) {
         const screen = await app.inject({ method: 'GET', url });
@@ -110,6 +112,70 @@ describe.each(databases)('public endpoints on $label', (database) => {
       expect(api.json()).toEqual({ error: 'not_found', message: 'No such endpoint: GET /api/nothing-here' });
       const post = await app.inject({ method: 'POST', url: '/somewhere', payload: {} });
       expect(post.statusCode).toBe(404);
+    } finally {
+      await app.close();
+      fs.rmSync(staticDir, { recursive: true, force: true });
+    }
+  });
+
+  it('renders a page for whoever its access rule lets in, with who it is for, and redirects the others as the browser guard would', async () => {
+    const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
+    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head><title>Sage</title></head><body><div id="root"></div></body></html>');
+    const rendered: { url: string; boot: BootData }[] = [];
+    const renderPage: RenderPage = async (url, boot) => {
+      rendered.push({ url, boot });
+      if (url.startsWith('/support')) throw new Error('a screen that cannot render on the server');
+      return { html: `<main>${url} for ${boot.currentUser?.email ?? 'a visitor'}</main>`, styles: '' };
+    };
+    const app = await buildExtraApp(server().db, {}, { staticDir, renderPage });
+    try {
+      const visitor = new TestClient(app);
+      const user = new TestClient(app);
+      const email = uniqueEmail('pages');
+      await user.register(email);
+
+      // A visitor: the signed-in pages send them home, the public ones render for "a visitor".
+      for (const url of ['/dashboard', '/products-checkout', '/subscription-update', '/admin']) {
+        const page = await visitor.get(url);
+        expect([url, page.statusCode, page.headers.location]).toEqual([url, 302, '/download']);
+      }
+      const login = await visitor.get('/login');
+      expect(login.body).toContain('<main>/login for a visitor</main>');
+      expect(login.body).toContain('&#34;signedOut&#34;:true');
+      expect(login.headers['cache-control']).toBe('no-cache');
+
+      // A signed-in user: their pages render with them, are theirs alone, and /login moves them on.
+      const checkout = await user.get('/products-checkout');
+      expect(checkout.statusCode).toBe(200);
+      expect(checkout.body).toContain(`<main>/products-checkout for ${email}</main>`);
+      // The dashboard is the app's shell (its section is in the URL hash), still saying who it is for.
+      const dashboard = await user.get('/dashboard');
+      expect(dashboard.statusCode).toBe(200);
+      expect(dashboard.body).not.toContain('<main>');
+      expect(dashboard.body).toContain(`&#34;email&#34;:&#34;${email}&#34;`);
+      expect(dashboard.body).not.toContain('signedOut');
+      expect(dashboard.headers['cache-control']).toBe('private, no-cache');
+      const userLogin = await user.get('/login');
+      expect([userLogin.statusCode, userLogin.headers.location]).toEqual([302, '/dashboard']);
+      const admin = await user.get('/admin');
+      expect([admin.statusCode, admin.headers.location]).toEqual([302, '/dashboard']);
+      // A page rendered for a visitor is never served to a user, nor the other way round.
+      expect((await user.get('/download')).body).toContain(`for ${email}`);
+      expect((await visitor.get('/download')).body).toContain('for a visitor');
+
+      // A failed render is logged and the page goes out as the app's shell.
+      const support = await visitor.get('/support');
+      expect(support.statusCode).toBe(200);
+      expect(support.body).toContain('<div id="root" data-boot=');
+      expect(support.body).not.toContain('<main>');
+
+      // An ended session: treated as a visitor, and its cookie is dropped.
+      await user.get('/api/logout');
+      const stale = new TestClient(app);
+      stale.cookies.set('sage_session', 'no-such-session');
+      const afterLogout = await stale.get('/dashboard');
+      expect([afterLogout.statusCode, afterLogout.headers.location]).toEqual([302, '/download']);
+      expect(stale.session).toBeUndefined();
     } finally {
       await app.close();
       fs.rmSync(staticDir, { recursive: true, force: true });

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../src/api/queryClient';
+import type { CurrentUser } from '../../contract/user';
+import { USER_QUERY_KEY } from '../../src/api/auth';
+import { CURRENT_BUILD_QUERY_KEY } from '../../src/api/builds';
+import { testConfig } from '../fixtures/runtimeConfig';
+import { createQueryClient, seededQueryClient } from '../../src/api/queryClient';
 
 describe('query client defaults (§9)', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -28,5 +32,28 @@ describe('query client defaults (§9)', () => {
   it('raises the §8 error text when the path fails', async () => {
     vi.stubGlobal('fetch', async () => new Response('', { status: 503, statusText: 'Service Unavailable' }));
     await expect(createQueryClient().fetchQuery({ queryKey: ['/api/x'] })).rejects.toThrow('503: Service Unavailable');
+  });
+});
+
+describe('seededQueryClient (decisions 009, 010)', () => {
+  const config = { ...testConfig };
+  const user = { id: 'u1', email: 'ada@example.com' } as unknown as CurrentUser;
+
+  it('holds a signed-out visitor as no user and the build the page was rendered with, asking nothing', () => {
+    const client = seededQueryClient({ config, signedOut: true, currentBuild: config.defaultBuild });
+    expect(client.getQueryData(USER_QUERY_KEY)).toBeNull();
+    expect(client.getQueryData(CURRENT_BUILD_QUERY_KEY)).toEqual(config.defaultBuild);
+  });
+
+  it('holds the signed-in user the page was served for, so no screen asks GET /api/user', async () => {
+    const client = seededQueryClient({ config, currentUser: user });
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    await expect(client.fetchQuery({ queryKey: USER_QUERY_KEY })).resolves.toEqual(user);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('asks when the page did not say who it is for (the Vite dev server)', () => {
+    const client = seededQueryClient({ config });
+    expect(client.getQueryState(USER_QUERY_KEY)).toBeUndefined();
   });
 });

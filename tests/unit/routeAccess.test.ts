@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeAccess, sessionOf, type AccessDecision, type RouteAccess, type SessionState } from '../../src/portal/routeAccess';
+import { routeAccess, sessionOf, type AccessDecision, type RouteAccess, type SessionState } from '../../contract/routeAccess';
 
 describe('routeAccess (§2, §6)', () => {
   it.each<[RouteAccess, SessionState, AccessDecision]>([

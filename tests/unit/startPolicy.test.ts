@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BootData } from '../../contract/boot';
 import { pageFor } from '../../contract/pages';
 import { startPolicy, type StartPolicy } from '../../src/start/startPolicy';
-import { testConfig } from '../portal/render';
+import { testConfig } from '../fixtures/runtimeConfig';
 
 const analytics = { key: 'phc_test', apiHost: '/ingest', excludedUserIds: [], ipLocation: false };
 

@@ -1,5 +1,5 @@
-import type { RouteAccess } from '../../contract/pages';
-import type { CurrentUser } from '../../contract/user';
+import type { RouteAccess } from './pages';
+import type { CurrentUser } from './user';
 
 export type { RouteAccess };
 
@@ -18,7 +18,8 @@ export function sessionOf(user: CurrentUser | null): 'absent' | 'present' | 'adm
 }
 
 /**
- * The guard rule as a pure function: what a route shows for a session state. Signed-in routes
+ * The guard rule as a pure function, applied by the server before it serves a page and by the
+ * browser's route guard (src/portal/guards.tsx): what a route shows for a session state. Signed-in routes
  * send visitors to /; the admin route also sends a signed-in non-admin to /dashboard.
  */
 export function routeAccess(access: RouteAccess, session: SessionState): AccessDecision {

@@ -1,0 +1,33 @@
+import type { ComponentType } from 'react';
+import type { PagePath } from '../../contract/pages';
+
+/**
+ * How each screen's chunk is loaded (issue 11): a visitor of /download downloads the download
+ * page and the shared shell, never billing, the Epic pages, the dashboard or the console. Free of
+ * React, so the page's first script can start the current screen's download alongside the app's.
+ */
+export const SCREEN_CHUNKS: Record<PagePath | '*', () => Promise<ComponentType>> = {
+  download: () => import('./DownloadPage').then((m) => m.DownloadPage),
+  login: () => import('./LoginPage').then((m) => m.LoginPage),
+  support: () => import('./SupportPage').then((m) => m.SupportPage),
+  'reset-password': () => import('./ResetPasswordPage').then((m) => m.ResetPasswordPage),
+  authentication_failed: () => import('./epicSignIn/AuthenticationFailedPage').then((m) => m.AuthenticationFailedPage),
+  epic_account_link: () => import('./epicSignIn/EpicAccountLinkPage').then((m) => m.EpicAccountLinkPage),
+  'email-verification': () => import('./epicSignIn/EmailVerificationPage').then((m) => m.EmailVerificationPage),
+  'email-verification-preview': () => import('./epicSignIn/EmailVerificationPage').then((m) => m.EmailVerificationPage),
+  'email-verification-completed': () =>
+    import('./epicSignIn/EmailVerificationCompletedPage').then((m) => m.EmailVerificationCompletedPage),
+  login_completed: () => import('./epicSignIn/LoginCompletedPage').then((m) => m.LoginCompletedPage),
+  'ue-test': () => import('./epicSignIn/UeTestPage').then((m) => m.UeTestPage),
+  dashboard: () => import('./dashboard/DashboardPage').then((m) => m.DashboardPage),
+  'products-checkout': () => import('./billing/ProductsCheckoutPage').then((m) => m.ProductsCheckoutPage),
+  'subscription-update': () => import('./billing/SubscriptionUpdatePage').then((m) => m.SubscriptionUpdatePage),
+  // The admin console (react-admin) and its vendor chunks: only /admin downloads them.
+  'admin/*': () => import('../admin/AdminApp').then((m) => m.default),
+  '*': () => import('./NotFoundPage').then((m) => m.NotFoundPage),
+};
+
+/** The chunk loader of the screen a route path shows. */
+export function screenChunkFor(path: string): () => Promise<ComponentType> {
+  return SCREEN_CHUNKS[path as PagePath | '*'] ?? SCREEN_CHUNKS['*'];
+}
