@@ -56,8 +56,7 @@ export const PAGES = [
   { path: 'email-verification-completed', title: 'E-mail verification', access: 'all' },
   { path: 'login_completed', title: 'Signed in', access: 'all' },
   { path: 'ue-test', title: 'Plugin sign-in test', access: 'all' },
-  // Not rendered on the server: its section comes from the URL hash, which never reaches it.
-  { path: 'dashboard', title: 'Dashboard', access: 'signed-in' },
+  { path: 'dashboard', title: 'Dashboard', access: 'signed-in', prerender: true },
   { path: 'products-checkout', title: 'Choose Your Plan', access: 'signed-in', prerender: true },
   { path: 'subscription-update', title: 'Update your subscription', access: 'signed-in', prerender: true },
   { path: 'admin/*', title: 'Admin', access: 'admin' },

@@ -47,6 +47,10 @@ if (!boot) {
       early.onFirstIntent(start);
     });
   };
-  if (startPolicy(pageFor(window.location.pathname), boot) === 'now') start();
-  else early.onFirstIntent(start);
+  if (startPolicy(pageFor(window.location.pathname), boot) === 'now') {
+    // After the first frame: the rendered page is painted before the app's work begins.
+    requestAnimationFrame(() => setTimeout(start, 0));
+  } else {
+    early.onFirstIntent(start);
+  }
 }

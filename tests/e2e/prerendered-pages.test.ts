@@ -84,7 +84,13 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
       await page.getByRole('button', { name: 'Create my account', exact: true }).click();
       await waitForPath(page, '/dashboard');
       await page.getByText('hydrated@example.com').first().waitFor();
-      // A signed-in page comes rendered for its user, and the app takes it over without a hydration error.
+      // Signed-in pages come rendered for their user, and the app takes them over without a
+      // hydration error; the dashboard's section (its URL hash) shows once the app runs it.
+      const dashboardHtml = await (await page.request.get(`${base}/dashboard`)).text();
+      expect(dashboardHtml).toMatch(/<h1[^>]*>General<\/h1>/);
+      expect(dashboardHtml).toContain('hydrated@example.com');
+      await page.goto(`${base}/dashboard#subscriptions`);
+      await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
       const checkoutHtml = await (await page.request.get(`${base}/products-checkout`)).text();
       expect(checkoutHtml).toMatch(/<h1[^>]*>Choose Your Plan<\/h1>/);
       await page.goto(`${base}/products-checkout`);

@@ -1,7 +1,8 @@
-import { Box, Button, Drawer, Paper, useMediaQuery } from '@mui/material';
+import { Box, Button, Drawer, Paper } from '@mui/material';
 import { useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { MOBILE_MEDIA_QUERY } from '../../ui/theme';
+import { useHydrated } from '../../ui/useHydrated';
 import { DashboardSidebar } from './DashboardSidebar';
 import { GeneralSection } from './GeneralSection';
 import { SectionNotFound } from './SectionNotFound';
@@ -10,6 +11,8 @@ import { DEFAULT_SECTION_HASH, resolveSection, type DashboardSection } from './s
 
 const SIDEBAR_WIDTH = 240;
 const SIDEBAR_ID = 'dashboard-sidebar';
+// The phone layout switches in CSS, so the page the server renders is right on every screen.
+const ON_PHONE = `@media ${MOBILE_MEDIA_QUERY}`;
 
 function SectionView({ section, onBack }: { section: DashboardSection; onBack: () => void }) {
   switch (section.id) {
@@ -25,10 +28,11 @@ function SectionView({ section, onBack }: { section: DashboardSection; onBack: (
 
 /** /dashboard: account information in sections chosen by the URL hash (§2 Dashboard). */
 export function DashboardPage() {
-  const { hash } = useLocation();
+  const location = useLocation();
   const navigate = useNavigate();
-  const isMobile = useMediaQuery(MOBILE_MEDIA_QUERY, { noSsr: true });
   const [menuOpen, setMenuOpen] = useState(false);
+  // The server never sees the hash: it renders the default section, and so does hydration.
+  const hash = useHydrated() ? location.hash : DEFAULT_SECTION_HASH;
   const resolution = resolveSection(hash);
 
   if (resolution.kind === 'redirect') return <Navigate to={{ hash: resolution.hash }} replace />;
@@ -38,40 +42,34 @@ export function DashboardPage() {
   const closeMenu = () => setMenuOpen(false);
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: isMobile ? 'column' : 'row', gap: 3, py: 3, px: { xs: 2, sm: 3 } }}>
-      {isMobile ? (
-        <>
-          <Box>
-            <Button
-              variant="outlined"
-              aria-expanded={menuOpen}
-              aria-controls={SIDEBAR_ID}
-              onClick={() => setMenuOpen((open) => !open)}
-            >
-              Menu
-            </Button>
-          </Box>
-          <Drawer
-            id={SIDEBAR_ID}
-            anchor="left"
-            open={menuOpen}
-            onClose={closeMenu}
-            keepMounted
-            slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH }, role: 'dialog', 'aria-label': 'Dashboard menu' } }}
-          >
-            <DashboardSidebar current={current} onNavigate={closeMenu} />
-          </Drawer>
-        </>
-      ) : (
-        <Paper
-          id={SIDEBAR_ID}
-          component="aside"
+    <Box sx={{ display: 'flex', flexDirection: 'row', gap: 3, py: 3, px: { xs: 2, sm: 3 }, [ON_PHONE]: { flexDirection: 'column' } }}>
+      <Box sx={{ display: 'none', [ON_PHONE]: { display: 'block' } }}>
+        <Button
           variant="outlined"
-          sx={{ width: SIDEBAR_WIDTH, flexShrink: 0, alignSelf: 'flex-start' }}
+          aria-expanded={menuOpen}
+          aria-controls={SIDEBAR_ID}
+          onClick={() => setMenuOpen((open) => !open)}
         >
-          <DashboardSidebar current={current} />
-        </Paper>
-      )}
+          Menu
+        </Button>
+      </Box>
+      <Drawer
+        id={SIDEBAR_ID}
+        anchor="left"
+        open={menuOpen}
+        onClose={closeMenu}
+        keepMounted
+        slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH }, role: 'dialog', 'aria-label': 'Dashboard menu' } }}
+      >
+        <DashboardSidebar current={current} onNavigate={closeMenu} />
+      </Drawer>
+      <Paper
+        component="aside"
+        variant="outlined"
+        sx={{ width: SIDEBAR_WIDTH, flexShrink: 0, alignSelf: 'flex-start', [ON_PHONE]: { display: 'none' } }}
+      >
+        <DashboardSidebar current={current} />
+      </Paper>
       <Box sx={{ flex: 1, minWidth: 0 }}>
         {current ? <SectionView section={current} onBack={backToGeneral} /> : <SectionNotFound onBack={backToGeneral} />}
       </Box>
