@@ -4,7 +4,8 @@
 // Lighthouse (mobile, simulated throttling, Debian's Chromium) BENCH_RUNS times per page, each in a
 // fresh browser; prints the median run by performance score as a markdown table and writes the full
 // figures as JSON. With BENCH_BASELINE=<git ref> that ref is built in a temporary worktree, started
-// on another port and measured in turns with this checkout (the machine is shared and noisy).
+// on another port and measured in turns with this checkout (the machine is shared and noisy), and
+// each page of both builds is screenshot at 1280 and 375 px and compared pixel by pixel.
 //
 //   BENCH_RUNS=3                        runs per page and build
 //   BENCH_PAGES=/login,/dashboard       a subset of the pages
@@ -20,6 +21,7 @@ import path from 'node:path';
 import { startStripeServer, type StripeFixture } from '../tests/fixtures/stripeServer';
 import { CHROMIUM_PATH, freePort, productEnv } from '../scripts/localProduct';
 import { chromiumVersion, killAllChromes, medianRun, runLighthouse, type ChromeTracker, type Figures, type RunResult } from './lighthouse';
+import { compareScreenshots, type ScreenshotComparison } from './screenshots';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -301,10 +303,11 @@ async function startTarget(label: Target['label'], dir: string, ref: string, com
     await new Promise((r) => setTimeout(r, 250));
   }
 
+  // The same user in every build (each has its own data directory), so screenshots compare equal.
   const registered = await fetch(`${url}/api/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-web-${Date.now()}@example.com`, password: 'bench-web-password' }),
+    body: JSON.stringify({ email: 'bench-web@example.com', password: 'bench-web-password' }),
     signal: AbortSignal.timeout(30_000),
   });
   if (registered.status !== 201) throw new Error(`${label}: POST /api/register answered ${registered.status}: ${await registered.text()}`);
@@ -394,6 +397,7 @@ const fmtCls = (v: number | null | undefined) => (v === null || v === undefined 
 const fmtKib = (v: number | null | undefined) => (v === null || v === undefined ? dash : `${(v / KIB).toFixed(1)} KiB`);
 const fmtCount = (v: number | null | undefined) => (v === null || v === undefined ? dash : String(v));
 
+const fmtShare = (row: ScreenshotComparison) => (row.differingShare === null ? 'sizes differ' : `${(row.differingShare * 100).toFixed(3)} %`);
 const signed = (v: number, text: string) => (v > 0 ? `+${text}` : v < 0 ? `−${text.replace(/^-/, '')}` : text);
 const ratio = (a: number, b: number) => (b === 0 ? '' : ` (${(a / b).toFixed(2)}×)`);
 
@@ -541,6 +545,11 @@ async function main() {
   }
   for (const r of results) for (const l of labels) r.median[l] = medianRun(r.runs[l] ?? []);
 
+  // With a baseline: the pages as they look in both builds, at a desktop and a phone width.
+  const [baselineTarget, currentTarget] = targets;
+  const screenshots = baselineTarget && currentTarget && targets.length === 2 ? await compareScreenshots(baselineTarget, currentTarget, pages) : [];
+  for (const row of screenshots) log(`screenshots ${row.path} at ${row.width} px: ${fmtShare(row)}`);
+
   const cpus = os.cpus();
   const chromium = chromiumVersion();
   const lighthouseVersion = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'lighthouse', 'package.json'), 'utf8')) as { version: string }).version;
@@ -555,6 +564,16 @@ async function main() {
     '',
     table(results, labels, runs),
   ];
+  if (screenshots.length) {
+    report.push(
+      '',
+      `Screenshots, baseline against current (full page, pixels whose colour differs by more than 48 of 765):`,
+      '',
+      '| Page | Width | Differing pixels | Sizes |',
+      '| --- | ---: | ---: | --- |',
+      ...screenshots.map((row) => `| ${row.path} | ${row.width} px | ${fmtShare(row)} | ${row.sizes} |`),
+    );
+  }
   const problems = notes(results, labels);
   if (problems.length) report.push('', '⚠ Notes:', ...problems);
   console.log(report.join('\n'));
@@ -568,6 +587,7 @@ async function main() {
     settings: { runs, formFactor: 'mobile', throttling: 'simulate', median: 'by performance score' },
     builds: Object.fromEntries(targets.map((t) => [t.label, { ref: t.ref, commit: t.commit, products: t.products }])),
     pages: results.map((r) => ({ path: r.page.path, signedIn: r.page.signedIn, median: r.median, runs: r.runs })),
+    screenshots,
   };
   fs.writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
   log(`figures written to ${path.relative(ROOT, out) || out}`);
