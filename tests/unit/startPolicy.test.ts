@@ -17,8 +17,10 @@ describe('startPolicy (decision 010)', () => {
     ['/login', 'with a session', {}, false, 'now'],
     // Analytics records the visit on arrival.
     ['/download', 'signed out, analytics on', { signedOut: true }, true, 'now'],
+    // Signed-in pages (a visitor is redirected before any is served).
+    ['/dashboard', 'with a session', {}, false, 'now'],
+    ['/products-checkout', 'with a session', {}, false, 'now'],
     // Pages the server sends as the app's shell.
-    ['/dashboard', 'signed out', { signedOut: true }, false, 'now'],
     ['/reset-password', 'signed out', { signedOut: true }, false, 'now'],
     ['/no-such-page', 'signed out', { signedOut: true }, false, 'now'],
   ])('%s, %s', (pathname, _who, boot, withAnalytics, expected) => {
