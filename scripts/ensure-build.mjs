@@ -1,13 +1,13 @@
-// Builds the browser app when dist/ is missing or older than its sources, so `npm start` on a
-// fresh clone serves the current screens without a separate build step.
-import { execFileSync } from 'node:child_process';
+// Builds dist/ (scripts/build.mjs) when it is missing or older than its sources, so `npm start` on
+// a fresh clone serves the current screens and runs the current server without a separate step.
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildAll } from './build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-// The browser app (dist/client) and the server's renderer of pre-rendered pages (dist/ssr).
-const outputs = [path.join(root, 'dist', 'client', 'index.html'), path.join(root, 'dist', 'ssr', 'entry-server.js')];
-const sources = ['src', 'contract', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json'];
+// The browser app, the renderer of pre-rendered pages, and the compiled server.
+const outputs = ['dist/client/index.html', 'dist/ssr/entry-server.js', 'dist/server/main.js', 'dist/server/cli.js'].map((f) => path.join(root, f));
+const sources = ['src', 'contract', 'server', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json', 'scripts/build.mjs'];
 
 function newestMtime(p) {
   if (!fs.existsSync(p)) return 0;
@@ -19,12 +19,6 @@ function newestMtime(p) {
 const builtAt = Math.min(...outputs.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)));
 const sourcesAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
 if (builtAt < sourcesAt) {
-  console.log(builtAt ? 'Sources changed: rebuilding the browser app…' : 'Building the browser app…');
-  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  for (const args of [['build'], ['build', '--ssr', 'src/entry-server.tsx', '--outDir', 'dist/ssr']]) {
-    // A production build whatever the caller's NODE_ENV: under Vitest it is 'test', and Vite would
-    // then compile the server renderer against React's development JSX runtime.
-    const env = { ...process.env, NODE_ENV: 'production' };
-    execFileSync(process.execPath, [vite, ...args, '--logLevel', 'warn'], { cwd: root, stdio: 'inherit', env });
-  }
+  console.error(builtAt ? 'Sources changed: rebuilding…' : 'Building the browser app and the server…');
+  await buildAll({ quiet: true });
 }

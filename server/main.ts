@@ -1,16 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import type { RenderPage } from './plugins/pages';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { loggerOptions } from './logging';
+import { projectRoot } from './projectRoot';
 import { mailerFromConfig } from './services/mailer';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './services/rateLimiter';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = projectRoot(import.meta.url);
 
 /** The server build of the pre-rendered pages (`npm run build` writes it beside the browser app). */
 async function loadPageRenderer(): Promise<RenderPage | undefined> {

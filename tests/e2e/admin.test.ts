@@ -1,12 +1,9 @@
 // Story: an admin created with the CLI runs the console: finds a user, renames them, downloads
 // their license, reads their AI chat history and releases a build the download page then offers.
 // A normal user cannot get in, and the download page never loads the console's code.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, it, expect } from 'vitest';
-import { ROOT, SKIP_E2E, control, field, registerThroughUi, setupStories, signInThroughUi, uniqueEmail, waitForPath } from './harness';
+import { SKIP_E2E, runCli, control, field, registerThroughUi, setupStories, signInThroughUi, uniqueEmail, waitForPath } from './harness';
 
 const AI_SERVICE_TOKEN = 'e2e-ai-service-token-0123456789abcdef';
 const ADMIN_PASSWORD = 'admin correct horse';
@@ -16,10 +13,7 @@ describe.skipIf(SKIP_E2E)('An admin runs the console', () => {
 
   /** `npm run cli -- create-admin`, against the running product's database. */
   async function createAdminWithCli(email: string) {
-    await promisify(execFile)(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/cli.ts', 'create-admin', '--email', email, '--password', ADMIN_PASSWORD], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: stories.product.dataDir, DATABASE_URL: '' },
-    });
+    await runCli(stories.product.dataDir, ['create-admin', '--email', email, '--password', ADMIN_PASSWORD]);
   }
 
   /** A player with an account and one AI chat thread, stored by the AI service. */

@@ -1,14 +1,11 @@
 // Story: with PostHog configured, a visitor's page views, downloads and sign-in reach the analytics
 // provider through the product's own /ingest proxy; the admin console sends nothing; and a product
 // without a key never loads analytics at all. The provider is a PostHog-compatible capture server.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runtimeConfigSchema } from '../../contract/config';
 import { startCaptureServer, type CaptureServer } from '../fixtures/captureServer';
-import { ROOT, SKIP_E2E, control, registerThroughUi, setupStories, signInThroughUi, uniqueEmail, waitForPath } from './harness';
+import { SKIP_E2E, runCli, control, registerThroughUi, setupStories, signInThroughUi, uniqueEmail, waitForPath } from './harness';
 
 const KEY = 'phc_e2e_test_key';
 
@@ -107,10 +104,7 @@ describe.skipIf(SKIP_E2E)('Analytics reach PostHog through /ingest', () => {
 
   it('sends nothing from the admin console', async () => {
     const adminEmail = uniqueEmail('analytics-admin');
-    await promisify(execFile)(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/cli.ts', 'create-admin', '--email', adminEmail, '--password', ADMIN_PASSWORD], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: stories.product.dataDir, DATABASE_URL: '' },
-    });
+    await runCli(stories.product.dataDir, ['create-admin', '--email', adminEmail, '--password', ADMIN_PASSWORD]);
     const { page, story } = await asOrdinaryChrome(await stories.newPage());
     await story('analytics-admin', async () => {
       const base = stories.product.url;

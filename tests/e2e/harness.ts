@@ -1,11 +1,12 @@
-// End-to-end harness: starts the product the way `npm start` does (tsx server/main.ts over the
-// built browser app, fresh data directory, embedded defaults) and drives Debian's Chromium through
+// End-to-end harness: starts the product the way `npm start` does (node on the compiled server,
+// dist/server/main.js, over the built browser app, fresh data directory, embedded defaults) and drives Debian's Chromium through
 // playwright-core. No browser is downloaded: without /usr/bin/chromium the stories are skipped,
 // unless E2E_REQUIRED=1 (as in .ci/run), where they fail with a clear message.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH, freePort, productEnv } from '../../scripts/localProduct';
@@ -55,15 +56,26 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
+/** The compiled server and CLI (`npm run build`; globalSetup built them), with source-mapped stack traces. */
+const nodeOn = (entry: 'main' | 'cli', args: string[] = []) => [process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist', 'server', `${entry}.js`), ...args]] as const;
+
+/** `npm run cli -- <args>` against a product's data directory (its embedded SQLite database). */
+export async function runCli(dataDir: string, args: string[]): Promise<string> {
+  const [command, argv] = nodeOn('cli', args);
+  const { stdout } = await promisify(execFile)(command, [...argv], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+  return stdout;
+}
+
 /**
- * Starts `tsx server/main.ts` (what `npm start` runs once the browser app is built; globalSetup
- * built it) on a free port with a fresh data directory, and waits until GET /healthz answers 200.
+ * Starts the compiled server (what `npm start` runs once dist/ is built) on a free port with a
+ * fresh data directory, and waits until GET /healthz answers 200.
  */
 export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-e2e-data-'));
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+  const [command, argv] = nodeOn('main');
+  const child = spawn(command, [...argv], {
     cwd: ROOT,
     env: productEnv(port, dataDir, extraEnv, ['VITEST']),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,7 @@
 // Story: a visitor on a slow phone sees the public pages before any of the app's JavaScript has
 // run; the app then takes the page over without changing what is shown.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT, SKIP_E2E, field, setupStories, waitForPath } from './harness';
+import { SKIP_E2E, runCli, field, setupStories, waitForPath } from './harness';
 
 const RELEASED = {
   version: '2026-11-20b',
@@ -100,11 +97,7 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
       await waitForPath(page, '/download');
       await page.unroute(/\/assets\/startApp-[\w-]+\.js$/);
 
-      await promisify(execFile)(
-        path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-        ['server/cli.ts', 'release', '--version', RELEASED.version, '--ue55', RELEASED.ue55, '--ue56', RELEASED.ue56, '--ue57', RELEASED.ue57],
-        { cwd: ROOT, env: { ...process.env, DATA_DIR: stories.product.dataDir, DATABASE_URL: '' } },
-      );
+      await runCli(stories.product.dataDir, ['release', '--version', RELEASED.version, '--ue55', RELEASED.ue55, '--ue56', RELEASED.ue56, '--ue57', RELEASED.ue57]);
       // The page is rendered on the server with the build released a moment ago.
       const html = await (await fetch(`${base}/download`)).text();
       expect(html).toContain(`Version ${RELEASED.version}`);
