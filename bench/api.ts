@@ -1,16 +1,26 @@
-// `npm run bench`: throughput and latency of the API's hot paths on a real server over loopback,
-// against a fresh SQLite file (or PostgreSQL with BENCH_DATABASE_URL). Bounded in count and time.
-// The load generator shares the process (and the machine's two cores), so figures are lower bounds.
+// `npm run bench`: the API's hot paths on the compiled server, started as `npm start` runs it (plain
+// node on dist/server, NODE_ENV=production, logging at the default level into a file), against a
+// fresh SQLite file (or PostgreSQL with BENCH_DATABASE_URL). Load comes from autocannon on the same
+// machine (50 connections). Beside it runs a bare Fastify server (bench/bareServer.mjs) answering
+// GET /api/user and GET /download with the same bodies; the two are measured in turns, round after
+// round (the machine is shared and noisy), and the product's figures are printed as a share of the
+// bare server's. Also printed: the time from starting the server to a ready /healthz.
+//
+//   BENCH_ROUNDS=2        rounds of the side-by-side cases
+//   BENCH_DURATION=5      seconds per measurement
+//   BENCH_DATABASE_URL=…  run the product on PostgreSQL
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { migrateToLatest, openDatabase, type Db } from '../server/db';
-import { createMailer } from '../server/services/mailer';
-import { createMemoryRateLimiter } from '../server/services/rateLimiter';
-import { run, type Case } from './measure';
+import autocannon from 'autocannon';
+import { openDatabase, type Db } from '../server/db';
+import { freePort, productEnv } from '../scripts/localProduct';
+import { run as runFetches } from './measure';
 
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CONNECTIONS = 50;
+const STARTUP_TIMEOUT_MS = 60_000;
 /** A catalogue of 8 plans and 4 packs, and one trialing subscription for the bench user. */
 async function seedBillingMirror(db: Db, userId: string) {
   const now = Date.now();
@@ -40,77 +50,167 @@ async function seedBillingMirror(db: Db, userId: string) {
     .execute();
 }
 
-async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-bench-'));
-  // Production rules (PUBLIC_URL is then required; the bench's requests send no Origin).
-  // Stripe is configured but unreachable: billing reads are answered from the mirror alone.
-  const config = loadConfig({
-    NODE_ENV: 'production',
-    PUBLIC_URL: 'http://127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    STRIPE_SECRET_KEY: 'sk_test_bench',
-    STRIPE_WEBHOOK_SECRET: 'whsec_bench',
-    STRIPE_API_URL: 'https://127.0.0.1:9',
-  });
-  const db = openDatabase({ dataDir, databaseUrl: process.env.BENCH_DATABASE_URL });
-  await migrateToLatest(db);
-  const rateLimiter = createMemoryRateLimiter();
-  const app = await buildApp({
-    config,
-    db,
-    rateLimiter,
-    mailer: createMailer({ from: config.mailFrom, outboxDir: path.join(dataDir, 'outbox'), log: { info: () => {} } }),
-  });
-  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+interface Server {
+  url: string;
+  child: ChildProcess;
+  /** From spawning the process to the first 200 of GET /healthz. */
+  startupMs: number;
+}
 
-  // One signed-in user whose cookie the session-lookup case reuses.
+/** Starts a server process on `port` and waits for its /healthz. */
+async function startServer(args: string[], env: NodeJS.ProcessEnv, port: number, logFile: string): Promise<Server> {
+  const log = fs.openSync(logFile, 'a');
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  while (performance.now() - started < STARTUP_TIMEOUT_MS) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: see ${logFile}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) return { url, child, startupMs: performance.now() - started };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${args.join(' ')} was not ready within ${STARTUP_TIMEOUT_MS / 1000} s: see ${logFile}`);
+}
+
+const children: ChildProcess[] = [];
+
+interface Load {
+  'req/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  /** Answers other than 2xx, and connection errors: a correct run has none. */
+  failures: number;
+}
+
+/** autocannon at `connections` for `seconds` against one URL. */
+async function load(url: string, headers: Record<string, string>, seconds: number, connections = CONNECTIONS): Promise<Load> {
+  const result = await autocannon({ url, headers, connections, duration: seconds });
+  return {
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)} %`;
+
+async function main() {
+  const rounds = Number(process.env.BENCH_ROUNDS ?? '2');
+  const seconds = Number(process.env.BENCH_DURATION ?? '5');
+  if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10) throw new Error('BENCH_ROUNDS must be a whole number from 1 to 10');
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 60) throw new Error('BENCH_DURATION must be from 1 to 60 seconds');
+
+  // What `npm start` runs: the compiled server, built when the sources are newer.
+  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'ensure-build.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-bench-'));
+  const databaseUrl = process.env.BENCH_DATABASE_URL;
+  const productPort = await freePort();
+  // Production rules at the default log level. Stripe is configured but unreachable: billing reads
+  // are answered from the mirror alone.
+  const product = await startServer(
+    ['--enable-source-maps', 'dist/server/main.js'],
+    productEnv(productPort, dataDir, {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      STRIPE_SECRET_KEY: 'sk_test_bench',
+      STRIPE_WEBHOOK_SECRET: 'whsec_bench',
+      STRIPE_API_URL: 'https://127.0.0.1:9',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    }, []),
+    productPort,
+    path.join(dataDir, 'server.log'),
+  );
+
+  // One signed-in user whose cookie the session-lookup cases reuse.
   const email = `bench-${Date.now()}@example.com`;
-  const registered = await fetch(`${base}/api/register`, {
+  const registered = await fetch(`${product.url}/api/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: 'bench-password' }),
   });
+  if (registered.status !== 201) throw new Error(`POST /api/register answered ${registered.status}: ${await registered.text()}`);
   const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const me = (await (await fetch(`${base}/api/user`, { headers: { cookie } })).json()) as { id: string };
-  await seedBillingMirror(db, me.id);
-
-  const json = { 'content-type': 'application/json' };
-  const cases: Case[] = [
-    { name: 'GET /healthz', requests: 5000, concurrency: 20, expect: 200, send: (b) => fetch(`${b}/healthz`) },
-    { name: 'GET /api/current-sage-build (404)', requests: 5000, concurrency: 20, expect: 404, send: (b) => fetch(`${b}/api/current-sage-build`) },
-    { name: 'GET /api/user (session lookup)', requests: 5000, concurrency: 20, expect: 200, send: (b) => fetch(`${b}/api/user`, { headers: { cookie } }) },
-    // Read by every sign-in page (login completed, the plugin hand-off).
-    { name: 'GET /api/auth/status', requests: 5000, concurrency: 20, expect: 200, send: (b) => fetch(`${b}/api/auth/status`, { headers: { cookie } }) },
-    // Choose Your Plan and the dashboard's Subscriptions section.
-    { name: 'GET /api/stripe/products (mirror)', requests: 5000, concurrency: 20, expect: 200, send: (b) => fetch(`${b}/api/stripe/products`) },
-    {
-      name: 'GET /api/stripe/user-subscriptions',
-      requests: 5000,
-      concurrency: 20,
-      expect: 200,
-      send: (b) => fetch(`${b}/api/stripe/user-subscriptions`, { headers: { cookie } }),
-    },
-    {
-      // scrypt N=2^17 dominates: this is the cost a sign-in is meant to have.
-      name: 'POST /api/login (scrypt)',
-      requests: 10,
-      concurrency: 2,
-      expect: 200,
-      send: (b) => fetch(`${b}/api/login`, { method: 'POST', headers: json, body: JSON.stringify({ email, password: 'bench-password' }) }),
-    },
-  ];
-
-  const results = [];
-  for (const c of cases) results.push(await run(base, c));
-  console.table(results);
-
-  await app.close();
+  const userBody = await (await fetch(`${product.url}/api/user`, { headers: { cookie } })).text();
+  const db = openDatabase({ dataDir, databaseUrl });
+  await seedBillingMirror(db, (JSON.parse(userBody) as { id: string }).id);
   await db.destroy();
+  const pageBody = await (await fetch(`${product.url}/download`)).text();
+
+  // The bare server answers the very same bodies.
+  fs.writeFileSync(path.join(dataDir, 'user.json'), userBody);
+  fs.writeFileSync(path.join(dataDir, 'download.html'), pageBody);
+  const barePort = await freePort();
+  const bare = await startServer(
+    ['bench/bareServer.mjs'],
+    { ...process.env, PORT: String(barePort), BARE_USER_BODY: path.join(dataDir, 'user.json'), BARE_PAGE_BODY: path.join(dataDir, 'download.html') },
+    barePort,
+    path.join(dataDir, 'bare.log'),
+  );
+  console.log(`Startup, spawn to a ready /healthz: the product ${Math.round(product.startupMs)} ms (${databaseUrl ? 'PostgreSQL' : 'SQLite'}, migrations checked), the bare server ${Math.round(bare.startupMs)} ms.`);
+
+  const paired: { case: string; path: string; headers: Record<string, string> }[] = [
+    { case: 'GET /api/user (session lookup)', path: '/api/user', headers: { cookie } },
+    { case: 'GET /download (pre-rendered page)', path: '/download', headers: {} },
+  ];
+  const sideBySide = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const c of paired) {
+      const baseline = await load(`${bare.url}${c.path}`, c.headers, seconds);
+      const measured = await load(`${product.url}${c.path}`, c.headers, seconds);
+      sideBySide.push({ case: c.case, round, server: 'bare Fastify', ...baseline, share: '' });
+      sideBySide.push({ case: c.case, round, server: 'product', ...measured, share: share(measured['req/s'], baseline['req/s']) });
+    }
+  }
+  console.log(`\nThe product against a bare Fastify server answering the same body (${CONNECTIONS} connections, ${seconds} s each, in turns):`);
+  console.table(sideBySide);
+
+  // Visitors and signed-in users at once: half the connections each.
+  const [mixedUser, mixedPage] = await Promise.all([
+    load(`${product.url}/api/user`, { cookie }, seconds, CONNECTIONS / 2),
+    load(`${product.url}/download`, {}, seconds, CONNECTIONS / 2),
+  ]);
+  console.log(`\nMixed load on the product (${CONNECTIONS / 2} + ${CONNECTIONS / 2} connections, ${seconds} s):`);
+  console.table([
+    { case: 'GET /api/user', ...mixedUser },
+    { case: 'GET /download', ...mixedPage },
+  ]);
+
+  const others: { case: string; path: string; headers: Record<string, string> }[] = [
+    { case: 'GET /healthz', path: '/healthz', headers: {} },
+    { case: 'GET /api/auth/status', path: '/api/auth/status', headers: { cookie } },
+    { case: 'GET /api/stripe/products (mirror)', path: '/api/stripe/products', headers: {} },
+    { case: 'GET /api/stripe/user-subscriptions', path: '/api/stripe/user-subscriptions', headers: { cookie } },
+  ];
+  const rest = [];
+  for (const c of others) rest.push({ case: c.case, ...(await load(`${product.url}${c.path}`, c.headers, seconds)) });
+  // scrypt N=2^17 dominates: this is the cost a sign-in is meant to have.
+  const login = await runFetches(product.url, {
+    name: 'POST /api/login (scrypt)',
+    requests: 10,
+    concurrency: 2,
+    expect: 200,
+    send: (b) => fetch(`${b}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password' }) }),
+  });
+  console.log(`\nOther reads on the product (${CONNECTIONS} connections, ${seconds} s each), and sign-in:`);
+  console.table(rest);
+  console.table([login]);
+
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+function stopChildren() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+}
+
+main()
+  .then(stopChildren, (err: unknown) => {
+    console.error(err);
+    stopChildren();
+    process.exitCode = 1;
+  });

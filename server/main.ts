@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import { buildApp } from './app';
 import type { RenderPage } from './plugins/pages';
 import { loadConfig } from './config';
@@ -41,7 +42,9 @@ async function main() {
     rateLimiter: config.redisUrl ? createRedisRateLimiter(new Redis(config.redisUrl)) : createMemoryRateLimiter(),
     staticDir: path.join(root, 'dist', 'client'),
     renderPage: await loadPageRenderer(),
-    logger: loggerOptions(config.logLevel),
+    // Written asynchronously: under load pino batches lines instead of one write per line; what is
+    // still pending is flushed when the process exits.
+    logger: loggerOptions(config.logLevel, pino.destination({ dest: 1, sync: false })),
   });
 
   let closing = false;

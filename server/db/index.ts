@@ -34,7 +34,33 @@ export function openSqlite(file: string): Db {
   // SQLite's own lower() folds ASCII only; admin search lower-cases its terms as JavaScript does,
   // so the indexed lower(username) must too (migration 004). Deterministic, so usable in an index.
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/** How many distinct SQL texts keep their prepared statement. */
+const STATEMENT_CACHE_SIZE = 1000;
+
+/**
+ * better-sqlite3 as Kysely sees it, with each SQL text prepared once and its statement reused:
+ * Kysely prepares on every query, and preparing was the largest single cost of a session lookup
+ * (issue 12's profile). A statement still being iterated (a streamed read) is never handed out
+ * twice: the caller then gets one of its own.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string): SQLite.Statement {
+      const cached = statements.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(text);
+      if (!cached) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 // Listed here rather than read from a folder so the same list works under tsx and in bundles.

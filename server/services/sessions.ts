@@ -1,4 +1,5 @@
 import type { Db } from '../db';
+import { withParameters } from '../db/compiledQuery';
 import type { UsersTable } from '../db/schema';
 import { hashToken, newToken } from './tokens';
 
@@ -19,6 +20,15 @@ export interface NewSession {
 }
 
 export function createSessionService(db: Db, policy: SessionPolicy) {
+  // Every signed-in request runs this: compiled once, bound to each token's hash (db/compiledQuery.ts).
+  const lookup = db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.last_seen_at as session_last_seen_at', 'sessions.expires_at as session_expires_at'])
+    .where('sessions.token_hash', '=', '')
+    .compile();
+
   return {
     /** Starts a session for the user; the returned token goes into the cookie and nowhere else. */
     async start(userId: string, persistent: boolean): Promise<NewSession> {
@@ -42,13 +52,7 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
     /** The user behind a cookie token, or null when the session is unknown, idle or expired. */
     async userFor(token: string): Promise<UsersTable | null> {
       const tokenHash = hashToken(token);
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .selectAll('users')
-        .select(['sessions.last_seen_at as session_last_seen_at', 'sessions.expires_at as session_expires_at'])
-        .where('sessions.token_hash', '=', tokenHash)
-        .executeTakeFirst();
+      const [row] = (await db.executeQuery(withParameters(lookup, [tokenHash]))).rows;
       if (!row) return null;
       const now = Date.now();
       if (row.session_expires_at <= now || row.session_last_seen_at + policy.idleMs <= now) {

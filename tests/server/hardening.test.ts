@@ -30,6 +30,14 @@ describe.each(databases)('hardening on $label', (database) => {
         loggerOptions('info', stream),
       );
       const log = lines.join('');
+      // One structured line per request: what was asked, how it was answered, and how fast.
+      const requests = lines.map((line) => JSON.parse(line) as { msg: string; req?: { url: string }; res?: { statusCode: number }; responseTime?: number }).filter((l) => l.req);
+      expect(requests.map((l) => [l.msg, l.req?.url, l.res?.statusCode])).toEqual([
+        // No browser app in this server: every page is 404.
+        ['request completed', '/reset-password?token=[redacted]', 404],
+        ['request completed', '/api/user?code=[redacted]&state=[redacted]&code_verifier=[redacted]', 401],
+      ]);
+      expect(requests.every((l) => typeof l.responseTime === 'number')).toBe(true);
       expect(log).toContain('/reset-password?token=[redacted]');
       expect(log).toContain('"remoteAddress"');
       expect(log).not.toContain('abc');
