@@ -8,6 +8,7 @@ import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_epic_sign_in';
 import * as m003 from './migrations/003_billing';
 import * as m004 from './migrations/004_admin_console';
+import * as m005 from './migrations/005_row_counts';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '002_epic_sign_in': m002,
   '003_billing': m003,
   '004_admin_console': m004,
+  '005_row_counts': m005,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -218,6 +218,12 @@ export interface AiThreadMessagesTable {
   content: string;
 }
 
+/** Row counts kept by triggers (migration 005, decision 011). */
+export interface RowCountsTable {
+  table_name: string;
+  row_count: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -236,4 +242,5 @@ export interface Database {
   stored_messages: StoredMessagesTable;
   ai_threads: AiThreadsTable;
   ai_thread_messages: AiThreadMessagesTable;
+  row_counts: RowCountsTable;
 }

@@ -11,8 +11,6 @@ import { isUniqueViolation, normalizeEmail } from './users';
 
 /** Rows a search answers; a search is for finding someone, not for paging. */
 export const SEARCH_LIMIT = 50;
-/** From this many users on, PostgreSQL's row estimate stands in for an exact count. */
-const ESTIMATE_FROM = 100_000;
 /** Rows read per query while streaming the CSV export. */
 const EXPORT_BATCH = 1000;
 
@@ -62,18 +60,10 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       eb.or([startsWith(eb, usernameKey, prefix), startsWith(eb, emailKey, prefix), eb('id', '=', term)]);
   }
 
-  /**
-   * How many users there are. PostgreSQL counts a big table row by row (~0.1 s per million), so
-   * past ESTIMATE_FROM rows its planner's estimate, kept current by autovacuum, stands in for it.
-   */
+  /** How many users there are: the count triggers keep in the same transaction as every insert and delete (migration 005). */
   async function countAll(): Promise<number> {
-    if (postgres) {
-      const { rows } = await sql<{ estimate: number }>`select reltuples::bigint as estimate from pg_class where oid = to_regclass('users')`.execute(db);
-      const estimate = Number(rows[0]?.estimate ?? -1);
-      if (estimate >= ESTIMATE_FROM) return estimate;
-    }
-    const { total } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    return Number(total);
+    const { row_count } = await db.selectFrom('row_counts').select('row_count').where('table_name', '=', 'users').executeTakeFirstOrThrow();
+    return Number(row_count);
   }
 
   async function find(id: string): Promise<UsersTable> {
