@@ -37,6 +37,7 @@ export async function run(base: string, c: Case) {
     concurrency: c.concurrency,
     'req/s': Math.round(c.requests / seconds),
     'p50 ms': percentile(latencies, 50).toFixed(2),
+    'p95 ms': percentile(latencies, 95).toFixed(2),
     'p99 ms': percentile(latencies, 99).toFixed(2),
     failures,
   };
