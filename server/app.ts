@@ -6,6 +6,7 @@ import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompi
 import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
+import { OneLinePerRequest } from './logging';
 import { compression } from './plugins/compression';
 import { registerPages, type RenderPage } from './plugins/pages';
 import { registerStaticAssets } from './plugins/staticAssets';
@@ -83,8 +84,7 @@ export async function buildApp(deps: AppDeps) {
   const { config } = deps;
   const app = Fastify({
     logger: deps.logger ?? false,
-    // One line per request, written when it is answered (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Errors found while routing (e.g. `GET /%`) skip hooks and the error handler: answer them here.
@@ -109,10 +109,6 @@ export async function buildApp(deps: AppDeps) {
   // Before any route: it attaches itself to each route as the route is added.
   await app.register(compression);
   app.addHook('onRequest', addSecurityHeaders);
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    done();
-  });
   app.addHook('onRequest', checkOrigin(config.publicUrl, config.env === 'production'));
 
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
