@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase, type Db } from '../server/db';
-import { freePort, productEnv } from '../scripts/localProduct';
+import { exited, freePort, productEnv } from '../scripts/localProduct';
 import { run as runFetches } from './measure';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -66,7 +66,7 @@ async function startServer(args: string[], env: NodeJS.ProcessEnv, port: number,
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
   while (performance.now() - started < STARTUP_TIMEOUT_MS) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: see ${logFile}`);
+    if (exited(child)) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: see ${logFile}`);
     try {
       if ((await fetch(`${url}/healthz`)).status === 200) return { url, child, startupMs: performance.now() - started };
     } catch {

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startStripeServer, type StripeFixture } from '../tests/fixtures/stripeServer';
-import { CHROMIUM_PATH, freePort, productEnv } from '../scripts/localProduct';
+import { CHROMIUM_PATH, exited, freePort, killGroup, productEnv, waitForExit } from '../scripts/localProduct';
 import { chromiumVersion, killAllChromes, medianRun, runLighthouse, type ChromeTracker, type Figures, type RunResult } from './lighthouse';
 import { compareScreenshots, type ScreenshotComparison } from './screenshots';
 
@@ -135,31 +135,6 @@ function cleanUp(): Promise<void> {
     }
   })();
   return cleaningUp;
-}
-
-function exited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-/** Signals a whole process group (npm runs tsx, which runs the server in a child of its own). */
-function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  if (exited(child)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 }
 
 /** SIGTERM to the group, SIGKILL after 5 s; the group gets a SIGKILL in any case for stragglers. */

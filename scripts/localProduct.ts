@@ -1,6 +1,7 @@
 // What the end-to-end harness and the benchmarks share to run the product on this machine: a free
 // loopback port, its environment, and Debian's Chromium. No test runner or browser driver here,
 // so a benchmark can use it without loading vitest or playwright.
+import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -54,4 +55,31 @@ export function productEnv(port: number, dataDir: string, extra: Record<string, 
     LOG_LEVEL: 'warn',
     ...extra,
   };
+}
+
+/** Whether a child process has ended (by itself or by a signal). */
+export function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/** Resolves true when the child has ended, false after `timeoutMs` if it has not. */
+export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (exited(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** Signals a whole process group (a child spawned `detached`, with whatever it started in turn). */
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
 }

@@ -2,14 +2,14 @@
 // dist/server/main.js, over the built browser app, fresh data directory, embedded defaults) and drives Debian's Chromium through
 // playwright-core. No browser is downloaded: without /usr/bin/chromium the stories are skipped,
 // unless E2E_REQUIRED=1 (as in .ci/run), where they fail with a clear message.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, freePort, productEnv } from '../../scripts/localProduct';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, exited, freePort, killGroup, productEnv, waitForExit } from '../../scripts/localProduct';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export { CHROMIUM_PATH };
@@ -29,31 +29,6 @@ export interface Product {
   /** Everything the server printed so far (for failure messages). */
   output(): string;
   stop(): Promise<void>;
-}
-
-function exited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  if (exited(child)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), timeoutMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
-/** Signals the whole process group (tsx runs the server in a child process of its own). */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is already gone.
-  }
 }
 
 /** The compiled server and CLI (`npm run build`; globalSetup built them), with source-mapped stack traces. */
@@ -90,13 +65,13 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     if (stopped) return;
     stopped = true;
     if (!exited(child)) {
-      killGroup(child, 'SIGTERM');
+      killGroup(child.pid, 'SIGTERM');
       if (!(await waitForExit(child, 5000))) {
-        killGroup(child, 'SIGKILL');
+        killGroup(child.pid, 'SIGKILL');
         await waitForExit(child, 5000);
       }
     } else {
-      killGroup(child, 'SIGKILL');
+      killGroup(child.pid, 'SIGKILL');
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
