@@ -9,6 +9,7 @@ import * as m002 from './migrations/002_epic_sign_in';
 import * as m003 from './migrations/003_billing';
 import * as m004 from './migrations/004_admin_console';
 import * as m005 from './migrations/005_row_counts';
+import * as m006 from './migrations/006_user_list_seek';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '003_billing': m003,
   '004_admin_console': m004,
   '005_row_counts': m005,
+  '006_user_list_seek': m006,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type RawBuilder, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { ADMIN_MESSAGES, type AdminUser, type UserListQuery, type UserUpdate } from '../../contract/admin';
 import type { Database, Db } from '../db';
 import type { UsersTable } from '../db/schema';
@@ -44,9 +44,10 @@ const CSV_COLUMNS = ['id', 'username', 'email', 'status', 'isAdmin', 'epicDispla
 export function createAdminUserService(deps: { db: Db; sessions: SessionService; audit: AuditService }) {
   const { db, audit } = deps;
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  // The indexed expressions of migration 004, compared in byte order so a prefix is a range.
+  // The indexed expressions of migration 006, compared in byte order so a prefix is a range.
   const usernameKey = postgres ? sql<string>`lower(username) collate "C"` : sql<string>`lower(username)`;
-  const emailKey = postgres ? sql<string>`email collate "C"` : sql<string>`email`;
+  const emailKey = postgres ? sql<string>`coalesce(email, '') collate "C"` : sql<string>`coalesce(email, '')`;
+  const sortKeys: Record<UserListQuery['sort'], RawBuilder<string | number>> = { username: usernameKey, email: emailKey, createdAt: sql<number>`created_at` };
 
   /** Starts with `prefix`: `prefix <= key < prefix + U+10FFFF`, which an index answers as a range. */
   function startsWith(eb: ExpressionBuilder<Database, 'users'>, key: Expression<string>, prefix: string): Expression<SqlBool> {
@@ -75,20 +76,45 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
   return {
     totalUsers: countAll,
 
-    /** One page of users and how many match in all. */
+    /**
+     * One page of users and how many match in all. The whole list seeks (decision 011): the page's
+     * first row is found on the sort key's index alone, then the page is read from it as a range,
+     * so page 200 costs about what page 1 does. A search's matches are few: it pages by offset.
+     */
     async list(query: UserListQuery): Promise<{ users: AdminUser[]; total: number }> {
-      let base = db.selectFrom('users');
-      if (query.q) base = base.where(matches(query.q));
-      const direction = query.order === 'ASC' ? 'asc' : 'desc';
-      const sortKey = query.sort === 'username' ? usernameKey : query.sort === 'email' ? emailKey : sql<number>`created_at`;
-      const rows = await base
-        .selectAll()
+      const descending = query.order === 'DESC';
+      const direction = descending ? 'desc' : 'asc';
+      const sortKey = sortKeys[query.sort];
+      const offset = (query.page - 1) * query.perPage;
+      const page = () => db.selectFrom('users').selectAll().orderBy(sortKey, direction).orderBy('id', direction).limit(query.perPage);
+
+      if (query.q) {
+        const matching = matches(query.q);
+        const [rows, { total }] = await Promise.all([
+          page().where(matching).offset(offset).execute(),
+          db.selectFrom('users').where(matching).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        ]);
+        return { users: rows.map(toAdminUser), total: Number(total) };
+      }
+      if (offset === 0) {
+        const [rows, total] = await Promise.all([page().execute(), countAll()]);
+        return { users: rows.map(toAdminUser), total };
+      }
+      const first = await db
+        .selectFrom('users')
+        .select([sortKey.as('sort_key'), 'id'])
         .orderBy(sortKey, direction)
         .orderBy('id', direction)
-        .limit(query.perPage)
-        .offset((query.page - 1) * query.perPage)
+        .limit(1)
+        .offset(offset)
+        .executeTakeFirst();
+      const total = await countAll();
+      if (!first) return { users: [], total };
+      // (key, id) at or past the first row's, spelled out: both databases range-scan `key >= k` on the index.
+      const [atOrPast, past] = descending ? (['<=', '<'] as const) : (['>=', '>'] as const);
+      const rows = await page()
+        .where((eb) => eb.and([eb(sortKey, atOrPast, first.sort_key), eb.or([eb(sortKey, past, first.sort_key), eb('id', atOrPast, first.id)])]))
         .execute();
-      const total = query.q ? Number((await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total) : await countAll();
       return { users: rows.map(toAdminUser), total };
     },
 

@@ -84,6 +84,29 @@ describe.each(databases)('admin users on $label', (database) => {
     expect(usernames((await list(admin.client, `q=${tag}&sort=createdAt&order=DESC`)).users)).toEqual([...byCreation].reverse());
   });
 
+  it('reads every page of the whole list as the same slice of one long page, by each sort both ways, across ties', async () => {
+    const admin = await signedInAdmin(server());
+    const tag = uniqueTag();
+    const at = Date.now() - 7 * HOUR;
+    // Twelve users tie on every sort key (same name but for case, same creation time, no e-mail):
+    // only the id orders them, and page boundaries fall among them.
+    await insertUsers(server().db, Array.from({ length: 12 }, (_, i) => userRow({ username: i % 2 ? `${tag}-twin` : `${tag}-TWIN`, email: null, created_at: at })));
+    for (const sort of ['username', 'email', 'createdAt']) {
+      for (const order of ['ASC', 'DESC']) {
+        const whole = await list(admin.client, `sort=${sort}&order=${order}&perPage=1000`);
+        expect(whole.users.length).toBe(whole.total);
+        const paged: string[] = [];
+        for (let page = 1; ; page += 1) {
+          const { users, total } = await list(admin.client, `sort=${sort}&order=${order}&perPage=5&page=${page}`);
+          expect(total).toBe(whole.total);
+          if (users.length === 0) break;
+          paged.push(...users.map((u) => u.id));
+        }
+        expect(paged, `${sort} ${order}`).toEqual(whole.users.map((u) => u.id));
+      }
+    }
+  });
+
   it('finds users by the start of the username or e-mail, in any case, or by their exact id', async () => {
     const admin = await signedInAdmin(server());
     const tag = uniqueTag();
