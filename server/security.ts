@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError } from './errors';
 
 /**
@@ -24,8 +24,11 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'cross-origin-opener-policy': 'same-origin',
 };
 
-export async function addSecurityHeaders(_request: FastifyRequest, reply: FastifyReply) {
+// The hooks below run on every request: callback-style, so no promise is made per request for them.
+
+export function addSecurityHeaders(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
   reply.headers(SECURITY_HEADERS);
+  done();
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -41,11 +44,14 @@ export const DEV_SERVER_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:51
  */
 export function checkOrigin(publicUrl: string, production: boolean) {
   const allowed = new Set([new URL(publicUrl).origin, ...(production ? [] : DEV_SERVER_ORIGINS)]);
-  return async (request: FastifyRequest) => {
-    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
+  const isAllowed = (request: FastifyRequest): boolean => {
+    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return true;
     const origin = request.headers.origin;
-    if (!origin || allowed.has(origin)) return;
-    if (!production && origin === `${request.protocol}://${request.host}`) return;
-    throw new AppError(403, 'cross_origin', 'Cross-site requests are not allowed');
+    if (!origin || allowed.has(origin)) return true;
+    return !production && origin === `${request.protocol}://${request.host}`;
+  };
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (isAllowed(request)) done();
+    else done(new AppError(403, 'cross_origin', 'Cross-site requests are not allowed'));
   };
 }
