@@ -9,18 +9,16 @@
 //   BENCH_ROUNDS=2        rounds of the side-by-side cases
 //   BENCH_DURATION=5      seconds per measurement
 //   BENCH_DATABASE_URL=…  run the product on PostgreSQL
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase, type Db } from '../server/db';
-import { exited, freePort, productEnv } from '../scripts/localProduct';
+import { freePort } from '../scripts/localProduct';
 import { run as runFetches } from './measure';
+import { startProduct, startServer, stopServers } from './serverProcess';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const CONNECTIONS = 50;
-const STARTUP_TIMEOUT_MS = 60_000;
 /** A catalogue of 8 plans and 4 packs, and one trialing subscription for the bench user. */
 async function seedBillingMirror(db: Db, userId: string) {
   const now = Date.now();
@@ -50,34 +48,6 @@ async function seedBillingMirror(db: Db, userId: string) {
     .execute();
 }
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  /** From spawning the process to the first 200 of GET /healthz. */
-  startupMs: number;
-}
-
-/** Starts a server process on `port` and waits for its /healthz. */
-async function startServer(args: string[], env: NodeJS.ProcessEnv, port: number, logFile: string): Promise<Server> {
-  const log = fs.openSync(logFile, 'a');
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', log, log] });
-  fs.closeSync(log);
-  children.push(child);
-  const url = `http://127.0.0.1:${port}`;
-  while (performance.now() - started < STARTUP_TIMEOUT_MS) {
-    if (exited(child)) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: see ${logFile}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) return { url, child, startupMs: performance.now() - started };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${args.join(' ')} was not ready within ${STARTUP_TIMEOUT_MS / 1000} s: see ${logFile}`);
-}
-
-const children: ChildProcess[] = [];
 
 interface Load {
   'req/s': number;
@@ -106,26 +76,14 @@ async function main() {
   if (!Number.isInteger(rounds) || rounds < 1 || rounds > 10) throw new Error('BENCH_ROUNDS must be a whole number from 1 to 10');
   if (!Number.isFinite(seconds) || seconds < 1 || seconds > 60) throw new Error('BENCH_DURATION must be from 1 to 60 seconds');
 
-  // What `npm start` runs: the compiled server, built when the sources are newer.
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'ensure-build.mjs')], { cwd: ROOT, stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-bench-'));
   const databaseUrl = process.env.BENCH_DATABASE_URL;
-  const productPort = await freePort();
-  // Production rules at the default log level. Stripe is configured but unreachable: billing reads
-  // are answered from the mirror alone.
-  const product = await startServer(
-    ['--enable-source-maps', 'dist/server/main.js'],
-    productEnv(productPort, dataDir, {
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'info',
-      STRIPE_SECRET_KEY: 'sk_test_bench',
-      STRIPE_WEBHOOK_SECRET: 'whsec_bench',
-      STRIPE_API_URL: 'https://127.0.0.1:9',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    }, []),
-    productPort,
-    path.join(dataDir, 'server.log'),
-  );
+  // Stripe is configured but unreachable: billing reads are answered from the mirror alone.
+  const product = await startProduct(dataDir, databaseUrl, {
+    STRIPE_SECRET_KEY: 'sk_test_bench',
+    STRIPE_WEBHOOK_SECRET: 'whsec_bench',
+    STRIPE_API_URL: 'https://127.0.0.1:9',
+  });
 
   // One signed-in user whose cookie the session-lookup cases reuse.
   const email = `bench-${Date.now()}@example.com`;
@@ -170,12 +128,16 @@ async function main() {
   console.log(`\nThe product against a bare Fastify server answering the same body (${CONNECTIONS} connections, ${seconds} s each, in turns):`);
   console.table(sideBySide);
 
-  // Visitors and signed-in users at once: half the connections each.
+  // Visitors and signed-in users at once, half the connections each, asking as browsers do: with
+  // the Accept-Encoding every browser sends (the page then leaves precompressed; the user JSON is
+  // too small to compress). The side-by-side cases above ask for identity, which is all the bare
+  // server offers.
+  const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
   const [mixedUser, mixedPage] = await Promise.all([
-    load(`${product.url}/api/user`, { cookie }, seconds, CONNECTIONS / 2),
-    load(`${product.url}/download`, {}, seconds, CONNECTIONS / 2),
+    load(`${product.url}/api/user`, { ...browser, cookie }, seconds, CONNECTIONS / 2),
+    load(`${product.url}/download`, browser, seconds, CONNECTIONS / 2),
   ]);
-  console.log(`\nMixed load on the product (${CONNECTIONS / 2} + ${CONNECTIONS / 2} connections, ${seconds} s):`);
+  console.log(`\nMixed load on the product, as browsers ask (${CONNECTIONS / 2} + ${CONNECTIONS / 2} connections, ${seconds} s):`);
   console.table([
     { case: 'GET /api/user', ...mixedUser },
     { case: 'GET /download', ...mixedPage },
@@ -204,13 +166,9 @@ async function main() {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-function stopChildren() {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-}
-
 main()
-  .then(stopChildren, (err: unknown) => {
+  .then(stopServers, (err: unknown) => {
     console.error(err);
-    stopChildren();
+    stopServers();
     process.exitCode = 1;
   });
