@@ -24,6 +24,11 @@ export const SYNC_COMPRESS_MAX_BYTES = 512 * 1024;
  * for 3 % more bytes, still smaller than gzip.
  */
 export const DYNAMIC_BROTLI_QUALITY = 2;
+const DYNAMIC_BROTLI_PARAMS = {
+  [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY,
+  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+};
+const DYNAMIC_GZIP_LEVEL = 6;
 
 /** Below the lowest q a browser can write (0.001): identity when nothing else was named. */
 const IMPLICIT_IDENTITY_Q = 0.0001;
@@ -119,20 +124,39 @@ export function varyOnAcceptEncoding(reply: FastifyReply): void {
   reply.header('vary', [...tokens, 'accept-encoding'].join(', '));
 }
 
+/** Sends `payload`, already in `encoding`; the content-encoding set here keeps @fastify/compress from compressing it again. */
+function sendEncoded(reply: FastifyReply, encoding: ContentEncoding, payload: Buffer): FastifyReply {
+  varyOnAcceptEncoding(reply);
+  if (encoding === 'identity') reply.removeHeader('content-encoding');
+  else reply.header('content-encoding', encoding);
+  reply.header('content-length', payload.length);
+  return reply.send(payload);
+}
+
 /**
  * Sends `body` in the encoding the browser prefers (identity when the encoded form is no smaller).
- * The caller sets content-type and caching; the content-encoding set here keeps @fastify/compress
- * from compressing it again.
+ * The caller sets content-type and caching.
  */
 export function sendCompressed(request: FastifyRequest, reply: FastifyReply, body: CompressedBody): FastifyReply {
   const wanted = negotiateEncoding(request.headers['accept-encoding']);
   const encoding = wanted !== 'identity' && body[wanted].length < body.identity.length ? wanted : 'identity';
-  varyOnAcceptEncoding(reply);
-  if (encoding === 'identity') reply.removeHeader('content-encoding');
-  else reply.header('content-encoding', encoding);
-  const payload = body[encoding];
-  reply.header('content-length', payload.length);
-  return reply.send(payload);
+  return sendEncoded(reply, encoding, body[encoding]);
+}
+
+/**
+ * Sends a body made for this one response (a page rendered for its user), compressed in the
+ * browser's preferred encoding only, at the per-response settings @fastify/compress uses: routes
+ * answered by the not-found handler (every page) are not compressed by the plugin.
+ */
+export function sendCompressedOnce(request: FastifyRequest, reply: FastifyReply, body: string): FastifyReply {
+  const identity = Buffer.from(body);
+  const wanted = identity.length < COMPRESS_THRESHOLD_BYTES ? 'identity' : negotiateEncoding(request.headers['accept-encoding']);
+  if (wanted === 'identity') return sendEncoded(reply, 'identity', identity);
+  const encoded =
+    wanted === 'br'
+      ? zlib.brotliCompressSync(identity, { params: { ...DYNAMIC_BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } })
+      : zlib.gzipSync(identity, { level: DYNAMIC_GZIP_LEVEL });
+  return encoded.length < identity.length ? sendEncoded(reply, wanted, encoded) : sendEncoded(reply, 'identity', identity);
 }
 
 /**
@@ -166,13 +190,8 @@ export const compression = fp(
       encodings: ['br', 'gzip'],
       threshold: COMPRESS_THRESHOLD_BYTES,
       customTypes: COMPRESSIBLE_TYPES,
-      brotliOptions: {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY,
-          [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-        },
-      },
-      zlibOptions: { level: 6 },
+      brotliOptions: { params: DYNAMIC_BROTLI_PARAMS },
+      zlibOptions: { level: DYNAMIC_GZIP_LEVEL },
       // A body already in memory is compressed in one call up to this size; past it @fastify/compress
       // streams it through the threadpool in 16 kB chunks, which made the 1,000 newest messages
       // (277 kB) 3–6 ms slower than the 1.1 ms one call takes (issue 12). Only admin answers get

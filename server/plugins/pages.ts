@@ -9,7 +9,7 @@ import { routeAccess, sessionOf } from '../../contract/routeAccess';
 import type { CurrentUser } from '../../contract/user';
 import { SESSION_COOKIE } from '../routes/sessionCookie';
 import { escapeHtml } from '../services/mailer';
-import { compressBody, sendCompressed, type CompressedBody } from './compression';
+import { compressBody, sendCompressed, sendCompressedOnce, type CompressedBody } from './compression';
 
 /** The server build of the browser's screens (src/entry-server.tsx, built into dist/ssr/). */
 export type RenderPage = (url: string, boot: BootData) => Promise<{ html: string; styles: string }>;
@@ -88,7 +88,8 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     }
   }
 
-  async function pageBody(request: FastifyRequest, page: PageInfo, currentUser: CurrentUser | null): Promise<CompressedBody> {
+  /** The page: a signed-out one kept compressed at the highest settings, a signed-in one as HTML to compress once per request. */
+  async function pageBody(request: FastifyRequest, page: PageInfo, currentUser: CurrentUser | null): Promise<CompressedBody | string> {
     const url = new URL(request.url, 'http://localhost');
     const prerender = page.prerender === true && options.renderPage !== undefined;
     // The page says who it is for, so the browser need not ask GET /api/user.
@@ -96,8 +97,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     const params = prerender ? renderParams(page, url.searchParams) : [];
     if (prerender && page.path === 'download') boot.currentBuild = (await options.currentBuild()) ?? options.runtimeConfig.defaultBuild;
     const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
-    // A signed-in user's page holds their data: rendered for each request, never kept.
-    if (currentUser) return compressBody(documentFor(page, boot, await render(request, page, renderUrl, boot)));
+    // A signed-in user's page holds their data: rendered for each request, never kept, and
+    // compressed per response (at the dynamic settings), not at the settings of a kept page.
+    if (currentUser) return documentFor(page, boot, await render(request, page, renderUrl, boot));
 
     const key = JSON.stringify([page.path, prerender, params, boot.currentBuild ?? null]);
     const cached = cache.get(key);
@@ -126,6 +128,6 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
       .type('text/html; charset=utf-8')
       // A page with a user's data is theirs alone.
       .header('cache-control', currentUser ? 'private, no-cache' : 'no-cache');
-    return sendCompressed(request, reply, body);
+    return typeof body === 'string' ? sendCompressedOnce(request, reply, body) : sendCompressed(request, reply, body);
   };
 }

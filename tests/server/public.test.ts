@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_BUILD_VERSION, type SageBuild } from '../../contract/builds';
 import { createBuildService } from '../../server/services/builds';
@@ -125,7 +126,8 @@ describe.each(databases)('public endpoints on $label', (database) => {
     const renderPage: RenderPage = async (url, boot) => {
       rendered.push({ url, boot });
       if (url.startsWith('/support')) throw new Error('a screen that cannot render on the server');
-      return { html: `<main>${url} for ${boot.currentUser?.email ?? 'a visitor'}</main>`, styles: '' };
+      // Past the size worth compressing per response.
+      return { html: `<main>${url} for ${boot.currentUser?.email ?? 'a visitor'}</main><p hidden>${'Sage '.repeat(300)}</p>`, styles: '' };
     };
     const app = await buildExtraApp(server().db, {}, { staticDir, renderPage });
     try {
@@ -154,6 +156,10 @@ describe.each(databases)('public endpoints on $label', (database) => {
       expect(dashboard.body).toContain(`&#34;email&#34;:&#34;${email}&#34;`);
       expect(dashboard.body).not.toContain('signedOut');
       expect(dashboard.headers['cache-control']).toBe('private, no-cache');
+      // Rendered for one response, it is compressed as that response goes out, as the browser asks.
+      const compressed = await user.request('GET', '/dashboard', { headers: { 'accept-encoding': 'br' } });
+      expect([compressed.headers['content-encoding'], compressed.headers.vary]).toEqual(['br', 'accept-encoding']);
+      expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toContain(`<main>/dashboard for ${email}</main>`);
       const userLogin = await user.get('/login');
       expect([userLogin.statusCode, userLogin.headers.location]).toEqual([302, '/dashboard']);
       const admin = await user.get('/admin');
