@@ -3,7 +3,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { exited, freePort, productEnv } from '../scripts/localProduct';
+import { exited, freePort, productEnv, waitUntilHealthy } from '../scripts/localProduct';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -25,16 +25,8 @@ export async function startServer(args: string[], env: NodeJS.ProcessEnv, port: 
   fs.closeSync(log);
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
-  while (performance.now() - started < STARTUP_TIMEOUT_MS) {
-    if (exited(child)) throw new Error(`${args.join(' ')} exited with ${child.exitCode}: see ${logFile}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).status === 200) return { url, child, startupMs: performance.now() - started };
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${args.join(' ')} was not ready within ${STARTUP_TIMEOUT_MS / 1000} s: see ${logFile}`);
+  await waitUntilHealthy(url, child, { timeoutMs: STARTUP_TIMEOUT_MS, label: args.join(' '), output: () => `see ${logFile}`, intervalMs: 20 });
+  return { url, child, startupMs: performance.now() - started };
 }
 
 /**

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startStripeServer, type StripeFixture } from '../tests/fixtures/stripeServer';
-import { CHROMIUM_PATH, exited, freePort, killGroup, productEnv, waitForExit } from '../scripts/localProduct';
+import { CHROMIUM_PATH, exited, freePort, killGroup, productEnv, waitForExit, waitUntilHealthy } from '../scripts/localProduct';
 import { chromiumVersion, killAllChromes, medianRun, runLighthouse, type ChromeTracker, type Figures, type RunResult } from './lighthouse';
 import { compareScreenshots, type ScreenshotComparison } from './screenshots';
 
@@ -265,18 +265,7 @@ async function startTarget(label: Target['label'], dir: string, ref: string, com
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (exited(child)) throw new Error(`The ${label} product exited before it was ready (${child.signalCode ? `killed by ${child.signalCode}` : `exit code ${String(child.exitCode)}`}):\n${output}`);
-    try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`The ${label} product did not answer GET /healthz within ${START_TIMEOUT_MS / 1000} s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitUntilHealthy(url, child, { timeoutMs: START_TIMEOUT_MS, label: `${label} product`, output: () => output, intervalMs: 250 });
 
   // The same user in every build (each has its own data directory), so screenshots compare equal.
   const registered = await fetch(`${url}/api/register`, {

@@ -83,3 +83,25 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
     // The group is already gone.
   }
 }
+
+/**
+ * Polls `url`/healthz until it answers 200. Throws, with `output()` (what the child printed), when
+ * the child ends first or `timeoutMs` passes.
+ */
+export async function waitUntilHealthy(url: string, child: ChildProcess, opts: { timeoutMs: number; label: string; output: () => string; intervalMs?: number }): Promise<void> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    if (exited(child)) {
+      const how = child.signalCode ? `killed by ${child.signalCode}` : `exit code ${String(child.exitCode)}`;
+      throw new Error(`The ${opts.label} exited before it was ready (${how}):\n${opts.output()}`);
+    }
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`The ${opts.label} did not answer GET /healthz within ${opts.timeoutMs / 1000} s:\n${opts.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, opts.intervalMs ?? 200));
+  }
+}

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, exited, freePort, killGroup, productEnv, waitForExit } from '../../scripts/localProduct';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, exited, freePort, killGroup, productEnv, waitForExit, waitUntilHealthy } from '../../scripts/localProduct';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export { CHROMIUM_PATH };
@@ -76,23 +76,11 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited(child)) {
-      await stop();
-      throw new Error(`The product exited before it was ready (code ${String(child.exitCode)}):\n${output}`);
-    }
-    try {
-      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) break;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`The product did not answer GET /healthz within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    await waitUntilHealthy(url, child, { timeoutMs: 60_000, label: 'product', output: () => output });
+  } catch (err) {
+    await stop();
+    throw err;
   }
   return { url, dataDir, output: () => output, stop };
 }
