@@ -74,7 +74,9 @@ async function main() {
   const sample = await db.selectFrom('users').select(['id', 'username']).orderBy('created_at').offset(Math.floor(USERS / 2)).limit(1).executeTakeFirstOrThrow();
   const session = await db.selectFrom('stored_messages').select('session_id').orderBy('created_at').offset(Math.floor(MESSAGES / 3)).limit(1).executeTakeFirstOrThrow();
 
-  const get = (url: string) => (b: string) => fetch(`${b}${url}`, { headers: { cookie } });
+  // Admins use a browser: ask with the Accept-Encoding every browser sends (brotli at the dynamic
+  // quality), not undici's gzip-only default.
+  const get = (url: string) => (b: string) => fetch(`${b}${url}`, { headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
   const one = (name: string, url: string, requests = 100): Case => ({ name, requests, concurrency: 1, expect: 200, send: get(url) });
   const cases: Case[] = [
     one('user list, page 1 (newest first)', '/api/admin/users?page=1&perPage=25'),
