@@ -8,10 +8,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { migrateToLatest, openDatabase } from '../server/db';
+import { createPostgresSchema } from '../scripts/postgresSchema';
 import { seedDemoData } from '../server/services/demoData';
 import { run, type Case } from './measure';
 import { startProduct, stopServers } from './serverProcess';
@@ -19,29 +18,11 @@ import { startProduct, stopServers } from './serverProcess';
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5_000_000);
 
-async function postgresSchema(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const separator = baseUrl.includes('?') ? '&' : '?';
-  return {
-    url: `${baseUrl}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
-    async drop() {
-      const client = new pg.Client({ connectionString: baseUrl });
-      await client.connect();
-      await client.query(`DROP SCHEMA ${schema} CASCADE`);
-      await client.end();
-    },
-  };
-}
-
 async function main() {
   const keptDir = process.env.BENCH_DATABASE_URL ? undefined : process.env.BENCH_DATA_DIR;
   if (keptDir) fs.mkdirSync(keptDir, { recursive: true });
   const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sage-bench-admin-'));
-  const pgSchema = process.env.BENCH_DATABASE_URL ? await postgresSchema(process.env.BENCH_DATABASE_URL) : null;
+  const pgSchema = process.env.BENCH_DATABASE_URL ? await createPostgresSchema(process.env.BENCH_DATABASE_URL, 'bench') : null;
   const db = openDatabase({ dataDir, databaseUrl: pgSchema?.url });
   await migrateToLatest(db);
 

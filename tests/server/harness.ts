@@ -23,7 +23,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { buildApp, type AppDeps, type SageApp } from '../../server/app';
 import { loadConfig, type Config, type EpicSettings } from '../../server/config';
@@ -32,6 +31,7 @@ import { migrateToLatest, openDatabase, type Db } from '../../server/db';
 import { mailerFromConfig, type Mailer } from '../../server/services/mailer';
 import type { ScryptCost } from '../../server/services/passwords';
 import { createMemoryRateLimiter } from '../../server/services/rateLimiter';
+import { createPostgresSchema } from '../../scripts/postgresSchema';
 import { startSmtpCatcher, type SmtpCatcher } from '../fixtures/smtpCatcher';
 
 /** Cheap enough for hundreds of hashes per run; production uses DEFAULT_SCRYPT_COST. */
@@ -71,38 +71,21 @@ const sqlite: TestDatabase = {
   },
 };
 
-/** Appends `options=-c search_path=<schema>` so every pooled connection works inside the schema. */
-export function withSearchPath(url: string, schema: string): string {
-  const separator = url.includes('?') ? '&' : '?';
-  return `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-}
+export { withSearchPath } from '../../scripts/postgresSchema';
 
 function postgres(baseUrl: string): TestDatabase {
   return {
     kind: 'postgres',
     label: 'PostgreSQL',
     async open() {
-      const schema = `t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: baseUrl });
-      await admin.connect();
-      try {
-        await admin.query(`CREATE SCHEMA ${schema}`);
-      } finally {
-        await admin.end();
-      }
-      const db = openDatabase({ databaseUrl: withSearchPath(baseUrl, schema), dataDir: os.tmpdir() });
+      const schema = await createPostgresSchema(baseUrl, 't');
+      const db = openDatabase({ databaseUrl: schema.url, dataDir: os.tmpdir() });
       await migrateToLatest(db);
       return {
         db,
         async dispose() {
           await db.destroy();
-          const cleanup = new pg.Client({ connectionString: baseUrl });
-          await cleanup.connect();
-          try {
-            await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-          } finally {
-            await cleanup.end();
-          }
+          await schema.drop();
         },
       };
     },
