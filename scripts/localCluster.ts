@@ -100,8 +100,11 @@ export interface Cluster {
   /** https://127.0.0.1:PORT: nginx, and every instance's PUBLIC_URL. */
   url: string;
   instances: Instance[];
-  /** The certificate nginx presents, for clients that check it. */
+  /** The certificate nginx presents, for clients that check it (and its file, for NODE_EXTRA_CA_CERTS). */
   certificate: string;
+  certificateFile: string;
+  /** The instances' database: the PostgreSQL URL with the cluster's schema as its search path. */
+  databaseUrl: string;
   /** One line per request nginx passed on, with the instance that answered (deploy/nginx.conf's format). */
   accessLog(): string[];
   stop(): Promise<void>;
@@ -113,8 +116,8 @@ export interface ClusterOptions {
   databaseUrl: string;
   /** A Redis database the cluster may empty (its rate-limit counters start at zero). */
   redisUrl: string;
-  /** More settings for every instance (Epic, Stripe, SMTP…). */
-  env?: Record<string, string>;
+  /** More settings for every instance (Epic, Stripe, SMTP…), given the cluster's public URL. */
+  env?: (publicUrl: string) => Record<string, string> | Promise<Record<string, string>>;
 }
 
 function spawnInstance(index: number, port: number, env: NodeJS.ProcessEnv): Instance {
@@ -193,6 +196,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // One signing key for every instance: a license from any of them verifies with one public key.
     const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
     const count = options.instances ?? 3;
+    const extra = (await options.env?.(url)) ?? {};
     for (let index = 0; index < count; index += 1) {
       const port = await freePort();
       const dataDir = path.join(dir, `instance-${index}`);
@@ -202,7 +206,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         REDIS_URL: options.redisUrl,
         TRUST_PROXY: '1',
         LICENSE_SIGNING_KEY: signingKey,
-        ...options.env,
+        ...extra,
       }, ['VITEST']);
       instances.push(spawnInstance(index, port, env));
     }
@@ -231,6 +235,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     url,
     instances,
     certificate: ca,
+    certificateFile: certificate,
+    databaseUrl: schema.url,
     accessLog: () => readIfThere(path.join(dir, 'access.log')).split('\n').filter(Boolean),
     stop,
   };

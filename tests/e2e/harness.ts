@@ -291,3 +291,33 @@ export function setupStories(options: { env?: () => Record<string, string> } = {
     },
   };
 }
+
+/**
+ * The reference client (scripts/plugin-login.ts) as a plugin author runs it, with its output
+ * collected. `env` adds to its environment (NODE_EXTRA_CA_CERTS for a test certificate).
+ */
+export function startPluginClient(server: string, env: Record<string, string> = {}) {
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/plugin-login.ts', '--server', server, '--timeout', '120'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const output = () => `stdout:\n${stdout}\nstderr:\n${stderr}`;
+
+  /** Waits until the client has printed a line matching `pattern`; returns the match. */
+  async function waitForLine(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = stdout.match(pattern);
+      if (match) return match;
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`The plugin client never printed ${pattern}:\n${output()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return { child, exited, output, waitForLine };
+}

@@ -1,35 +1,8 @@
 // Story: the Unreal plugin (played by the reference client, scripts/plugin-login.ts) signs its user
 // in through the browser and receives the license token over its loopback listener.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, SKIP_E2E, control, field, readMailLink, setupStories, uniqueEmail, waitForPath } from './harness';
-
-/** The reference client as a plugin author runs it, with its output collected. */
-function startPluginClient(server: string) {
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/plugin-login.ts', '--server', server, '--timeout', '120'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const output = () => `stdout:\n${stdout}\nstderr:\n${stderr}`;
-
-  /** Waits until the client has printed a line matching `pattern`; returns the match. */
-  async function waitForLine(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const match = stdout.match(pattern);
-      if (match) return match;
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`The plugin client never printed ${pattern}:\n${output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return { child, exited, output, waitForLine };
-}
+import { SKIP_E2E, control, field, readMailLink, setupStories, startPluginClient, uniqueEmail, waitForPath } from './harness';
 
 describe.skipIf(SKIP_E2E)('The Unreal plugin signs its user in through the browser', () => {
   const stories = setupStories();

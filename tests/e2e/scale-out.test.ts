@@ -1,11 +1,28 @@
 // Several instances behind nginx (issue 13): three compiled servers on one PostgreSQL database and
 // one Redis, behind deploy/nginx.conf, balancing round-robin per request. Needs TEST_DATABASE_URL,
 // TEST_REDIS_URL and Debian's nginx; .ci/run provides all three and requires the stories to run.
+import { createPublicKey, verify } from 'node:crypto';
 import fs from 'node:fs';
-import type { Browser } from 'playwright-core';
+import pg from 'pg';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NGINX_PATH, requestThroughProxy, startCluster, type Cluster } from '../../scripts/localCluster';
-import { control, E2E_REQUIRED, launchBrowser, registerThroughUi, signInThroughUi, uniqueEmail, waitForPath, watchPage } from './harness';
+import { startDevIdentityProvider, type DevIdentityProvider } from '../../server/devIdentityProvider';
+import { startSmtpCatcher, type SmtpCatcher } from '../fixtures/smtpCatcher';
+import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
+import {
+  control,
+  E2E_REQUIRED,
+  field,
+  launchBrowser,
+  registerThroughUi,
+  signInThroughUi,
+  startPluginClient,
+  toast,
+  uniqueEmail,
+  waitForPath,
+  watchPage,
+} from './harness';
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -29,16 +46,54 @@ function answeredBy(cluster: Cluster, requestLine: RegExp, since = 0): string[] 
 describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
   let cluster: Cluster;
   let browser: Browser;
+  let smtp: SmtpCatcher;
+  let stripe: StripeFixture;
+  let epic: DevIdentityProvider | undefined;
 
   beforeAll(async () => {
-    // A Redis database of its own: the cluster empties it so its rate limits start at zero.
-    cluster = await startCluster({ databaseUrl: DATABASE_URL ?? '', redisUrl: `${REDIS_URL ?? ''}/9` });
+    smtp = await startSmtpCatcher();
+    stripe = await startStripeServer();
+    // One Epic (the development identity provider, in this process) and one mail server for all.
+    cluster = await startCluster({
+      databaseUrl: DATABASE_URL ?? '',
+      // A Redis database of its own: the cluster empties it so its rate limits start at zero.
+      redisUrl: `${REDIS_URL ?? ''}/9`,
+      env: async (publicUrl) => {
+        epic = await startDevIdentityProvider({ port: 0, redirectUri: `${publicUrl}/api/auth/callback` });
+        const e = epic.settings;
+        return {
+          SMTP_URL: smtp.url,
+          EPIC_CLIENT_ID: e.clientId,
+          EPIC_CLIENT_SECRET: e.clientSecret,
+          EPIC_ISSUER: e.issuer,
+          EPIC_AUTHORIZE_URL: e.authorizeUrl,
+          EPIC_TOKEN_URL: e.tokenUrl,
+          EPIC_USERINFO_URL: e.userInfoUrl,
+          ...stripe.env,
+        };
+      },
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await cluster?.stop();
+    await epic?.close();
+    await stripe?.close();
+    await smtp?.close();
   });
+
+  /** A Chromium tab of its own that accepts the cluster's self-signed certificate. */
+  async function story(name: string, steps: (page: Page) => Promise<void>) {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+    try {
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      await watchPage(page).story(name, () => steps(page));
+    } finally {
+      await context.close();
+    }
+  }
 
   it('started all three at once on one database, and nginx spreads requests over them in turn', async () => {
     for (let i = 0; i < 6; i += 1) expect((await requestThroughProxy(cluster, { path: '/api/config' })).status).toBe(200);
@@ -49,26 +104,118 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
   });
 
   it('signs up and signs in by e-mail in Chromium, each request answered by whichever instance nginx picks', async () => {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
+    const email = uniqueEmail('scale-out');
+    const since = cluster.accessLog().length;
+    await story('sign up and sign in through nginx', async (page) => {
+      await registerThroughUi(page, cluster.url, email, 'scale-out-password');
+      await page.getByText(email, { exact: true }).waitFor();
+      await control(page, 'Logout').click();
+      await waitForPath(page, '/download');
+      await signInThroughUi(page, cluster.url, email, 'scale-out-password');
+      await page.getByText(email, { exact: true }).waitFor();
+    });
+    // Pages, assets and API calls of one signed-in browser were answered by all three: the session
+    // one instance wrote, the others read.
+    expect(new Set(answeredBy(cluster, /"(GET|POST) /, since)).size).toBe(3);
+  });
+
+  it('signs the plugin in with Epic and a verified e-mail across instances; its license verifies from any of them', async () => {
+    const email = uniqueEmail('scale-out-plugin');
+    const since = cluster.accessLog().length;
+    // The plugin trusts the test certificate as a plugin trusts a real one.
+    const plugin = startPluginClient(cluster.url, { NODE_EXTRA_CA_CERTS: cluster.certificateFile });
     try {
-      context.setDefaultTimeout(15_000);
-      const page = await context.newPage();
-      const { story } = watchPage(page);
-      const email = uniqueEmail('scale-out');
-      const since = cluster.accessLog().length;
-      await story('sign up and sign in through nginx', async () => {
-        await registerThroughUi(page, cluster.url, email, 'scale-out-password');
-        await page.getByText(email, { exact: true }).waitFor();
-        await control(page, 'Logout').click();
-        await waitForPath(page, '/download');
-        await signInThroughUi(page, cluster.url, email, 'scale-out-password');
-        await page.getByText(email, { exact: true }).waitFor();
+      await story('plugin hand-off through nginx', async (page) => {
+        const loginUrl = (await plugin.waitForLine(/^Open this address in your browser to sign in:\n\s+(\S+)$/m))[1] ?? '';
+        await page.goto(loginUrl);
+        await page.getByLabel('Epic display name').fill(`Cluster Player ${Date.now()}`);
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+        await waitForPath(page, '/epic_account_link');
+        await field(page, 'Email Address').fill(email);
+        await control(page, 'Continue').click();
+        await waitForPath(page, '/email-verification');
+        const link = (await smtp.waitForMail(email, 15_000)).links.find((l) => l.includes('/api/email/verify?token=')) ?? '';
+        expect(link.startsWith(`${cluster.url}/api/email/verify?token=`)).toBe(true);
+        const mailTab = await page.context().newPage();
+        await mailTab.goto(link);
+        await mailTab.getByRole('heading', { name: 'Email Verified' }).waitFor();
+        await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 20_000 });
+        await page.getByText(`Signed in as ${email}`, { exact: true }).waitFor();
       });
-      // Pages, assets and API calls of one signed-in browser were answered by all three: the session
-      // one instance wrote, the others read.
-      expect(new Set(answeredBy(cluster, /"(GET|POST) /, since)).size).toBe(3);
+      const token = (await plugin.waitForLine(/^License token: (\S+)$/m))[1] ?? '';
+      expect(await plugin.exited, plugin.output()).toBe(0);
+
+      // The steps that carry the sign-in's state were answered by more than one instance.
+      const steps = answeredBy(cluster, /"GET \/(api\/auth\/login|api\/auth\/callback|api\/email\/verify|login_completed|api\/auth\/ue-payload)[?/ ]/, since);
+      expect(steps.length).toBeGreaterThanOrEqual(5);
+      expect(new Set(steps).size).toBeGreaterThan(1);
+
+      // Each instance signs the license file; one public key verifies all three.
+      const { publicKeyPem } = JSON.parse((await requestThroughProxy(cluster, { path: '/api/license/public-key' })).body) as { publicKeyPem: string };
+      const publicKey = createPublicKey(publicKeyPem);
+      for (const instance of cluster.instances) {
+        const res = await fetch(`${instance.url}/api/license`, { headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
+        const file = (await res.json()) as { payload: string; signature: string };
+        expect(verify(null, Buffer.from(file.payload, 'utf8'), publicKey, Buffer.from(file.signature, 'base64'))).toBe(true);
+        expect(JSON.parse(file.payload)).toMatchObject({ licenseToken: token });
+      }
     } finally {
-      await context.close();
+      plugin.child.kill();
+    }
+  });
+
+  it("starts a trial at checkout while Stripe's webhooks arrive at another instance than the browser", async () => {
+    // Stripe posts to the last instance directly; the browser goes through nginx.
+    const webhookInstance = cluster.instances[2];
+    if (!webhookInstance) throw new Error('the cluster has fewer than three instances');
+    stripe.deliverTo(`${webhookInstance.url}/api/stripe/webhook`);
+    const plan = await stripe.addProduct({ name: 'Sage Pro', description: 'Sage in every project', metadata: { credits_amount: '1000' } }, { emit: true });
+    await stripe.addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
+
+    await story('checkout through nginx, webhook to another instance', async (page) => {
+      await registerThroughUi(page, cluster.url, uniqueEmail('scale-out-trial'), 'scale-out-password');
+      await page.goto(`${cluster.url}/products-checkout?client=web`);
+      await control(page, 'Start Free Trial').click();
+      await page.waitForURL((url) => url.href.startsWith(`${stripe.url}/checkout/`));
+      await control(page, 'Start trial').click();
+      await waitForPath(page, '/dashboard');
+      await toast(page, 'Subscription Updated').waitFor();
+      await page.getByText('Trial Active', { exact: true }).waitFor();
+    });
+    expect(cluster.accessLog().some((line) => line.includes('/api/stripe/webhook'))).toBe(false);
+    expect(webhookInstance.output()).not.toMatch(/"level":(50|60)/);
+  });
+
+  it("shows a build an admin released on one instance on every instance's /download", async () => {
+    const email = uniqueEmail('scale-out-admin');
+    const registered = await requestThroughProxy(cluster, {
+      method: 'POST',
+      path: '/api/register',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'scale-out-password' }),
+    });
+    expect(registered.status).toBe(201);
+    const cookie = String(registered.headers['set-cookie']?.[0] ?? '').split(';')[0] ?? '';
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+    try {
+      await db.query('update users set is_admin = 1 where email = $1', [email]);
+    } finally {
+      await db.end();
+    }
+    const version = `9.${Date.now() % 1000}.0`;
+    const released = await requestThroughProxy(cluster, {
+      method: 'POST',
+      path: '/api/admin/release-sage-build',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ version, ue55Url: 'https://example.com/55.zip', ue56Url: 'https://example.com/56.zip', ue57Url: 'https://example.com/57.zip' }),
+    });
+    expect(released.status, released.body).toBe(200);
+    // Straight after, each instance in turn serves the page with the new build.
+    for (const instance of cluster.instances) {
+      const page = await fetch(`${instance.url}/download`);
+      expect(await page.text()).toContain(version);
     }
   });
 
