@@ -58,7 +58,14 @@ export const PAGES = [
   { path: 'ue-test', title: 'Plugin sign-in test', access: 'all' },
   { path: 'dashboard', title: 'Dashboard', access: 'signed-in', prerender: true },
   { path: 'products-checkout', title: 'Choose Your Plan', access: 'signed-in', prerender: true },
-  { path: 'subscription-update', title: 'Update your subscription', access: 'signed-in', prerender: true },
+  {
+    path: 'subscription-update',
+    title: 'Update your subscription',
+    access: 'signed-in',
+    prerender: true,
+    // Stripe's pages send the browser back with `updated=true` (and the plugin's with client=ue).
+    renderParams: { client: ['ue', 'web'], updated: ['true'] },
+  },
   { path: 'admin/*', title: 'Admin', access: 'admin' },
 ] as const satisfies readonly PageInfo[];
 

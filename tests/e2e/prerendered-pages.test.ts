@@ -92,6 +92,14 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
       await page.getByRole('heading', { level: 1, name: 'Subscriptions' }).waitFor();
       const checkoutHtml = await (await page.request.get(`${base}/products-checkout`)).text();
       expect(checkoutHtml).toMatch(/<h1[^>]*>Choose Your Plan<\/h1>/);
+      // The plugin's browser back from Stripe: rendered on the server for that return (its query),
+      // so the app takes it over without a mismatch.
+      const returned = `${base}/subscription-update?client=ue&updated=true`;
+      expect(await (await page.request.get(returned)).text()).toContain('You can close this tab and return to Unreal Engine.');
+      await page.goto(returned);
+      await page.getByText('You can close this tab and return to Unreal Engine.').waitFor();
+      await page.mouse.click(5, 5);
+      await page.waitForLoadState('networkidle');
       await page.goto(`${base}/products-checkout`);
       await page.getByRole('heading', { name: 'Choose Your Plan' }).waitFor();
       await page.waitForLoadState('networkidle');
