@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { sageBuildSchema } from '../contract/builds';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
+import { backupSqlite } from './db/backup';
 import { createBillingService } from './services/billing';
 import { createStripeGateway } from './services/billing/stripeGateway';
 import { createAuditService } from './services/audit';
@@ -26,6 +27,10 @@ const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command>
   seed-demo [--users N] [--messages M]
       Adds N fake users (default 100; the first 200 get AI chat threads) and M stored chat
       messages (default 1000) for trying the admin console or measuring it.
+
+  backup --to FILE
+      Copies the embedded SQLite database to FILE while the server runs (an online backup; a new
+      file, never overwritten). With DATABASE_URL, back up PostgreSQL with pg_dump instead.
 
   stripe-sync
       Rebuilds the local billing mirror from Stripe: every product and price, the customers made
@@ -57,10 +62,18 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
       ue57: { type: 'string' },
       users: { type: 'string' },
       messages: { type: 'string' },
+      to: { type: 'string' },
     },
   });
 
   const config = loadConfig();
+  if (command === 'backup') {
+    if (config.databaseUrl) throw new Error('backup copies the embedded SQLite database; for PostgreSQL use pg_dump (docs/deploy.md)');
+    if (!values.to) throw new Error('backup needs --to with the file to write');
+    const { file, pages } = await backupSqlite(config.dataDir, values.to);
+    out(`Backed up ${pages} pages to ${file}`);
+    return 0;
+  }
   const db = openDatabase(config);
   try {
     await migrateToLatest(db);

@@ -148,4 +148,40 @@ describe('operator CLI', () => {
       await db.destroy();
     }
   });
+
+  it('backs up the SQLite database while it is in use, and never overwrites a file', async () => {
+    await runCli(['create-admin', '--email', 'kept@example.com', '--password', 'kept-password'], out);
+    // The server's connection stays open (and has written) while the copy is made.
+    const running = openDatabase({ dataDir });
+    try {
+      await running.updateTable('users').set({ username: 'still-running' }).where('email', '=', 'kept@example.com').execute();
+      const target = path.join(dataDir, 'backups', 'sage-copy.db');
+      expect(await runCli(['backup', '--to', target], out)).toBe(0);
+      expect(output.at(-1)).toMatch(/^Backed up \d+ pages to .*sage-copy\.db$/);
+      const copy = openDatabase({ dataDir: path.join(dataDir, 'restore') });
+      await copy.destroy();
+      fs.copyFileSync(target, path.join(dataDir, 'restore', 'sage.db'));
+      const restored = openDatabase({ dataDir: path.join(dataDir, 'restore') });
+      try {
+        const user = await restored.selectFrom('users').select(['username', 'is_admin']).where('email', '=', 'kept@example.com').executeTakeFirst();
+        expect(user).toEqual({ username: 'still-running', is_admin: 1 });
+      } finally {
+        await restored.destroy();
+      }
+      await expect(runCli(['backup', '--to', target], out)).rejects.toThrow(/already exists/);
+    } finally {
+      await running.destroy();
+    }
+  });
+
+  it('refuses a backup without --to, and points PostgreSQL to pg_dump', async () => {
+    await runCli(['create-admin', '--email', 'x@example.com'], out);
+    await expect(runCli(['backup'], out)).rejects.toThrow('backup needs --to with the file to write');
+    process.env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+    try {
+      await expect(runCli(['backup', '--to', path.join(dataDir, 'x.db')], out)).rejects.toThrow(/pg_dump/);
+    } finally {
+      delete process.env.DATABASE_URL;
+    }
+  });
 });
