@@ -61,6 +61,9 @@ export const userUpdateSchema = z.object({
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
+/** `DELETE /api/admin/users/{id}` on success. */
+export const userDeletedSchema = z.object({ ok: z.literal(true) });
+
 /** Admin refusals, in the console's words. */
 export const ADMIN_MESSAGES = {
   selfDemotion: 'You cannot remove your own admin rights',

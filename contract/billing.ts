@@ -123,6 +123,9 @@ export const resumeRequestSchema = z.object({ subscriptionId: stripeId('subscrip
 export const redirectResponseSchema = z.object({ ok: z.literal(true), url: z.string() });
 export type RedirectResponse = z.infer<typeof redirectResponseSchema>;
 
+/** `POST /api/stripe/webhook` (Stripe's call): `duplicate` when the event had been handled before. */
+export const webhookReceivedSchema = z.object({ received: z.literal(true), duplicate: z.boolean() });
+
 /** `GET /api/stripe/subscription-update-success?client=` (a return URL, not a fetch). */
 export const updateSuccessQuerySchema = z.object({ client: z.enum(['web', 'ue']).default('web') });
 

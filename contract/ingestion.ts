@@ -55,3 +55,6 @@ export const ingestThreadSchema = z.object({
     .max(MAX_THREAD_MESSAGES, `a thread has at most ${MAX_THREAD_MESSAGES} messages`),
 });
 export type IngestThread = z.infer<typeof ingestThreadSchema>;
+
+/** `PUT /api/ingest/threads/{threadId}` on success: the thread's id and how many messages it now holds. */
+export const threadStoredSchema = z.object({ ok: z.literal(true), id: z.string(), messages: z.number().int() });

@@ -12,6 +12,7 @@ import {
   releaseRequestSchema,
   storedMessageSchema,
   TOTAL_COUNT_HEADER,
+  userDeletedSchema,
   userListQuerySchema,
   userSearchQuerySchema,
   userUpdateSchema,
@@ -82,9 +83,9 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
     async (request) => adminUsers.update(actorOf(adminOf(request)), request.params.id, request.body),
   );
 
-  app.delete('/api/admin/users/:id', { schema: { params: userParams } }, async (request) => {
+  app.delete('/api/admin/users/:id', { schema: { params: userParams, response: { 200: userDeletedSchema } } }, async (request) => {
     await adminUsers.remove(actorOf(adminOf(request)), request.params.id);
-    return { ok: true };
+    return { ok: true as const };
   });
 
   app.get('/api/admin/users/:id/ai-history', { schema: { params: userParams, response: { 200: aiHistorySchema } } }, async (request) => {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { analyticsLocationSchema } from '../../contract/analytics';
 import { AppError } from '../errors';
 import { ANALYTICS_RATE_LIMITS } from '../services/rateLimiter';
 import { enforceLimits } from './rateLimit';
@@ -101,7 +102,7 @@ export async function ingestProxyRoutes(app: App, { config, services }: RouteCon
 
 /** `GET /api/analytics/location`: the caller's location, looked up by the IP-location service. */
 export async function analyticsLocationRoutes(app: App, { services }: RouteContext) {
-  app.get('/api/analytics/location', async (request, reply) => {
+  app.get('/api/analytics/location', { schema: { response: { 200: analyticsLocationSchema } } }, async (request, reply) => {
     if (!services.ipLocation.configured) throw new AppError(404, 'not_found', 'No IP-location provider is configured');
     reply.header('cache-control', 'private, max-age=3600');
     try {

@@ -11,6 +11,7 @@ import {
   updateSuccessQuerySchema,
   userSubscriptionsResponseSchema,
   verifySubscriptionResponseSchema,
+  webhookReceivedSchema,
 } from '../../contract/billing';
 import type { UsersTable } from '../db/schema';
 import { AppError, unauthorized } from '../errors';
@@ -112,14 +113,14 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
     hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, (_request, body, done) => {
       done(null, body);
     });
-    hooks.post('/api/stripe/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, async (request) => {
+    hooks.post('/api/stripe/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { response: { 200: webhookReceivedSchema } } }, async (request) => {
       const signature = request.headers['stripe-signature'];
       if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
         throw new AppError(400, 'invalid_signature', 'The webhook signature is not valid');
       }
       if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
       const { duplicate } = await billing.handleWebhook(request.body, signature);
-      return { received: true, duplicate };
+      return { received: true as const, duplicate };
     });
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { storedMessageSchema } from '../../contract/admin';
-import { ingestMessageSchema, ingestThreadSchema, threadIdSchema } from '../../contract/ingestion';
+import { ingestMessageSchema, ingestThreadSchema, threadIdSchema, threadStoredSchema } from '../../contract/ingestion';
 import { AppError, badRequest, unauthorized } from '../errors';
 import { INGESTION_RATE_LIMITS } from '../services/rateLimiter';
 import { hashToken, safeEqual } from '../services/tokens';
@@ -63,11 +63,11 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
 
   app.put(
     '/api/ingest/threads/:threadId',
-    { schema: { params: z.object({ threadId: threadIdSchema }), body: ingestThreadSchema } },
+    { schema: { params: z.object({ threadId: threadIdSchema }), body: ingestThreadSchema, response: { 200: threadStoredSchema } } },
     async (request) => {
       const userId = await ownerOf(caller(request), request.body.userId);
       if (!userId) throw badRequest('invalid_request', 'userId is required with the service token');
-      return { ok: true, ...(await services.messages.putThread(userId, request.params.threadId, request.body)) };
+      return { ok: true as const, ...(await services.messages.putThread(userId, request.params.threadId, request.body)) };
     },
   );
 }

@@ -1,4 +1,5 @@
-import type { RuntimeConfig } from '../../contract/config';
+import { sageBuildSchema } from '../../contract/builds';
+import { runtimeConfigSchema } from '../../contract/config';
 import { AppError } from '../errors';
 import type { App, RouteContext } from './types';
 
@@ -9,9 +10,9 @@ export async function publicRoutes(app: App, { config, services }: RouteContext)
     return reply.code(503).send({ status: 'unavailable' });
   });
 
-  app.get('/api/config', async (): Promise<RuntimeConfig> => config.runtime);
+  app.get('/api/config', { schema: { response: { 200: runtimeConfigSchema } } }, async () => config.runtime);
 
-  app.get('/api/current-sage-build', async () => {
+  app.get('/api/current-sage-build', { schema: { response: { 200: sageBuildSchema } } }, async () => {
     const build = await services.builds.current();
     if (!build) throw new AppError(404, 'no_build', 'No Sage build has been released yet');
     return build;
