@@ -8,6 +8,7 @@ import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
 import { OneLinePerRequest } from './logging';
 import { compression } from './plugins/compression';
+import { openapi } from './plugins/openapi';
 import { registerPages, type RenderPage } from './plugins/pages';
 import { registerStaticAssets } from './plugins/staticAssets';
 import { serializerCompiler } from './responseSerializer';
@@ -111,6 +112,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(compression);
   app.addHook('onRequest', addSecurityHeaders);
   app.addHook('onRequest', checkOrigin(config.publicUrl, config.env === 'production'));
+  // Before the route modules: it describes each route as the route is added (GET /api/openapi.json, /api/docs).
+  await app.register(openapi, { publicUrl: config.publicUrl });
 
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof RateLimitedError) {

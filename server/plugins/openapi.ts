@@ -1,0 +1,100 @@
+/**
+ * The API's description (issue 13): `GET /api/openapi.json` answers an OpenAPI 3.1 document made
+ * from the zod schemas the routes validate and serialize with, and `/api/docs` shows it with
+ * Swagger UI, served from our own origin under the product's Content-Security-Policy.
+ *
+ * Register it before the route modules: @fastify/swagger collects routes as they are added.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '../../contract/errors';
+import { projectRoot } from '../projectRoot';
+import { documentRoute, SECURITY_SCHEMES } from './openapiRoutes';
+
+export const OPENAPI_PATH = '/api/openapi.json';
+export const DOCS_PREFIX = '/api/docs';
+export const API_TITLE = 'Sage Dashboard API';
+
+export interface OpenApiOptions {
+  /** PUBLIC_URL: the document's server. */
+  publicUrl: string;
+}
+
+const DESCRIPTION = [
+  "The HTTP API of the Sage Dashboard: the browser app's, the Unreal plugin's and the AI service's.",
+  'Bodies are JSON (at most 64 KiB). Every failure answers `{ "error": code, "message": text }`:',
+  '`error` is for programs, `message` for people.',
+  'State-changing requests from a browser must come from our own origin (Origin header).',
+].join(' ');
+
+function packageVersion(): string {
+  const file = path.join(projectRoot(import.meta.url), 'package.json');
+  return z.object({ version: z.string() }).parse(JSON.parse(fs.readFileSync(file, 'utf8'))).version;
+}
+
+/**
+ * Only `/api/*` is the API. Hidden, with the reason:
+ * - the pages and the built app's files (`/`, `/dashboard`, `/assets/*`…): HTML and scripts for
+ *   browsers, not an interface;
+ * - `/healthz`, `/readyz`, `/metrics`: for load balancers and Prometheus, described in the README and
+ *   docs/deploy.md, not for API clients;
+ * - `/ingest/*`: a relay of PostHog's own protocol for posthog-js, not ours to describe;
+ * - the document itself and Swagger UI's page, files and copies of the document (`/api/docs/*`).
+ */
+function isDocumented(route: RouteOptions): boolean {
+  const url = route.url;
+  if (!url.startsWith('/api/') || url === OPENAPI_PATH) return false;
+  if (url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`)) return false;
+  return (route.schema as { hide?: boolean } | undefined)?.hide !== true;
+}
+
+/** fastify-type-provider-zod turns the zod schemas into JSON Schema; the route table adds the rest. */
+const transform: SwaggerTransform = (input) => {
+  const { route, url } = input;
+  if (!isDocumented(route)) return { schema: { hide: true } as FastifySchema, url };
+  const converted = jsonSchemaTransform(input);
+  const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
+  return { schema: documentRoute(method, url, converted.schema ?? {}), url: converted.url };
+};
+
+/** The JSON Schema of the shared error answer, as a component every error response refers to. */
+function errorComponent(): Record<string, unknown> {
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(apiErrorSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+  return { ...schema, description: 'Every 4xx/5xx answer of the API (contract/errors.ts).' };
+}
+
+export const openapi = fp(
+  async (app: FastifyInstance, { publicUrl }: OpenApiOptions) => {
+    await app.register(fastifySwagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: API_TITLE, version: packageVersion(), description: DESCRIPTION },
+        servers: [{ url: publicUrl }],
+        components: { securitySchemes: SECURITY_SCHEMES, schemas: { ApiError: errorComponent() } },
+      },
+      transform,
+      transformObject: jsonSchemaTransformObject,
+    });
+
+    // Its index page loads only files (no inline script), so our CSP (server/security.ts, set on
+    // every response) holds as it is: `staticCSP: false` keeps the plugin from replacing it.
+    await app.register(fastifySwaggerUi, {
+      routePrefix: DOCS_PREFIX,
+      staticCSP: false,
+      theme: { title: API_TITLE },
+      uiConfig: { deepLinking: true },
+    });
+
+    app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      return app.swagger();
+    });
+  },
+  { name: 'sage-openapi', fastify: '5.x' },
+);

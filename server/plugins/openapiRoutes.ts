@@ -1,0 +1,229 @@
+/**
+ * What the OpenAPI document (server/plugins/openapi.ts) says about each `/api` route beyond its zod
+ * schemas: who may call it, its group, the failures it is known for, and the answers that are not
+ * JSON (redirects, CSV). Kept here rather than in the route modules, which stay unaware of the
+ * document; tests/server/openapi.test.ts fails when a route is missing from this table.
+ */
+import type { FastifySchema } from 'fastify';
+import { SESSION_COOKIE, SIGN_IN_COOKIE } from '../routes/sessionCookie';
+
+export const SECURITY_SCHEMES = {
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: 'The session of a signed-in browser, set by sign-in (HttpOnly, SameSite=Lax).',
+  },
+  signInCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SIGN_IN_COOKIE,
+    description: 'Ties a browser to its Epic sign-in in progress (set by GET /api/auth/login, path /api).',
+  },
+  bearerToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "The plugin's license token (from the sign-in hand-off), or the AI service's token (AI_SERVICE_TOKEN) on the ingestion routes.",
+  },
+  stripeSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Stripe-Signature',
+    description: "Stripe's signature of the exact body, checked with STRIPE_WEBHOOK_SECRET.",
+  },
+} as const;
+
+type Scheme = keyof typeof SECURITY_SCHEMES;
+/** OpenAPI security requirements: any one entry suffices; `{}` means "or nothing". */
+type Security = Partial<Record<Scheme, []>>[];
+
+const PUBLIC: Security = [];
+const SESSION: Security = [{ sessionCookie: [] }];
+const SESSION_OPTIONAL: Security = [{ sessionCookie: [] }, {}];
+const SIGN_IN: Security = [{ signInCookie: [] }];
+const SIGN_IN_OPTIONAL: Security = [{ signInCookie: [] }, {}];
+const BEARER: Security = [{ bearerToken: [] }];
+
+interface RouteDoc {
+  tag: string;
+  security: Security;
+  /** Signed in as an admin: 403 for everyone else. */
+  admin?: true;
+  /** Counted by the rate limiter: 429 with Retry-After. */
+  limited?: true;
+  /** A page the browser navigates to: every outcome, failures included, is a redirect; says where. */
+  redirect?: string;
+  /** Failures of this route worth naming, by status. */
+  errors?: Record<number, string>;
+  /** The answer when it is not JSON (and so has no response schema). */
+  ok?: Record<string, unknown>;
+}
+
+const ACCOUNT = 'Account';
+const EPIC = 'Epic sign-in';
+const PLUGIN = 'Plugin hand-off';
+const EMAIL = 'Email verification';
+const BILLING = 'Billing';
+const LICENSES = 'Licenses';
+const PRODUCT = 'Product';
+const ADMIN = 'Admin';
+const INGESTION = 'Ingestion';
+
+const BILLING_WRITE: RouteDoc = {
+  tag: BILLING,
+  security: SESSION,
+  limited: true,
+  errors: { 503: 'Billing is not configured (billing_unavailable)' },
+};
+
+/** By `METHOD url`, the url as the route module writes it. */
+const ROUTES: Record<string, RouteDoc> = {
+  'GET /api/config': { tag: PRODUCT, security: PUBLIC },
+  'GET /api/current-sage-build': { tag: PRODUCT, security: PUBLIC, errors: { 404: 'No build has been released yet (no_build)' } },
+  'GET /api/analytics/location': {
+    tag: PRODUCT,
+    security: PUBLIC,
+    errors: { 404: 'No IP-location provider is configured (not_found)', 502: 'The provider failed (bad_gateway)' },
+  },
+
+  'GET /api/user': { tag: ACCOUNT, security: SESSION },
+  'POST /api/login': { tag: ACCOUNT, security: PUBLIC, limited: true, errors: { 401: 'Wrong e-mail or password (invalid_credentials)' } },
+  'POST /api/register': { tag: ACCOUNT, security: PUBLIC, limited: true, errors: { 409: 'The e-mail has an account already (email_taken)' } },
+  'POST /api/logout': { tag: ACCOUNT, security: SESSION_OPTIONAL },
+  'GET /api/logout': { tag: ACCOUNT, security: SESSION_OPTIONAL, redirect: "The navigation bar's Logout link: ends the session and goes to /" },
+  'POST /api/forgot-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
+  'POST /api/reset-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
+
+  'GET /api/auth/login': {
+    tag: EPIC,
+    security: PUBLIC,
+    limited: true,
+    redirect: 'Starts Sign in with Epic (client=ue: the plugin hand-off, docs/plugin-sign-in.md): to Epic, or to /authentication_failed',
+  },
+  'GET /api/auth/callback': { tag: EPIC, security: SIGN_IN, redirect: "Epic's redirect back (EPIC_REDIRECT_URI): to the next sign-in step, or to /authentication_failed" },
+  'GET /api/auth/callback-internal': { tag: EPIC, security: SIGN_IN, redirect: 'Finishes a sign-in whose e-mail was verified: to the next step, or to /authentication_failed' },
+  'GET /api/auth/status': { tag: EPIC, security: [{ sessionCookie: [] }, { signInCookie: [] }, {}] },
+  'POST /api/auth/epic/cancel': { tag: EPIC, security: SIGN_IN_OPTIONAL },
+  'POST /api/user/check-exists': { tag: EPIC, security: SIGN_IN, limited: true },
+  'POST /api/epic/link': { tag: EPIC, security: SIGN_IN, limited: true },
+
+  'POST /api/auth/ue-store-payload': { tag: PLUGIN, security: [{ sessionCookie: [], signInCookie: [] }] },
+  'POST /api/auth/ue-clear': { tag: PLUGIN, security: SIGN_IN_OPTIONAL },
+  // The one-time code and its PKCE verifier, in the query, are the credentials.
+  'GET /api/auth/ue-payload': { tag: PLUGIN, security: PUBLIC, limited: true },
+
+  'POST /api/email/send-verification': { tag: EMAIL, security: SIGN_IN, limited: true },
+  'POST /api/email/resend-verification': { tag: EMAIL, security: SIGN_IN, limited: true },
+  'POST /api/email/check-verification-status': { tag: EMAIL, security: SIGN_IN, limited: true },
+  // The link in the mail; its token is the credential.
+  'GET /api/email/verify': { tag: EMAIL, security: PUBLIC, limited: true, redirect: 'To /email-verification-completed with the outcome' },
+
+  'GET /api/stripe/products': { tag: BILLING, security: PUBLIC },
+  'GET /api/stripe/user-subscriptions': { tag: BILLING, security: SESSION, errors: { 404: 'The user has no subscription (no_subscription)' } },
+  'GET /api/stripe/subscription-status': { tag: BILLING, security: SESSION },
+  'POST /api/stripe/verify-subscription': { tag: BILLING, security: SESSION, limited: true },
+  'POST /api/stripe/create-checkout-session': BILLING_WRITE,
+  'POST /api/stripe/create-portal-session': BILLING_WRITE,
+  'POST /api/stripe/create-payment-method-session': BILLING_WRITE,
+  'POST /api/stripe/resume-subscription': BILLING_WRITE,
+  'GET /api/stripe/subscription-update-success': {
+    tag: BILLING,
+    security: SESSION_OPTIONAL,
+    redirect: "Where Stripe sends the browser back: refreshes the user's subscriptions, then to the dashboard (client=ue: /subscription-update)",
+  },
+  'POST /api/stripe/webhook': {
+    tag: BILLING,
+    security: [{ stripeSignature: [] }],
+    errors: { 400: 'The signature is missing or wrong (invalid_signature)', 503: 'Billing is not configured (billing_unavailable)' },
+  },
+
+  'GET /api/license/public-key': { tag: LICENSES, security: PUBLIC },
+  'GET /api/license': { tag: LICENSES, security: BEARER, limited: true },
+  'GET /api/:product/:id/license': {
+    tag: LICENSES,
+    security: SESSION,
+    errors: { 403: "Another user's license: admins only (forbidden)", 404: 'Unknown product or user (not_found)' },
+  },
+
+  'GET /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
+  'PUT /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)', 409: 'Another user has this e-mail (email_taken)' } },
+  'DELETE /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
+  'GET /api/admin/users/export': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    ok: { 200: { description: 'Every user, as a CSV attachment', content: { 'text/csv': { schema: { type: 'string' } } } } },
+  },
+  'GET /api/admin/messages/search': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No message for this session id (not_found)' } },
+  'PUT /api/ingest/threads/:threadId': {
+    tag: INGESTION,
+    security: BEARER,
+    limited: true,
+    errors: { 403: 'A license token storing for another user (forbidden)', 409: "The thread id is another user's (thread_taken)" },
+  },
+};
+
+/** Whole areas that share one description; ROUTES adds a route's own failures. */
+const AREAS: [prefix: string, doc: RouteDoc][] = [
+  ['/api/admin/', { tag: ADMIN, security: SESSION, admin: true }],
+  // The AI service's token, or a user's license token (only those are rate limited).
+  ['/api/ingest/', { tag: INGESTION, security: BEARER, limited: true }],
+];
+
+function routeDoc(method: string, url: string): RouteDoc | undefined {
+  return ROUTES[`${method} ${url}`] ?? AREAS.find(([prefix]) => url.startsWith(prefix))?.[1];
+}
+
+const ERROR_REF = '#/components/schemas/ApiError';
+const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created' };
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The `{ error, message }` answers a route gives, by status, each with the reasons for it. */
+function errorResponses(method: string, schema: FastifySchema, doc: RouteDoc): Record<string, unknown> {
+  const reasons = new Map<string, string[]>();
+  const add = (status: number | string, reason: string) => reasons.set(String(status), [...(reasons.get(String(status)) ?? []), reason]);
+
+  if (schema.body || schema.querystring || schema.params) add(400, 'A field is missing or not valid (invalid_request)');
+  if (schema.body) add(400, 'The body is not JSON (invalid_json)');
+  const required = doc.security.length > 0 && !doc.security.some((s) => Object.keys(s).length === 0);
+  if (required && doc.security.every((s) => 'sessionCookie' in s)) add(401, 'Not signed in (unauthorized)');
+  if (required && doc.security.every((s) => 'bearerToken' in s)) add(401, 'No valid token (unauthorized)');
+  if (doc.admin) add(403, 'Signed in, but not as an admin (forbidden)');
+  if (required && doc.security.every((s) => 'signInCookie' in s)) add(403, 'No Epic sign-in in progress in this browser (no_pending_sign_in)');
+  if (STATE_CHANGING.has(method)) add(403, "Sent by another site's page: its Origin is not ours (cross_origin)");
+  for (const [status, reason] of Object.entries(doc.errors ?? {})) add(status, reason);
+  if (doc.limited) add(429, 'Too many requests (rate_limited)');
+  add('4XX', 'Any other refusal');
+  add('5XX', 'The server failed (internal)');
+
+  return Object.fromEntries(
+    [...reasons].map(([status, list]) => [
+      status,
+      {
+        $ref: ERROR_REF,
+        description: list.join('; '),
+        ...(status === '429' ? { headers: { 'Retry-After': { type: 'integer', description: 'Seconds until the limit resets' } } } : {}),
+      },
+    ]),
+  );
+}
+
+/**
+ * The route's schema as the document shows it: its tag, security, its own answers, then the error
+ * answers. A route missing from the table is left without `security` (the test looks for that).
+ */
+export function documentRoute(method: string, url: string, schema: FastifySchema): FastifySchema {
+  const doc = routeDoc(method, url);
+  if (!doc) return schema;
+  // The route's own answers (JSON Schema by now), with a description: @fastify/swagger's default is "Default Response".
+  const own = Object.fromEntries(
+    Object.entries((schema.response ?? {}) as Record<string, object>).map(([status, json]) => [
+      status,
+      { 'x-response-description': SUCCESS[status] ?? 'Answer', ...json },
+    ]),
+  );
+  const response = doc.redirect
+    ? { 302: { type: 'null', description: doc.redirect, headers: { Location: { type: 'string', description: 'Where the browser goes next' } } } }
+    : { ...own, ...doc.ok, ...errorResponses(method, schema, doc) };
+  return { ...schema, tags: [doc.tag], security: doc.security, response } as FastifySchema;
+}
