@@ -21,6 +21,8 @@ export interface NginxSite {
   httpPort: number;
   httpsPort: number;
   upstreamPorts: number[];
+  /** Instances taken out of the rotation (`down`), as an operator does before restarting one. */
+  downPorts?: number[];
   certificate: string;
   certificateKey: string;
 }
@@ -53,7 +55,9 @@ export function siteNginxConfig(template: string, site: NginxSite): string {
       case 'server': {
         // The shipped file lists three instances; the cluster's list replaces them all.
         const params = line.trim().replace(/;.*$/, '').split(/\s+/).slice(2).join(' ');
-        if (!upstreamsWritten) for (const port of upstreams) set(`server 127.0.0.1:${port} ${params};`);
+        if (!upstreamsWritten) {
+          for (const port of upstreams) set(`server 127.0.0.1:${port} ${params}${site.downPorts?.includes(port) ? ' down' : ''};`);
+        }
         upstreamsWritten = true;
         break;
       }
@@ -107,6 +111,11 @@ export interface Cluster {
   databaseUrl: string;
   /** One line per request nginx passed on, with the instance that answered (deploy/nginx.conf's format). */
   accessLog(): string[];
+  /**
+   * Takes an instance out of nginx's rotation (`down`) or puts it back, and reloads nginx as an
+   * operator does around a restart (docs/deploy.md); resolves once nginx's old workers are gone.
+   */
+  setDown(index: number, down: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -180,6 +189,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const httpsPort = await freePort();
   const url = `https://127.0.0.1:${httpsPort}`;
   const ca = fs.readFileSync(certificate, 'utf8');
+  const configFile = path.join(dir, 'nginx.conf');
+  let site: NginxSite | undefined;
   const instances: Instance[] = [];
   const stop = async () => {
     await Promise.all(instances.map((i) => i.stop(5000)));
@@ -212,16 +223,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     }
     await Promise.all(instances.map((i) => i.start()));
 
-    const config = siteNginxConfig(fs.readFileSync(DEPLOY_NGINX_CONF, 'utf8'), {
-      dir,
-      httpPort: await freePort(),
-      httpsPort,
-      upstreamPorts: instances.map((i) => i.port),
-      certificate,
-      certificateKey,
-    });
-    const configFile = path.join(dir, 'nginx.conf');
-    fs.writeFileSync(configFile, config);
+    site = { dir, httpPort: await freePort(), httpsPort, upstreamPorts: instances.map((i) => i.port), certificate, certificateKey };
+    fs.writeFileSync(configFile, siteNginxConfig(fs.readFileSync(DEPLOY_NGINX_CONF, 'utf8'), site));
     let nginxOutput = '';
     nginx = spawn(NGINX_PATH, ['-c', configFile, '-g', 'daemon off;'], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     nginx.stderr?.on('data', (chunk: Buffer) => (nginxOutput += chunk.toString()));
@@ -238,6 +241,23 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     certificateFile: certificate,
     databaseUrl: schema.url,
     accessLog: () => readIfThere(path.join(dir, 'access.log')).split('\n').filter(Boolean),
+    async setDown(index, down) {
+      const port = instances[index]?.port;
+      if (!site || !nginx?.pid || port === undefined) throw new Error(`no instance ${index} behind a running nginx`);
+      const downPorts = new Set(site.downPorts);
+      if (down) downPorts.add(port);
+      else downPorts.delete(port);
+      site = { ...site, downPorts: [...downPorts] };
+      fs.writeFileSync(configFile, siteNginxConfig(fs.readFileSync(DEPLOY_NGINX_CONF, 'utf8'), site));
+      const before = workersOf(nginx.pid);
+      process.kill(nginx.pid, 'SIGHUP');
+      // The new workers take the new configuration; the old ones finish what they hold and leave.
+      const deadline = Date.now() + 15_000;
+      while (before.some((pid) => fs.existsSync(`/proc/${pid}`)) || workersOf(nginx.pid).length === 0) {
+        if (Date.now() > deadline) throw new Error(`nginx did not reload within 15 s:\n${readIfThere(path.join(dir, 'error.log'))}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     stop,
   };
 }
@@ -256,7 +276,9 @@ export function requestThroughProxy(
   return new Promise((resolve, reject) => {
     const req = https.request(
       new URL(request.path, cluster.url),
-      { method: request.method ?? 'GET', headers: request.headers, ca: cluster.certificate, timeout: request.timeoutMs ?? 10_000 },
+      // A connection of its own per request: a kept-alive connection nginx closes at a reload can
+      // race a request sent on it, which browsers then retry on a new connection and Node does not.
+      { method: request.method ?? 'GET', headers: request.headers, ca: cluster.certificate, timeout: request.timeoutMs ?? 10_000, agent: false },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -283,6 +305,11 @@ async function waitForProxy(url: string, certificate: string, nginx: ChildProces
     if (Date.now() > deadline) throw new Error(`nginx did not answer GET /healthz within 20 s:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** The worker processes of nginx's master (Linux /proc). */
+function workersOf(masterPid: number): number[] {
+  return readIfThere(`/proc/${masterPid}/task/${masterPid}/children`).trim().split(/\s+/).filter(Boolean).map(Number);
 }
 
 function readIfThere(file: string): string {

@@ -35,6 +35,9 @@ if (missing.length > 0 && E2E_REQUIRED) {
   throw new Error(`The multi-instance stories are required (E2E_REQUIRED=1) but ${missing.join(', ')} is missing; .ci/run provides them.`);
 }
 
+/** The AI service's token: stores chat messages, the write the restart story keeps sending. */
+const AI_SERVICE_TOKEN = 'scale-out-ai-service-token-0123456789abcdef';
+
 /** Which instance (upstream address) answered each logged request whose request line matches. */
 function answeredBy(cluster: Cluster, requestLine: RegExp, since = 0): string[] {
   return cluster.accessLog()
@@ -62,6 +65,7 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
         epic = await startDevIdentityProvider({ port: 0, redirectUri: `${publicUrl}/api/auth/callback` });
         const e = epic.settings;
         return {
+          AI_SERVICE_TOKEN,
           SMTP_URL: smtp.url,
           EPIC_CLIENT_ID: e.clientId,
           EPIC_CLIENT_SECRET: e.clientSecret,
@@ -234,5 +238,64 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
     for (let i = 0; i < 4; i += 1) statuses.push((await ask()).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect(new Set(answeredBy(cluster, /"POST \/api\/forgot-password /).slice(-4).slice(0, 3)).size).toBe(3);
+  });
+
+  it('loses no request while an instance is restarted under load (out of rotation, drained by SIGTERM, back in)', async () => {
+    const restarted = cluster.instances[1];
+    if (!restarted) throw new Error('the cluster has fewer than three instances');
+    const failures: string[] = [];
+    const acknowledged: string[] = [];
+    let sent = 0;
+    let running = true;
+    const sessionId = `restart-${Date.now()}`;
+    // Readers and writers through nginx, back to back, until the restart is over.
+    const worker = async (n: number) => {
+      while (running) {
+        sent += 1;
+        const write = n % 2 === 0;
+        try {
+          const res = write
+            ? await requestThroughProxy(cluster, {
+                method: 'POST',
+                path: '/api/ingest/messages',
+                headers: { 'content-type': 'application/json', authorization: `Bearer ${AI_SERVICE_TOKEN}` },
+                body: JSON.stringify({ sessionId, message: { text: `write ${sent}` } }),
+              })
+            : await requestThroughProxy(cluster, { path: n % 3 === 0 ? '/download' : '/api/config' });
+          if (res.status >= 300) failures.push(`${write ? 'POST /api/ingest/messages' : 'GET'} answered ${res.status}: ${res.body.slice(0, 200)}`);
+          else if (write) acknowledged.push((JSON.parse(res.body) as { id: string }).id);
+        } catch (err) {
+          failures.push(err instanceof Error ? err.message : String(err));
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: 6 }, (_, n) => worker(n)));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The rolling restart of docs/deploy.md: out of nginx's rotation, SIGTERM (the drain finishes
+    // what it holds), start, ready, back in.
+    await cluster.setDown(restarted.index, true);
+    await restarted.stop();
+    expect(restarted.running()).toBe(false);
+    await restarted.start();
+    await cluster.setDown(restarted.index, false);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    running = false;
+    await load;
+
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(100);
+    // Every acknowledged write is stored, whichever instance took it.
+    const db = new pg.Client({ connectionString: cluster.databaseUrl });
+    await db.connect();
+    try {
+      const stored = await db.query<{ id: string }>('select id from stored_messages where session_id = $1', [sessionId]);
+      expect(new Set(stored.rows.map((r) => r.id))).toEqual(new Set(acknowledged));
+    } finally {
+      await db.end();
+    }
+    // The restarted instance is back in the rotation.
+    const since = cluster.accessLog().length;
+    for (let i = 0; i < 6; i += 1) await requestThroughProxy(cluster, { path: '/api/config' });
+    expect(answeredBy(cluster, /"GET \/api\/config /, since)).toContain(`127.0.0.1:${restarted.port}`);
   });
 });
