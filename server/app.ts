@@ -8,6 +8,7 @@ import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
 import { OneLinePerRequest } from './logging';
 import { compression } from './plugins/compression';
+import { createMetrics, metrics as metricsPlugin, type AppMetrics } from './plugins/metrics';
 import { openapi } from './plugins/openapi';
 import { registerPages, type RenderPage } from './plugins/pages';
 import { registerStaticAssets } from './plugins/staticAssets';
@@ -41,6 +42,8 @@ export interface AppDeps {
   /** The server build of the pre-rendered pages (dist/ssr); without it they are served as the app's shell. */
   renderPage?: RenderPage;
   logger?: FastifyServerOptions['logger'];
+  /** The app's metrics; main.ts makes them first, for the database's query timings. */
+  metrics?: AppMetrics;
 }
 
 /** How often unusable sessions and reset tokens are deleted. */
@@ -97,6 +100,7 @@ export async function buildApp(deps: AppDeps) {
   // A cross-site HTML form can send text/plain without a preflight; we accept JSON only.
   app.removeContentTypeParser('text/plain');
 
+  const metrics = deps.metrics ?? createMetrics();
   const services = createServices({
     config,
     db: deps.db,
@@ -105,11 +109,13 @@ export async function buildApp(deps: AppDeps) {
     scryptCost: deps.scryptCost,
     onMailError: (err) => app.log.error({ err }, 'mail delivery failed'),
     onError: (err, step) => app.log.warn({ err }, `${step} failed`),
+    metrics,
   });
 
   await app.register(fastifyCookie);
   // Before any route: it attaches itself to each route as the route is added.
   await app.register(compression);
+  await app.register(metricsPlugin, { metrics, allow: config.metrics.allow, token: config.metrics.token, trustProxy: config.trustProxy });
   app.addHook('onRequest', addSecurityHeaders);
   app.addHook('onRequest', checkOrigin(config.publicUrl, config.env === 'production'));
   // Before the route modules: it describes each route as the route is added (GET /api/openapi.json, /api/docs).

@@ -43,13 +43,19 @@ export function parseTrustProxy(raw: string): TrustProxy | { error: string } {
     const hops = Number(value);
     return hops === 0 ? false : hops;
   }
-  const entries = value.split(',').map((e) => e.trim());
-  const bad = entries.filter((e) => !isAddressOrCidr(e));
-  if (bad.length > 0) {
-    return {
-      error: `expected false, a hop count (e.g. 1) or comma-separated proxy IPs/CIDRs; not an IP or CIDR: ${bad.map((b) => `"${b}"`).join(', ')}`,
-    };
+  const entries = parseAddressList(value);
+  if ('bad' in entries) {
+    return { error: `expected false, a hop count (e.g. 1) or comma-separated proxy IPs/CIDRs; ${entries.bad}` };
   }
+  return entries;
+}
+
+/** Comma-separated IPs, CIDRs or proxy-addr's range names; `bad` describes the entries that are none. */
+export function parseAddressList(raw: string): string[] | { bad: string } {
+  if (raw.trim() === '') return [];
+  const entries = raw.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !isAddressOrCidr(e));
+  if (bad.length > 0) return { bad: `not an IP or CIDR: ${bad.map((b) => `"${b}"`).join(', ')}` };
   return entries;
 }
 
@@ -113,6 +119,24 @@ const envSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined))
     .pipe(z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional()),
+  // Empty: no address is allowed, only METRICS_TOKEN.
+  METRICS_ALLOW: z
+    .string()
+    .default('127.0.0.1/8,::1')
+    .transform((raw, ctx) => {
+      const parsed = parseAddressList(raw);
+      if ('bad' in parsed) {
+        ctx.addIssue({ code: 'custom', message: `expected comma-separated IPs/CIDRs allowed to read /metrics; ${parsed.bad}` });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional()),
 });
 
 /** Epic Account Services (or a stand-in speaking the same OAuth 2.0 protocol). */
@@ -158,6 +182,8 @@ export interface Config {
   licenseSigningKey: string | undefined;
   /** Bearer token of the AI service on the ingestion API; unset, only license tokens are accepted. */
   aiServiceToken: string | undefined;
+  /** Who may read GET /metrics: client addresses (IPs, CIDRs, range names) and a bearer token. */
+  metrics: { allow: string[]; token: string | undefined };
   /** Null until Epic is configured (or the development provider has started, see main.ts). */
   epic: EpicSettings | null;
   /** Set when the local development identity provider stands in for Epic (never in production). */
@@ -269,6 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     licenseSigningKey: e.LICENSE_SIGNING_KEY || undefined,
     aiServiceToken: e.AI_SERVICE_TOKEN,
+    metrics: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN },
     epic,
     devIdentityProvider,
     stripe:

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { buildApp } from './app';
+import { createMetrics } from './plugins/metrics';
 import type { RenderPage } from './plugins/pages';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
@@ -31,7 +32,8 @@ async function main() {
     ? await (await import('./devIdentityProvider')).startDevIdentityProvider(config.devIdentityProvider)
     : undefined;
   if (devProvider) config = { ...config, epic: devProvider.settings };
-  const db = openDatabase(config);
+  const metrics = createMetrics();
+  const db = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onQuery: metrics.dbQuery });
   await migrateToLatest(db);
 
   const app = await buildApp({
@@ -45,6 +47,7 @@ async function main() {
     // Written asynchronously: under load pino batches lines instead of one write per line; what is
     // still pending is flushed when the process exits.
     logger: loggerOptions(config.logLevel, pino.destination({ dest: 1, sync: false })),
+    metrics,
   });
 
   let closing = false;

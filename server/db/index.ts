@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, sql, PostgresAdapter, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, sql, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import * as m001 from './migrations/001_initial';
@@ -17,18 +17,30 @@ export type Db = Kysely<Database>;
 // PostgreSQL returns bigint as text; our bigints are epoch milliseconds, safely within a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** Told how long each query took and whether it failed (the server's metrics); never its SQL. */
+export type QueryObserver = (database: DatabaseKind, durationMs: number, ok: boolean) => void;
+
+/** Kysely times queries only when it logs them: its log is the observer's way in. */
+function observed(database: DatabaseKind, onQuery: QueryObserver | undefined): LogConfig | undefined {
+  if (!onQuery) return undefined;
+  return (event) => onQuery(database, event.queryDurationMillis, event.level === 'query');
+}
+
 /** Opens PostgreSQL when `databaseUrl` is given, else the embedded SQLite file under `dataDir`. */
-export function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Db {
+export function openDatabase(opts: { databaseUrl?: string; dataDir: string; onQuery?: QueryObserver }): Db {
   if (opts.databaseUrl) {
     return new Kysely<Database>({
       dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 10 }) }),
+      log: observed('postgres', opts.onQuery),
     });
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  return openSqlite(path.join(opts.dataDir, 'sage.db'));
+  return openSqlite(path.join(opts.dataDir, 'sage.db'), opts.onQuery);
 }
 
-export function openSqlite(file: string): Db {
+export function openSqlite(file: string, onQuery?: QueryObserver): Db {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
@@ -36,7 +48,7 @@ export function openSqlite(file: string): Db {
   // SQLite's own lower() folds ASCII only; admin search lower-cases its terms as JavaScript does,
   // so the indexed lower(username) must too (migration 004). Deterministic, so usable in an index.
   sqlite.function('lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: observed('sqlite', onQuery) });
 }
 
 /** How many distinct SQL texts keep their prepared statement. */

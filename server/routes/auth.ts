@@ -52,13 +52,18 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     // Only failures count per e-mail: otherwise anyone could lock a known address out by signing in.
     const emailKey = `login:email:${normalizeEmail(email)}`;
     const perEmail = await services.rateLimiter.peek(emailKey, AUTH_RATE_LIMITS.loginPerEmail);
-    if (!perEmail.allowed) throw new RateLimitedError(TOO_MANY.login, perEmail.retryAfterMs);
+    if (!perEmail.allowed) {
+      services.metrics.rateLimited('login');
+      throw new RateLimitedError(TOO_MANY.login, perEmail.retryAfterMs);
+    }
     const user = await services.users.authenticate(email, password);
     if (!user) {
+      services.metrics.signIn('password', 'failure');
       await services.rateLimiter.hit(emailKey, AUTH_RATE_LIMITS.loginPerEmail);
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
     await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure });
+    services.metrics.signIn('password', 'success');
     return { ok: true as const, message: 'Signed in' };
   });
 

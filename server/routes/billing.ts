@@ -102,6 +102,8 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
       const allowed = await services.rateLimiter.hit(`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser);
       if (allowed.allowed) {
         await billing.applyReturn(user.id, query.session_id).catch((err: unknown) => request.log.warn({ err }, 'refreshing billing on return failed'));
+      } else {
+        services.metrics.rateLimited('billing');
       }
     }
     return reply.redirect(query.client === 'ue' ? '/subscription-update?client=ue&updated=true' : '/dashboard?refresh=true#subscriptions');

@@ -66,11 +66,15 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
 
   /** Sends the browser where a callback's outcome leads, signing it in when it succeeded. */
   async function land(request: FastifyRequest, reply: FastifyReply, outcome: CallbackOutcome) {
-    if (outcome.kind === 'failed') return reply.redirect(failurePath(outcome.reason));
+    if (outcome.kind === 'failed') {
+      services.metrics.signIn('epic', 'failure');
+      return reply.redirect(failurePath(outcome.reason));
+    }
     // The pages of the link carry the client, so that Cancel and Back lead where it started.
     if (outcome.kind === 'link_email') return reply.redirect(`/epic_account_link?client=${outcome.client}`);
     // No Remember me box on this path: an Epic sign-in keeps its session like Remember me does.
     await startSession(request, reply, services, { userId: outcome.user.id, persistent: true, secure });
+    services.metrics.signIn('epic', 'success');
     return reply.redirect(loginCompletedPath(outcome.client));
   }
 

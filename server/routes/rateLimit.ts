@@ -1,4 +1,5 @@
 import { RateLimitedError } from '../errors';
+import { limitName } from '../services/metrics';
 import type { RateLimitRule } from '../services/rateLimiter';
 import type { Services } from '../services';
 
@@ -6,6 +7,9 @@ import type { Services } from '../services';
 export async function enforceLimits(services: Services, message: string, checks: [string, RateLimitRule][]): Promise<void> {
   for (const [key, rule] of checks) {
     const result = await services.rateLimiter.hit(key, rule);
-    if (!result.allowed) throw new RateLimitedError(message, result.retryAfterMs);
+    if (!result.allowed) {
+      services.metrics.rateLimited(limitName(key));
+      throw new RateLimitedError(message, result.retryAfterMs);
+    }
   }
 }

@@ -12,6 +12,7 @@ import { createEpicSignInService } from './epicSignIn';
 import { loadLicenseSigningKey } from './licenseKey';
 import { createLicenseService } from './licenses';
 import type { Mailer } from './mailer';
+import { NO_METRICS, type ServiceMetrics } from './metrics';
 import { createIpLocationService } from './ipLocation';
 import { createMessageService } from './messages';
 import type { ScryptCost } from './passwords';
@@ -31,10 +32,28 @@ export interface ServiceDeps {
   onMailError: (err: unknown) => void;
   /** Failures worth an operator's attention that the user only sees as a reason code. */
   onError: (err: unknown, step: string) => void;
+  /** Counts sign-ins, refusals, mails, webhooks and hand-offs; none by default (the CLI). */
+  metrics?: ServiceMetrics;
+}
+
+/** The mailer with every delivery counted, whoever sends and whether or not they wait for it. */
+function countedMailer(mailer: Mailer, metrics: ServiceMetrics): Mailer {
+  return {
+    send: (mail) =>
+      mailer.send(mail).then(
+        () => metrics.mail('sent'),
+        (err: unknown) => {
+          metrics.mail('failed');
+          throw err;
+        },
+      ),
+  };
 }
 
 /** Wires the services together; routes receive this object and nothing lower. */
 export function createServices(deps: ServiceDeps) {
+  const metrics = deps.metrics ?? NO_METRICS;
+  const mailer = deps.metrics ? countedMailer(deps.mailer, metrics) : deps.mailer;
   const sessions = createSessionService(deps.db, {
     idleMs: deps.config.sessionIdleMs,
     absoluteMs: deps.config.sessionAbsoluteMs,
@@ -44,7 +63,7 @@ export function createServices(deps: ServiceDeps) {
     db: deps.db,
     users,
     sessions,
-    mailer: deps.mailer,
+    mailer,
     publicUrl: deps.config.publicUrl,
     onMailError: deps.onMailError,
   });
@@ -57,7 +76,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const emailVerification = createEmailVerificationService({
     db: deps.db,
-    mailer: deps.mailer,
+    mailer,
     users,
     epicSignIn,
     publicUrl: deps.config.publicUrl,
@@ -68,6 +87,7 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: deps.config.publicUrl,
     extraOrigins: deps.config.env === 'production' ? [] : DEV_SERVER_ORIGINS,
     onError: deps.onError,
+    onWebhook: metrics.webhook,
   });
   // Read (or generated) once, at start: a bad key stops the server here rather than at the first download.
   const licenses = createLicenseService({
@@ -76,7 +96,12 @@ export function createServices(deps: ServiceDeps) {
     ...loadLicenseSigningKey({ configured: deps.config.licenseSigningKey, dataDir: deps.config.dataDir }),
   });
   const audit = createAuditService(deps.db);
-  const pluginHandOff = createPluginHandOffService({ db: deps.db, subscriptionSummary: billing.summary, creditBalance: billing.creditBalance });
+  const pluginHandOff = createPluginHandOffService({
+    db: deps.db,
+    subscriptionSummary: billing.summary,
+    creditBalance: billing.creditBalance,
+    onHandOff: metrics.handOff,
+  });
   return {
     sessions,
     users,
@@ -92,6 +117,7 @@ export function createServices(deps: ServiceDeps) {
     messages: createMessageService(deps.db),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,
+    metrics,
     databaseReachable: () => pingDatabase(deps.db),
   };
 }

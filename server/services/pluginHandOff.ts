@@ -3,6 +3,7 @@ import type { PluginPayload } from '../../contract/epic';
 import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
 import { badRequest, forbidden } from '../errors';
+import type { HandOffOutcome } from './metrics';
 import { hashToken, newToken, safeEqual } from './tokens';
 
 /** A hand-off code must be exchanged this soon (ARCHITECTURE: the plugin hand-off). */
@@ -34,12 +35,21 @@ export function createPluginHandOffService(deps: {
   db: Db;
   subscriptionSummary: (userId: string) => Promise<PluginPayload['subscription']>;
   creditBalance: (userId: string) => Promise<number>;
+  /** Counts each issue and exchange by outcome (metrics). */
+  onHandOff?: (outcome: HandOffOutcome) => void;
 }) {
   const { db } = deps;
+  const count = deps.onHandOff ?? (() => undefined);
+  /** The exchange's refusal, counted. */
+  const refuse = (outcome: HandOffOutcome, message: string) => {
+    count(outcome);
+    return badRequest('invalid_grant', message);
+  };
   return {
     /** `POST /api/auth/ue-store-payload`: a fresh code replaces any unused one of this flow. */
     async issueCode(flow: SignInFlowsTable | null, user: UsersTable): Promise<{ code: string; redirectUrl: string }> {
       if (flow?.client !== 'ue' || !flow.plugin_redirect_uri || !flow.plugin_state || !flow.plugin_code_challenge || flow.user_id !== user.id) {
+        count('refused');
         throw forbidden('no_plugin_sign_in', NO_HAND_OFF);
       }
       const code = newToken();
@@ -58,6 +68,7 @@ export function createPluginHandOffService(deps: {
           used_at: null,
         })
         .execute();
+      count('issued');
       return { code, redirectUrl: handOffRedirect(flow.plugin_redirect_uri, code, flow.plugin_state) };
     },
 
@@ -68,7 +79,7 @@ export function createPluginHandOffService(deps: {
     async redeem(code: string, codeVerifier: string): Promise<PluginPayload> {
       const codeHash = hashToken(code);
       const row = await db.selectFrom('plugin_hand_off_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
-      if (!row || row.used_at !== null) throw badRequest('invalid_grant', INVALID_CODE);
+      if (!row || row.used_at !== null) throw refuse('invalid_code', INVALID_CODE);
       const now = Date.now();
       const claimed = await db
         .updateTable('plugin_hand_off_codes')
@@ -76,17 +87,19 @@ export function createPluginHandOffService(deps: {
         .where('code_hash', '=', codeHash)
         .where('used_at', 'is', null)
         .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('invalid_grant', INVALID_CODE);
-      if (row.expires_at <= now) throw badRequest('invalid_grant', EXPIRED_CODE);
-      if (!safeEqual(row.code_challenge, s256(codeVerifier))) throw badRequest('invalid_grant', WRONG_VERIFIER);
+      if (Number(claimed.numUpdatedRows) !== 1) throw refuse('invalid_code', INVALID_CODE);
+      if (row.expires_at <= now) throw refuse('expired_code', EXPIRED_CODE);
+      if (!safeEqual(row.code_challenge, s256(codeVerifier))) throw refuse('wrong_verifier', WRONG_VERIFIER);
       const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
-      if (!user) throw badRequest('invalid_grant', INVALID_CODE);
-      return {
+      if (!user) throw refuse('invalid_code', INVALID_CODE);
+      const payload: PluginPayload = {
         token: user.license_token,
         user: { id: user.id, username: user.username, email: user.email },
         subscription: await deps.subscriptionSummary(user.id),
         credits: await deps.creditBalance(user.id),
       };
+      count('redeemed');
+      return payload;
     },
 
     /** Housekeeping: codes that can no longer be exchanged. */

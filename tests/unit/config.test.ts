@@ -135,6 +135,25 @@ describe('configuration', () => {
     );
   });
 
+  it('lets loopback read /metrics by default, and takes METRICS_ALLOW and METRICS_TOKEN', () => {
+    expect(loadConfig({}).metrics).toEqual({ allow: ['127.0.0.1/8', '::1'], token: undefined });
+    const token = 'a'.repeat(32);
+    expect(loadConfig({ METRICS_ALLOW: '10.0.0.0/8, 192.168.1.5,loopback', METRICS_TOKEN: ` ${token} ` }).metrics).toEqual({
+      allow: ['10.0.0.0/8', '192.168.1.5', 'loopback'],
+      token,
+    });
+    // Empty: no address may, only the token.
+    expect(loadConfig({ METRICS_ALLOW: '' }).metrics.allow).toEqual([]);
+  });
+
+  it('refuses METRICS_ALLOW entries that are not addresses, naming them, and a short METRICS_TOKEN', () => {
+    for (const value of ['prometheus.local', '10.0.0.0/33', '10.0.0.1,', '::1/129']) {
+      expect(() => loadConfig({ METRICS_ALLOW: value }), value).toThrow(/METRICS_ALLOW: expected comma-separated IPs\/CIDRs allowed to read \/metrics; not an IP or CIDR/);
+    }
+    expect(() => loadConfig({ METRICS_ALLOW: '10.0.0.1,prometheus.local' })).toThrow(/"prometheus\.local"/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 32 characters/);
+  });
+
   it('refuses TRUST_PROXY=true and explains to give the hop count', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(
       /TRUST_PROXY: true would trust every X-Forwarded-For hop.*give the number of proxies in front of the server \(e\.g\. 1\)/,

@@ -3,6 +3,7 @@ import type { PluginPayload } from '../../../contract/epic';
 import type { Db } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../../errors';
+import type { WebhookOutcome } from '../metrics';
 import { createBillingMirror } from './mirror';
 import type { CheckoutSessionParams, EventSubject, StripeGateway } from './stripeGateway';
 
@@ -20,6 +21,8 @@ export interface BillingDeps {
   /** Origins besides PUBLIC_URL's that return addresses may use (the Vite dev server). */
   extraOrigins: string[];
   onError: (err: unknown, step: string) => void;
+  /** Counts each webhook delivery (metrics); the CLI has none. */
+  onWebhook?: (type: string, outcome: WebhookOutcome) => void;
 }
 
 const unavailable = () => new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
@@ -333,11 +336,27 @@ export function createBillingService(deps: BillingDeps) {
      */
     async handleWebhook(rawBody: Buffer, signature: string): Promise<{ duplicate: boolean }> {
       const stripe = requireGateway();
-      const event = stripe.verifyEvent(rawBody, signature);
-      if (await mirror.eventSeen(event.id)) return { duplicate: true };
-      await applySubject(event.subject);
-      // Recorded only once applied: a failure answers 5xx and Stripe delivers the event again.
-      await mirror.recordEvent(event.id, event.type, event.created);
+      const count = deps.onWebhook ?? (() => undefined);
+      let event;
+      try {
+        event = stripe.verifyEvent(rawBody, signature);
+      } catch (err) {
+        count('unverified', 'invalid_signature');
+        throw err;
+      }
+      try {
+        if (await mirror.eventSeen(event.id)) {
+          count(event.type, 'duplicate');
+          return { duplicate: true };
+        }
+        await applySubject(event.subject);
+        // Recorded only once applied: a failure answers 5xx and Stripe delivers the event again.
+        await mirror.recordEvent(event.id, event.type, event.created);
+      } catch (err) {
+        count(event.type, 'failed');
+        throw err;
+      }
+      count(event.type, 'applied');
       return { duplicate: false };
     },
 
