@@ -11,6 +11,7 @@ import { compression } from './plugins/compression';
 import { createMetrics, metrics as metricsPlugin, type AppMetrics } from './plugins/metrics';
 import { openapi } from './plugins/openapi';
 import { registerPages, type RenderPage } from './plugins/pages';
+import { readiness } from './plugins/readiness';
 import { registerStaticAssets } from './plugins/staticAssets';
 import { serializerCompiler } from './responseSerializer';
 import { adminRoutes } from './routes/admin';
@@ -94,6 +95,9 @@ export async function buildApp(deps: AppDeps) {
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Errors found while routing (e.g. `GET /%`) skip hooks and the error handler: answer them here.
     frameworkErrors: answerFrameworkError,
+    // While draining (plugins/readiness.ts) a request on a still-open connection is served, with
+    // Connection: close, instead of Fastify's bare 503.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -148,6 +152,7 @@ export async function buildApp(deps: AppDeps) {
   });
 
   const ctx: RouteContext = { config, services };
+  await app.register(readiness, { databaseReachable: services.databaseReachable, rateLimiter: deps.rateLimiter });
   await app.register(async (api) => publicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => authRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
   await app.register(async (api) => epicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));

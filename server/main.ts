@@ -6,6 +6,7 @@ import pino from 'pino';
 import { buildApp } from './app';
 import { createMetrics } from './plugins/metrics';
 import type { RenderPage } from './plugins/pages';
+import { drain } from './plugins/readiness';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { loggerOptions } from './logging';
@@ -14,6 +15,11 @@ import { mailerFromConfig } from './services/mailer';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './services/rateLimiter';
 
 const root = projectRoot(import.meta.url);
+
+/** On SIGTERM the process is gone by then, whatever is still open (a supervisor's usual grace). */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+/** Connections still open then are cut, leaving time for the database to close before the deadline. */
+const FORCE_CLOSE_AFTER_MS = 8_000;
 
 /** The server build of the pre-rendered pages (`npm run build` writes it beside the browser app). */
 async function loadPageRenderer(): Promise<RenderPage | undefined> {
@@ -54,8 +60,13 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
+    app.log.info({ signal }, 'shutting down: draining');
+    setTimeout(() => {
+      app.log.error('shutdown deadline passed: exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    const { forced } = await drain(app, { forceCloseAfterMs: FORCE_CLOSE_AFTER_MS });
+    if (forced) app.log.warn('requests still open at the drain deadline were cut');
     await devProvider?.close();
     await db.destroy();
     process.exit(0);

@@ -17,6 +17,11 @@ export interface RateLimiter {
   hit(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
   /** Whether one more attempt would be allowed, without counting one. */
   peek(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+  /**
+   * Whether the shared store answers (GET /readyz); absent when the counters live in this process.
+   * Redis is the only shared store, so readiness reports a failure here as `redis`.
+   */
+  ping?(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -111,6 +116,11 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'sage:rl:'): RateL
       // pttl is negative when the key is gone: the window has ended.
       if (ttl < 0) return { allowed: true, retryAfterMs: 0 };
       return { allowed: count < rule.limit, retryAfterMs: ttl };
+    },
+    async ping() {
+      // While ioredis reconnects it queues commands: ask only a connected client.
+      if (redis.status !== 'ready') return false;
+      return (await redis.ping()) === 'PONG';
     },
     async close() {
       await redis.quit();
