@@ -40,6 +40,10 @@ const HIDDEN = [
   '/api/docs/static/index.html',
   '/api/docs/static/swagger-initializer.js',
   '/api/docs/static/*',
+  // Swagger UI's scripts and styles, compressed once and kept (server/plugins/openapi.ts).
+  ...fs.readdirSync(path.join(import.meta.dirname, '../../node_modules/@fastify/swagger-ui/static'))
+    .filter((name) => /\.(js|css)$/.test(name))
+    .map((name) => `/api/docs/static/${name}`),
 ];
 
 type Operation = {
