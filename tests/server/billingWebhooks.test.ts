@@ -118,6 +118,17 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
     expect((await userSubscriptions(buyer)).body.hasSubscription).toBe(false);
   });
 
+  it("shows a renamed plan's new name on its subscriptions, even when no subscription event follows the rename", async () => {
+    // Found by the resilience suite's webhook convergence part: product.updated changed the
+    // catalogue but left the name copied into each subscription row.
+    const catalogue = await seedCatalogue(stripe());
+    const buyer = await signedInUser(server());
+    await subscribe(stripe(), buyer, catalogue);
+    await stripe().updateProduct(catalogue.plan.id, { name: 'Sage Studio', description: 'Renamed' }, { emit: true });
+    const [shown] = (await userSubscriptions(buyer)).body.subscriptions;
+    expect(shown?.items.data[0]?.price.product).toMatchObject({ name: 'Sage Studio', description: 'Renamed' });
+  });
+
   it('forgets a customer deleted at Stripe, so the next checkout makes a new one', async () => {
     const catalogue = await seedCatalogue(stripe());
     const buyer = await signedInUser(server());

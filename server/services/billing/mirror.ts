@@ -68,6 +68,13 @@ export function createBillingMirror(db: Db) {
         .values({ id: product.id, ...values })
         .onConflict((oc) => oc.column('id').doUpdateSet(values))
         .execute();
+      // Subscriptions carry a copy of their product's name: a rename reaches them with its own event,
+      // which may be the last one Stripe sends about them.
+      await db
+        .updateTable('billing_subscriptions')
+        .set({ product_name: product.name, product_description: product.description })
+        .where('product_id', '=', product.id)
+        .execute();
     },
 
     /** A product deleted at Stripe leaves the catalogue with its prices. */
