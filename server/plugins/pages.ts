@@ -88,9 +88,12 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     }
   }
 
+  /** The request's path and query; `//x` is a path here, not the host of a protocol-relative URL. */
+  const requestUrl = (url: string) => new URL(url.startsWith('//') ? `http://localhost${url}` : url, 'http://localhost');
+
   /** The page: a signed-out one kept compressed at the highest settings, a signed-in one as HTML to compress once per request. */
   async function pageBody(request: FastifyRequest, page: PageInfo, currentUser: CurrentUser | null): Promise<CompressedBody | string> {
-    const url = new URL(request.url, 'http://localhost');
+    const url = requestUrl(request.url);
     const prerender = page.prerender === true && options.renderPage !== undefined;
     // The page says who it is for, so the browser need not ask GET /api/user.
     const boot: BootData = { config: options.runtimeConfig, ...(currentUser ? { currentUser } : { signedOut: true }) };
@@ -111,7 +114,7 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
   }
 
   return async function servePage(request: FastifyRequest, reply: FastifyReply) {
-    const url = new URL(request.url, 'http://localhost');
+    const url = requestUrl(request.url);
     const target = redirectFor(url.pathname);
     // §2: '/' and '/signup' only redirect; the server does it, saving the browser a round trip.
     if (target) return reply.redirect(`${target}${url.search}`, 302);
