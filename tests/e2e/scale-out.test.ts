@@ -277,6 +277,8 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
     await restarted.stop();
     expect(restarted.running()).toBe(false);
     await restarted.start();
+    // Back in only once it says it is ready (database and Redis answer).
+    await expect.poll(async () => (await fetch(`${restarted.url}/readyz`)).status, { timeout: 10_000 }).toBe(200);
     await cluster.setDown(restarted.index, false);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     running = false;
