@@ -1,0 +1,190 @@
+// What the parts of the resilience suite (bench/resilience.ts) share: raw https requests through
+// nginx, the instances' processes and memory, accounts, and how a part reports its figures.
+import fs from 'node:fs';
+import type http from 'node:http';
+import https from 'node:https';
+import pg from 'pg';
+import type { Cluster } from '../../scripts/localCluster';
+
+/** One line of the final table. */
+export interface Figure {
+  part: string;
+  figure: string;
+  value: string | number;
+}
+
+export interface PartResult {
+  part: string;
+  /** What the part must show, in words. */
+  criterion: string;
+  ok: boolean;
+  figures: Figure[];
+  /** A few examples of what went wrong, printed before the table. */
+  failures: string[];
+}
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  ms: number;
+}
+
+export interface RawRequest {
+  method: string;
+  /** Sent as written (no URL normalisation): the path and query a hostile client chose. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  timeoutMs?: number;
+}
+
+export class Hang extends Error {}
+
+/** https requests to one origin that trusts `ca`, over kept-alive connections. */
+export function httpsClient(origin: string, ca: string, maxSockets = 32) {
+  const url = new URL(origin);
+  const agent = new https.Agent({ keepAlive: true, maxSockets, ca });
+  const send = (req: RawRequest): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const timeoutMs = req.timeoutMs ?? 10_000;
+      // Node frames a body by itself only for methods that usually have one: say its length always.
+      const body = typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
+      const framed = Object.keys(req.headers ?? {}).some((h) => /^(content-length|transfer-encoding)$/i.test(h));
+      const headers = body && !framed ? { ...req.headers, 'content-length': String(body.length) } : req.headers;
+      let request: http.ClientRequest;
+      try {
+        request = https.request({ host: url.hostname, port: url.port, path: req.path, method: req.method, headers, agent, ca });
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      const timer = setTimeout(() => request.destroy(new Hang(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      request.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - started });
+        });
+        res.on('error', (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
+      });
+      request.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      request.end(body);
+    });
+  return { send, close: () => agent.destroy() };
+}
+export type HttpsClient = ReturnType<typeof httpsClient>;
+
+/** Runs `work(i)` for i in [0, count) with at most `concurrency` at once. */
+export async function pool(count: number, concurrency: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next;
+      next += 1;
+      await work(i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+/** The socket inodes listening on `port` (IPv4 and IPv6), from /proc/net/tcp*. */
+function listeningInodes(port: number): Set<string> {
+  const inodes = new Set<string>();
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // local_address is ADDR:PORT in hex; state 0A is LISTEN; the inode is the tenth column.
+      if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === '0A' && cols[9]) inodes.add(cols[9]);
+    }
+  }
+  return inodes;
+}
+
+/** The process listening on `port` (scanning /proc/<pid>/fd for its socket), or undefined. */
+export function listeningPid(port: number): number | undefined {
+  const inodes = listeningInodes(port);
+  if (inodes.size === 0) return undefined;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const link = fs.readlinkSync(`/proc/${entry}/fd/${fd}`);
+        const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+        if (inode && inodes.has(inode)) return Number(entry);
+      } catch {
+        // The descriptor closed meanwhile.
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Resident memory of a process in MiB (VmRSS of /proc/<pid>/status). */
+export function rssMiB(pid: number): number {
+  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (!kib) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(kib) / 1024;
+}
+
+export interface Account {
+  email: string;
+  id: string;
+  /** `sage_session=…` */
+  cookie: string;
+}
+
+/** Registers an e-mail account through nginx (each one counts against the 10 an hour per address). */
+export async function register(client: HttpsClient, email: string, password: string): Promise<Account> {
+  const res = await client.send({
+    method: 'POST',
+    path: '/api/register',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${res.body.toString()}`);
+  const setCookie = res.headers['set-cookie'] ?? [];
+  const cookie = setCookie.map((c) => c.split(';')[0] ?? '').find((c) => c.startsWith('sage_session=')) ?? '';
+  const me = await client.send({ method: 'GET', path: '/api/user', headers: { cookie } });
+  if (me.status !== 200) throw new Error(`GET /api/user after registering ${email}: ${me.status}`);
+  return { email, id: (JSON.parse(me.body.toString()) as { id: string }).id, cookie };
+}
+
+/** One SQL statement on the cluster's database. */
+export async function sql<R extends pg.QueryResultRow>(databaseUrl: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    return (await db.query<R>(text, values)).rows;
+  } finally {
+    await db.end();
+  }
+}
+
+/** Which instance a port is, for messages. */
+export const instanceName = (cluster: Cluster, port: number) => `instance ${cluster.instances.findIndex((i) => i.port === port)} (:${port})`;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const count = (n: number) => n.toLocaleString('en-US');
