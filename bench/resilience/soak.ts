@@ -112,8 +112,9 @@ export async function soak({ cluster, seconds, cookie }: SoakOptions): Promise<P
   const rps = Math.round(result.requests.average);
   const problems: string[] = [];
   if (failures > 0) {
-    const codes = Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => `${code}: ${(s as { count: number }).count}`).join(', ');
-    problems.push(`errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx} (status codes ${codes}); warm-up: ${warmUp.errors}/${warmUp.timeouts}/${warmUp.non2xx}`);
+    const codes = (r: autocannon.Result) => Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => `${code}: ${(s as { count: number }).count}`).join(', ');
+    problems.push(`errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx} (status codes ${codes(result)})`);
+    problems.push(`warm-up: errors ${warmUp.errors}, timeouts ${warmUp.timeouts}, non-2xx ${warmUp.non2xx} (status codes ${codes(warmUp)})`);
   }
   for (const instance of cluster.instances.filter((i) => !i.running())) {
     problems.push(`instance ${instance.index} exited during the soak:\n${instance.output().split('\n').slice(-15).join('\n')}`);
