@@ -119,7 +119,7 @@ async function main(): Promise<number> {
       };
       const live = cluster;
       const fixture = stripe;
-      await run('fuzz', () => fuzz({ client, seed: opts.seed, requests: opts.short ? 2000 : 10_000, accounts: { user, admin }, serviceToken }));
+      await run('fuzz', () => fuzz({ client, seed: opts.seed, requests: opts.short ? 2000 : 10_000, accounts: { user, admin }, serviceToken, accessLog: live.accessLog }));
       await run('soak', () => soak({ cluster: live, seconds: opts.short ? 10 : 60, cookie: user.cookie }));
       await run('webhooks', () => webhooks({ cluster: live, stripe: fixture, seed: opts.seed, orders: opts.short ? 100 : 1000 }));
       await run('crash', async () => [

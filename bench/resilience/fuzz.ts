@@ -141,6 +141,8 @@ export interface FuzzOptions {
   requests: number;
   accounts: { user: Account; admin: Account };
   serviceToken: string;
+  /** nginx's access log (localCluster's format), to tell which 502s had no live instance behind them. */
+  accessLog?: () => string[];
 }
 
 export async function fuzz(opts: FuzzOptions): Promise<PartResult> {
@@ -162,6 +164,7 @@ export async function fuzz(opts: FuzzOptions): Promise<PartResult> {
   let hangs = 0;
   let unsendable = 0;
   let slowest = 0;
+  const logStart = opts.accessLog?.().length ?? 0;
   const started = performance.now();
   await pool(cases.length, CONCURRENCY, async (index) => {
     const { c, e } = cases[index] as { c: FuzzCase; e: Endpoint };
@@ -190,6 +193,8 @@ export async function fuzz(opts: FuzzOptions): Promise<PartResult> {
     if (problem) failures.push({ index, problem: `${problem}: ${res.body.toString('utf8').slice(0, 160)}`, c });
   });
   const seconds = (performance.now() - started) / 1000;
+  // nginx names the upstream group instead of an address when it had no instance left to try.
+  const noLiveInstance = (opts.accessLog?.() ?? []).slice(logStart).filter((line) => / 50[24] \d+ upstream=sage /.test(line)).length;
 
   const covered = Math.min(...all.map((e) => perEndpoint.get(`${e.method} ${e.path}`) ?? 0));
   const sent = cases.length - unsendable;
@@ -202,11 +207,15 @@ export async function fuzz(opts: FuzzOptions): Promise<PartResult> {
       { part: 'fuzz', figure: 'endpoints (source)', value: `${all.length} (${endpoints.length} from ${source})` },
       { part: 'fuzz', figure: 'requests sent', value: `${count(sent)} in ${seconds.toFixed(0)} s (fewest per endpoint: ${covered})` },
       { part: 'fuzz', figure: 'answers 2xx/3xx/4xx/5xx', value: ['2xx', '3xx', '4xx', '5xx'].map((b) => count(statuses.get(b) ?? 0)).join(' / ') },
+      ...(noLiveInstance > 0 ? [{ part: 'fuzz', figure: '5xx of nginx with no live instance left', value: count(noLiveInstance) }] : []),
       { part: 'fuzz', figure: 'refused by the client before sending', value: unsendable },
       { part: 'fuzz', figure: 'slowest answer', value: `${slowest.toFixed(0)} ms` },
       { part: 'fuzz', figure: 'hangs (> 10 s)', value: hangs },
       { part: 'fuzz', figure: 'failures', value: failures.length },
     ],
-    failures: examples(failures),
+    failures: [
+      ...(noLiveInstance > 0 ? [`${count(noLiveInstance)} of these answers came from nginx with every instance marked failed (max_fails): the fault of a few requests, answered by all`] : []),
+      ...examples(failures),
+    ],
   };
 }
