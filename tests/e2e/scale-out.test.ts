@@ -300,4 +300,25 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
     for (let i = 0; i < 6; i += 1) await requestThroughProxy(cluster, { path: '/api/config' });
     expect(answeredBy(cluster, /"GET \/api\/config /, since)).toContain(`127.0.0.1:${restarted.port}`);
   });
+
+  it('refuses oversized bodies and long redirects as the app would, without taking instances out of rotation', async () => {
+    // A body over the app's 64 KiB, twenty times: each answered 413 in the API's shape.
+    for (let i = 0; i < 20; i += 1) {
+      const res = await requestThroughProxy(cluster, {
+        method: 'POST',
+        path: '/api/login',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'big@example.com', password: 'x'.repeat(100_000) }),
+      });
+      expect(res.status).toBe(413);
+      expect(JSON.parse(res.body)).toEqual({ error: 'payload_too_large', message: 'The request body is too large' });
+    }
+    // A redirect that repeats a 5 kB query string in its Location header.
+    const redirect = await requestThroughProxy(cluster, { path: `/?q=${'a'.repeat(5000)}` });
+    expect(redirect.status).toBe(302);
+    // Every instance still takes its turn.
+    const since = cluster.accessLog().length;
+    for (let i = 0; i < 6; i += 1) expect((await requestThroughProxy(cluster, { path: '/api/config' })).status).toBe(200);
+    expect(new Set(answeredBy(cluster, /"GET \/api\/config /, since)).size).toBe(3);
+  });
 });
