@@ -92,6 +92,8 @@ export interface Instance {
   url: string;
   output(): string;
   running(): boolean;
+  /** The process id while it runs (its memory, for the resilience suite's soak). */
+  pid(): number | undefined;
   /** Starts it again after a stop or kill (same port, database and settings). */
   start(): Promise<void>;
   /** SIGTERM (the drain), then SIGKILL if it has not exited after `graceMs`. */
@@ -138,6 +140,7 @@ function spawnInstance(index: number, port: number, env: NodeJS.ProcessEnv): Ins
     url: `http://127.0.0.1:${port}`,
     output: () => output,
     running: () => child !== undefined && !exited(child),
+    pid: () => (child && !exited(child) ? child.pid : undefined),
     async start() {
       child = spawn(process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist', 'server', 'main.js')], {
         cwd: ROOT,

@@ -96,51 +96,6 @@ export async function pool(count: number, concurrency: number, work: (i: number)
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 }
 
-/** The socket inodes listening on `port` (IPv4 and IPv6), from /proc/net/tcp*. */
-function listeningInodes(port: number): Set<string> {
-  const inodes = new Set<string>();
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const cols = line.trim().split(/\s+/);
-      // local_address is ADDR:PORT in hex; state 0A is LISTEN; the inode is the tenth column.
-      if (cols[1]?.endsWith(`:${hexPort}`) && cols[3] === '0A' && cols[9]) inodes.add(cols[9]);
-    }
-  }
-  return inodes;
-}
-
-/** The process listening on `port` (scanning /proc/<pid>/fd for its socket), or undefined. */
-export function listeningPid(port: number): number | undefined {
-  const inodes = listeningInodes(port);
-  if (inodes.size === 0) return undefined;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let fds: string[];
-    try {
-      fds = fs.readdirSync(`/proc/${entry}/fd`);
-    } catch {
-      continue;
-    }
-    for (const fd of fds) {
-      try {
-        const link = fs.readlinkSync(`/proc/${entry}/fd/${fd}`);
-        const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
-        if (inode && inodes.has(inode)) return Number(entry);
-      } catch {
-        // The descriptor closed meanwhile.
-      }
-    }
-  }
-  return undefined;
-}
-
 /** Resident memory of a process in MiB (VmRSS of /proc/<pid>/status). */
 export function rssMiB(pid: number): number {
   const kib = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];

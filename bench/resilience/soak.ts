@@ -9,7 +9,7 @@
 // +10 % after the collection), and a shorter warm-up would measure that growth, not a leak.
 import autocannon from 'autocannon';
 import type { Cluster } from '../../scripts/localCluster';
-import { count, listeningPid, rssMiB, sleep, type PartResult } from './common';
+import { count, rssMiB, sleep, type PartResult } from './common';
 
 const CONNECTIONS = 16;
 const TARGET_RPS = 1000;
@@ -68,8 +68,8 @@ export async function soak({ cluster, seconds, cookie }: SoakOptions): Promise<P
   };
 
   const pids = cluster.instances.map((i) => {
-    const pid = listeningPid(i.port);
-    if (pid === undefined) throw new Error(`soak: no process listens on instance ${i.index}'s port ${i.port}`);
+    const pid = i.pid();
+    if (pid === undefined) throw new Error(`soak: instance ${i.index} is not running`);
     return pid;
   });
 
