@@ -149,7 +149,8 @@ describe('EpicAccountLinkPage linking (§4 Epic link, §8)', () => {
     renderScreen(<EpicAccountLinkPage />, '/epic_account_link');
     await submit();
     await expectToast('Email Verification Required', /check your email for a verification code/i);
-    expect(currentLocation()).toBe(next);
+    // The router commits a navigation as a transition: it may land a render after the toast.
+    await waitFor(() => expect(currentLocation()).toBe(next));
     expect(calls(fetchSpy)).toEqual(['POST /api/user/check-exists', 'POST /api/epic/link']);
     expect(bodyOf(fetchSpy.mock.calls[1]?.[1])).toEqual({ email: 'ada@example.com' });
     expect(assignLocation).not.toHaveBeenCalled();
