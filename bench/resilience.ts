@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { startCluster, type Cluster } from '../scripts/localCluster';
+import { epicEnv, startCluster, type Cluster } from '../scripts/localCluster';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../server/devIdentityProvider';
 import { startSmtpCatcher, type SmtpCatcher } from '../tests/fixtures/smtpCatcher';
 import { startStripeServer, type StripeFixture } from '../tests/fixtures/stripeServer';
@@ -83,18 +83,7 @@ async function main(): Promise<number> {
       redisUrl: opts.redisUrl,
       env: async (publicUrl) => {
         epic = await startDevIdentityProvider({ port: 0, redirectUri: `${publicUrl}/api/auth/callback` });
-        const e = epic.settings;
-        return {
-          SMTP_URL: mail,
-          EPIC_CLIENT_ID: e.clientId,
-          EPIC_CLIENT_SECRET: e.clientSecret,
-          EPIC_ISSUER: e.issuer,
-          EPIC_AUTHORIZE_URL: e.authorizeUrl,
-          EPIC_TOKEN_URL: e.tokenUrl,
-          EPIC_USERINFO_URL: e.userInfoUrl,
-          AI_SERVICE_TOKEN: serviceToken,
-          ...stripeEnv,
-        };
+        return { SMTP_URL: mail, ...epicEnv(epic.settings), AI_SERVICE_TOKEN: serviceToken, ...stripeEnv };
       },
     });
     console.log(`cluster: ${cluster.url} -> ${cluster.instances.map((i) => i.port).join(', ')}`);

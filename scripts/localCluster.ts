@@ -73,6 +73,18 @@ export function siteNginxConfig(template: string, site: NginxSite): string {
   return out.join('\n');
 }
 
+/** The instances' settings for an Epic stand-in (the development identity provider's settings). */
+export function epicEnv(epic: { clientId: string; clientSecret: string; issuer: string; authorizeUrl: string; tokenUrl: string; userInfoUrl: string }): Record<string, string> {
+  return {
+    EPIC_CLIENT_ID: epic.clientId,
+    EPIC_CLIENT_SECRET: epic.clientSecret,
+    EPIC_ISSUER: epic.issuer,
+    EPIC_AUTHORIZE_URL: epic.authorizeUrl,
+    EPIC_TOKEN_URL: epic.tokenUrl,
+    EPIC_USERINFO_URL: epic.userInfoUrl,
+  };
+}
+
 /** A self-signed certificate for 127.0.0.1 (openssl), valid two days. */
 function selfSignedCertificate(dir: string): { certificate: string; certificateKey: string } {
   const certificate = path.join(dir, 'cert.pem');

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NGINX_PATH, requestThroughProxy, startCluster, type Cluster } from '../../scripts/localCluster';
+import { epicEnv, NGINX_PATH, requestThroughProxy, startCluster, type Cluster } from '../../scripts/localCluster';
 import { startDevIdentityProvider, type DevIdentityProvider } from '../../server/devIdentityProvider';
 import { startSmtpCatcher, type SmtpCatcher } from '../fixtures/smtpCatcher';
 import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
@@ -63,18 +63,7 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
       redisUrl: `${REDIS_URL ?? ''}/9`,
       env: async (publicUrl) => {
         epic = await startDevIdentityProvider({ port: 0, redirectUri: `${publicUrl}/api/auth/callback` });
-        const e = epic.settings;
-        return {
-          AI_SERVICE_TOKEN,
-          SMTP_URL: smtp.url,
-          EPIC_CLIENT_ID: e.clientId,
-          EPIC_CLIENT_SECRET: e.clientSecret,
-          EPIC_ISSUER: e.issuer,
-          EPIC_AUTHORIZE_URL: e.authorizeUrl,
-          EPIC_TOKEN_URL: e.tokenUrl,
-          EPIC_USERINFO_URL: e.userInfoUrl,
-          ...stripe.env,
-        };
+        return { AI_SERVICE_TOKEN, SMTP_URL: smtp.url, ...epicEnv(epic.settings), ...stripe.env };
       },
     });
     browser = await launchBrowser();
