@@ -41,7 +41,10 @@ export const userListQuerySchema = z.object({
     .default(DEFAULT_PAGE_SIZE),
   sort: z.enum(USER_SORT_FIELDS, { error: `sort must be one of ${USER_SORT_FIELDS.join(', ')}` }).default('createdAt'),
   order: z.enum(['ASC', 'DESC'], { error: 'order must be ASC or DESC' }).default('DESC'),
-  /** Matches the start of the username or e-mail, case-insensitively, or an exact id. */
+  /**
+   * Case-insensitively, 3 or more characters anywhere in the username or e-mail, 1 or 2 at its start;
+   * or an exact id.
+   */
   q: z.string().trim().max(200).optional(),
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
@@ -149,3 +152,44 @@ export const auditListQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   perPage: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
 });
+
+/** `POST /api/admin/users/{id}/license/reissue` answers the user with their new license token. */
+export const licenseReissuedSchema = adminUserSchema;
+
+/** `POST /api/admin/users/{id}/sessions/revoke`: how many sessions were ended. */
+export const sessionsRevokedSchema = z.object({ ended: z.number().int().min(0) });
+export type SessionsRevoked = z.infer<typeof sessionsRevokedSchema>;
+
+/** How a session was started: Sign in with Epic, or the legacy e-mail and password. */
+export const SIGN_IN_METHODS = ['epic', 'password'] as const;
+
+/** One subscription of the Stripe mirror as admins see it. Amounts in minor units; times ISO 8601. */
+export const adminSubscriptionSchema = z.object({
+  id: z.string(),
+  productName: z.string(),
+  status: z.string(),
+  unitAmount: z.number().int().nullable(),
+  currency: z.string(),
+  /** `month`, `year`…; null for a price without one. */
+  interval: z.string().nullable(),
+  intervalCount: z.number().int().nullable(),
+  currentPeriodEnd: z.string().nullable(),
+  trialEnd: z.string().nullable(),
+  cancelAt: z.string().nullable(),
+});
+export type AdminSubscription = z.infer<typeof adminSubscriptionSchema>;
+
+/** `GET /api/admin/users/{id}/details`: the account's state beyond its profile (issue 14). */
+export const accountDetailsSchema = z.object({
+  /** Sessions that still sign the user in (not ended, expired or idle). */
+  activeSessions: z.number().int().min(0),
+  /** Null when the user has not signed in since sign-ins were recorded. */
+  lastSignInAt: z.string().nullable(),
+  lastSignInMethod: z.enum(SIGN_IN_METHODS).nullable(),
+  /** Newest first. */
+  subscriptions: z.array(adminSubscriptionSchema),
+  /** Query credits bought minus spent. */
+  creditBalance: z.number().int(),
+  storedMessages: z.number().int().min(0),
+});
+export type AccountDetails = z.infer<typeof accountDetailsSchema>;

@@ -57,3 +57,13 @@ export type LicensePublicKey = z.infer<typeof licensePublicKeySchema>;
 
 /** `?download=true` answers the file as an attachment named like this. */
 export const licenseFileName = (userId: string) => `sage-license-${userId}.json`;
+
+/**
+ * The 401 for a license token an admin replaced (issue 14), from `GET /api/license` and the
+ * ingestion API: the plugin signs in again to get the new one. A token never issued keeps the
+ * plain `unauthorized`.
+ */
+export const LICENSE_REVOKED = {
+  error: 'license_revoked',
+  message: 'This license was replaced by a new one. Sign in to Sage again from the plugin to get it.',
+} as const;

@@ -10,6 +10,7 @@ import * as m003 from './migrations/003_billing';
 import * as m004 from './migrations/004_admin_console';
 import * as m005 from './migrations/005_row_counts';
 import * as m006 from './migrations/006_user_list_seek';
+import * as m009 from './migrations/009_account_control';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -85,6 +86,7 @@ const migrations: Record<string, Migration> = {
   '004_admin_console': m004,
   '005_row_counts': m005,
   '006_user_list_seek': m006,
+  '009_account_control': m009,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -18,7 +18,13 @@ export interface UsersTable {
   epic_display_name: string | null;
   created_at: number;
   updated_at: number;
+  /** When a session was last started for the user, and how (migration 009); null before the first. */
+  last_sign_in_at: number | null;
+  last_sign_in_method: SignInMethod | null;
 }
+
+/** How a session was started: Sign in with Epic, or the legacy e-mail and password. */
+export type SignInMethod = 'epic' | 'password';
 
 export interface SessionsTable {
   /** SHA-256 of the cookie token; the token itself is never stored. */
@@ -224,6 +230,13 @@ export interface RowCountsTable {
   row_count: number;
 }
 
+/** A license token an admin replaced (migration 009): its SHA-256, never the token. */
+export interface RevokedLicenseTokensTable {
+  token_hash: string;
+  user_id: string;
+  revoked_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -243,4 +256,5 @@ export interface Database {
   ai_threads: AiThreadsTable;
   ai_thread_messages: AiThreadMessagesTable;
   row_counts: RowCountsTable;
+  revoked_license_tokens: RevokedLicenseTokensTable;
 }

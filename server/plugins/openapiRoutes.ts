@@ -138,7 +138,12 @@ const ROUTES: Record<string, RouteDoc> = {
   },
 
   'GET /api/license/public-key': { tag: LICENSES, security: PUBLIC },
-  'GET /api/license': { tag: LICENSES, security: BEARER, limited: true },
+  'GET /api/license': {
+    tag: LICENSES,
+    security: BEARER,
+    limited: true,
+    errors: { 401: 'The token was replaced by an admin: sign in again from the plugin (license_revoked)' },
+  },
   'GET /api/:product/:id/license': {
     tag: LICENSES,
     security: SESSION,
@@ -148,6 +153,9 @@ const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'PUT /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)', 409: 'Another user has this e-mail (email_taken)' } },
   'DELETE /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
+  'GET /api/admin/users/:id/details': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
+  'POST /api/admin/users/:id/license/reissue': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
+  'POST /api/admin/users/:id/sessions/revoke': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'GET /api/admin/users/export': {
     tag: ADMIN,
     security: SESSION,
@@ -159,7 +167,11 @@ const ROUTES: Record<string, RouteDoc> = {
     tag: INGESTION,
     security: BEARER,
     limited: true,
-    errors: { 403: 'A license token storing for another user (forbidden)', 409: "The thread id is another user's (thread_taken)" },
+    errors: {
+      401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)',
+      403: 'A license token storing for another user (forbidden)',
+      409: "The thread id is another user's (thread_taken)",
+    },
   },
 };
 
@@ -167,7 +179,7 @@ const ROUTES: Record<string, RouteDoc> = {
 const AREAS: [prefix: string, doc: RouteDoc][] = [
   ['/api/admin/', { tag: ADMIN, security: SESSION, admin: true }],
   // The AI service's token, or a user's license token (only those are rate limited).
-  ['/api/ingest/', { tag: INGESTION, security: BEARER, limited: true }],
+  ['/api/ingest/', { tag: INGESTION, security: BEARER, limited: true, errors: { 401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)' } }],
 ];
 
 function routeDoc(method: string, url: string): RouteDoc | undefined {

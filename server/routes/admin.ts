@@ -1,15 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  accountDetailsSchema,
   adminUserSchema,
   aiHistorySchema,
   auditEntrySchema,
   auditListQuerySchema,
   groveMetricsSchema,
+  licenseReissuedSchema,
   messageSearchQuerySchema,
   recentMessagesQuerySchema,
   recentMessagesSchema,
   releaseRequestSchema,
+  sessionsRevokedSchema,
   storedMessageSchema,
   TOTAL_COUNT_HEADER,
   userDeletedSchema,
@@ -33,7 +36,7 @@ const actorOf = (user: UsersTable): Actor => ({ id: user.id, email: user.email }
  * 401 signed out, 403 for everyone else, before anything is validated or read.
  */
 export async function adminRoutes(app: App, { services }: RouteContext) {
-  const { adminUsers, messages, audit, builds } = services;
+  const { adminUsers, accountControl, messages, audit, builds } = services;
 
   /** The signed-in admin, put on the request by the hook below. */
   const adminOf = (request: FastifyRequest) => (request as FastifyRequest & { admin: UsersTable }).admin;
@@ -92,6 +95,21 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
     await adminUsers.get(request.params.id); // 404 for an unknown user rather than an empty history.
     return messages.aiHistory(request.params.id);
   });
+
+  // Issue 14: the account's state, a new license token, and signing the user out everywhere.
+  app.get('/api/admin/users/:id/details', { schema: { params: userParams, response: { 200: accountDetailsSchema } } }, async (request) =>
+    accountControl.details(request.params.id),
+  );
+
+  app.post(
+    '/api/admin/users/:id/license/reissue',
+    { schema: { params: userParams, response: { 200: licenseReissuedSchema } } },
+    async (request) => accountControl.reissueLicense(actorOf(adminOf(request)), request.params.id),
+  );
+
+  app.post('/api/admin/users/:id/sessions/revoke', { schema: { params: userParams, response: { 200: sessionsRevokedSchema } } }, async (request) =>
+    accountControl.revokeSessions(actorOf(adminOf(request)), request.params.id),
+  );
 
   app.get('/api/admin/messages/search', { schema: { querystring: messageSearchQuerySchema, response: { 200: storedMessageSchema } } }, async (request) =>
     messages.findBySession(request.query.sessionId),

@@ -62,7 +62,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
       await services.rateLimiter.hit(emailKey, AUTH_RATE_LIMITS.loginPerEmail);
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
-    await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure });
+    await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
     services.metrics.signIn('password', 'success');
     return { ok: true as const, message: 'Signed in' };
   });
@@ -74,7 +74,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
       [`register:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.registerPerEmail],
     ]);
     const user = await services.users.registerWithPassword(email, password);
-    await startSession(request, reply, services, { userId: user.id, persistent: false, secure });
+    await startSession(request, reply, services, { userId: user.id, persistent: false, secure, method: 'password' });
     return reply.code(201).send({ ok: true as const, message: 'Account created' });
   });
 

@@ -73,7 +73,7 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     // The pages of the link carry the client, so that Cancel and Back lead where it started.
     if (outcome.kind === 'link_email') return reply.redirect(`/epic_account_link?client=${outcome.client}`);
     // No Remember me box on this path: an Epic sign-in keeps its session like Remember me does.
-    await startSession(request, reply, services, { userId: outcome.user.id, persistent: true, secure });
+    await startSession(request, reply, services, { userId: outcome.user.id, persistent: true, secure, method: 'epic' });
     services.metrics.signIn('epic', 'success');
     return reply.redirect(loginCompletedPath(outcome.client));
   }

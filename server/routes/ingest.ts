@@ -6,7 +6,7 @@ import { AppError, badRequest, unauthorized } from '../errors';
 import { INGESTION_RATE_LIMITS } from '../services/rateLimiter';
 import { hashToken, safeEqual } from '../services/tokens';
 import { enforceLimits } from './rateLimit';
-import { bearerToken } from './sessionCookie';
+import { bearerToken, licenseTokenRefusal } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 /** Who is storing: the AI service (any user) or one user, by their license token. */
@@ -28,7 +28,7 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
     if (serviceTokenHash && safeEqual(hashToken(token), serviceTokenHash)) return { kind: 'service' };
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`ingest:ip:${request.ip}`, INGESTION_RATE_LIMITS.perIp]]);
     const user = await services.users.findByLicenseToken(token);
-    if (!user) throw unauthorized(INVALID_TOKEN);
+    if (!user) throw await licenseTokenRefusal(services, token, INVALID_TOKEN);
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`ingest:user:${user.id}`, INGESTION_RATE_LIMITS.perLicenseToken]]);
     return { kind: 'user', userId: user.id };
   }

@@ -3,7 +3,7 @@ import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeyS
 import { AppError, forbidden, unauthorized } from '../errors';
 import { LICENSE_RATE_LIMITS } from '../services/rateLimiter';
 import { enforceLimits } from './rateLimit';
-import { bearerToken, sessionUser } from './sessionCookie';
+import { bearerToken, licenseTokenRefusal, sessionUser } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 const paramsSchema = z.object({
@@ -43,7 +43,7 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
     const token = bearerToken(request);
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`license:ip:${request.ip}`, LICENSE_RATE_LIMITS.perIp]]);
     const user = token ? await services.users.findByLicenseToken(token) : undefined;
-    if (!user) throw unauthorized('A valid license token is required (Authorization: Bearer …)');
+    if (!user) throw await licenseTokenRefusal(services, token, 'A valid license token is required (Authorization: Bearer …)');
     reply.header('cache-control', 'no-store');
     return reply.type('application/json; charset=utf-8').send(await licenses.licenseFile(user.id));
   });

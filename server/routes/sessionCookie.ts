@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UsersTable } from '../db/schema';
+import { LICENSE_REVOKED } from '../../contract/license';
+import type { SignInMethod, UsersTable } from '../db/schema';
+import { AppError, unauthorized } from '../errors';
 import type { Services } from '../services';
 import type { NewSession } from '../services/sessions';
 
@@ -37,16 +39,16 @@ export async function sessionUser(request: FastifyRequest, services: Services): 
   return user;
 }
 
-/** Signs the browser in as `userId`, ending the session it had (the token rotates at sign-in). */
+/** Signs the browser in as `userId` by `method`, ending the session it had (the token rotates at sign-in). */
 export async function startSession(
   request: FastifyRequest,
   reply: FastifyReply,
   services: Services,
-  opts: { userId: string; persistent: boolean; secure: boolean },
+  opts: { userId: string; persistent: boolean; secure: boolean; method: SignInMethod },
 ): Promise<void> {
   const previous = sessionToken(request);
   if (previous) await services.sessions.end(previous);
-  setSessionCookie(reply, await services.sessions.start(opts.userId, opts.persistent), opts.secure);
+  setSessionCookie(reply, await services.sessions.start(opts.userId, opts.persistent, opts.method), opts.secure);
 }
 
 export function signInToken(request: FastifyRequest): string | undefined {
@@ -61,4 +63,13 @@ export function setSignInCookie(reply: FastifyReply, token: string, expiresAt: n
 /** The token of an `Authorization: Bearer …` header (the plugin's and the AI service's calls). */
 export function bearerToken(request: FastifyRequest): string | undefined {
   return /^Bearer\s+(\S{1,512})$/i.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/**
+ * The 401 for a bearer license token that is no user's: `license_revoked` (sign in again) when an
+ * admin replaced it, else the route's own `unauthorized` message.
+ */
+export async function licenseTokenRefusal(services: Services, token: string | undefined, message: string): Promise<AppError> {
+  if (token && (await services.users.isRevokedLicenseToken(token))) return new AppError(401, LICENSE_REVOKED.error, LICENSE_REVOKED.message);
+  return unauthorized(message);
 }

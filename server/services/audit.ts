@@ -22,8 +22,9 @@ const parse = (text: string | null): unknown => (text === null ? null : JSON.par
 /** The audit log of admin writes (issue 5): appended to, listed newest first, never edited. */
 export function createAuditService(db: Db) {
   return {
-    async record(actor: Actor | null, entry: AuditRecord): Promise<void> {
-      await db
+    /** Appends the entry; `trx`: within the caller's transaction, so it lands only if the write does. */
+    async record(actor: Actor | null, entry: AuditRecord, trx: Db = db): Promise<void> {
+      await trx
         .insertInto('audit_log')
         .values({
           id: randomUUID(),

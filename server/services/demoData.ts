@@ -83,6 +83,8 @@ export async function seedDemoData(
         epic_display_name: `${first[0]!.toUpperCase()}${first.slice(1)}${i}`,
         created_at: createdAt,
         updated_at: createdAt,
+        last_sign_in_at: null,
+        last_sign_in_method: null,
       };
     },
     (trx, rows) => trx.insertInto('users').values(rows).execute(),

@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { pingDatabase, type Db } from '../db';
 import { DEV_SERVER_ORIGINS } from '../security';
+import { createAccountControlService } from './accountControl';
 import { createAdminUserService } from './adminUsers';
 import { createAuditService } from './audit';
 import { createBillingService } from './billing';
@@ -114,6 +115,7 @@ export function createServices(deps: ServiceDeps) {
     licenses,
     audit,
     adminUsers: createAdminUserService({ db: deps.db, sessions, audit }),
+    accountControl: createAccountControlService({ db: deps.db, sessions, audit, creditBalance: billing.creditBalance }),
     messages: createMessageService(deps.db),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,

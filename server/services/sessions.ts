@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { withParameters } from '../db/compiledQuery';
-import type { UsersTable } from '../db/schema';
+import type { SignInMethod, UsersTable } from '../db/schema';
 import { hashToken, newToken } from './tokens';
 
 /** Sessions that have been used within this long are not written back on every request. */
@@ -30,22 +30,28 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
     .compile();
 
   return {
-    /** Starts a session for the user; the returned token goes into the cookie and nowhere else. */
-    async start(userId: string, persistent: boolean): Promise<NewSession> {
+    /**
+     * Starts a session for the user and records it as their last sign-in, in one transaction; the
+     * returned token goes into the cookie and nowhere else.
+     */
+    async start(userId: string, persistent: boolean, method: SignInMethod): Promise<NewSession> {
       const token = newToken();
       const now = Date.now();
       const expiresAt = now + policy.absoluteMs;
-      await db
-        .insertInto('sessions')
-        .values({
-          token_hash: hashToken(token),
-          user_id: userId,
-          persistent: persistent ? 1 : 0,
-          created_at: now,
-          last_seen_at: now,
-          expires_at: expiresAt,
-        })
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('sessions')
+          .values({
+            token_hash: hashToken(token),
+            user_id: userId,
+            persistent: persistent ? 1 : 0,
+            created_at: now,
+            last_seen_at: now,
+            expires_at: expiresAt,
+          })
+          .execute();
+        await trx.updateTable('users').set({ last_sign_in_at: now, last_sign_in_method: method }).where('id', '=', userId).execute();
+      });
       return { token, expiresAt, persistent };
     },
 
@@ -70,8 +76,23 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
       await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
     },
 
-    async endAllForUser(userId: string): Promise<void> {
-      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+    /** Ends every session of the user; answers how many there were. `trx`: within the caller's transaction. */
+    async endAllForUser(userId: string, trx: Db = db): Promise<number> {
+      const result = await trx.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /** Sessions of the user that still sign them in: neither past their end nor idle too long. */
+    async countActiveForUser(userId: string): Promise<number> {
+      const now = Date.now();
+      const { total } = await db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>', now - policy.idleMs)
+        .executeTakeFirstOrThrow();
+      return Number(total);
     },
 
     /** Housekeeping: drops sessions that can no longer be used. */

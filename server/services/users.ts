@@ -5,7 +5,7 @@ import type { Db } from '../db';
 import type { UsersTable } from '../db/schema';
 import { conflict } from '../errors';
 import { burnPasswordCheck, hashPassword, verifyPassword, type ScryptCost } from './passwords';
-import { newToken } from './tokens';
+import { hashToken, newToken } from './tokens';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -59,6 +59,8 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         epic_display_name: null,
         created_at: now,
         updated_at: now,
+        last_sign_in_at: null,
+        last_sign_in_method: null,
       };
       try {
         await db.insertInto('users').values(row).execute();
@@ -73,6 +75,12 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
     /** The plugin's (and the AI service's, on its behalf) proof of who the user is. */
     async findByLicenseToken(token: string): Promise<UsersTable | undefined> {
       return db.selectFrom('users').selectAll().where('license_token', '=', token).executeTakeFirst();
+    },
+
+    /** True when `token` was a license token an admin replaced (only its hash is kept). */
+    async isRevokedLicenseToken(token: string): Promise<boolean> {
+      const row = await db.selectFrom('revoked_license_tokens').select('token_hash').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+      return row !== undefined;
     },
 
     async exists(id: string): Promise<boolean> {
@@ -120,6 +128,8 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         epic_display_name: input.displayName,
         created_at: now,
         updated_at: now,
+        last_sign_in_at: null,
+        last_sign_in_method: null,
       };
       try {
         await db.insertInto('users').values(row).execute();

@@ -1,6 +1,6 @@
 import { glyph } from '../ui/icons';
 
-// The console's menu glyphs (Material Design, Apache 2.0), inlined like the portal's.
+// The console's menu and button glyphs (Material Design, Apache 2.0), inlined like the portal's.
 export const HomeIcon = glyph('M10 20v-6h4v6h5v-8h3L12 3 2 12h3v8z', 'HomeIcon');
 export const ReleaseIcon = glyph('M5 4v2h14V4zm0 10h4v6h6v-6h4l-7-7z', 'ReleaseIcon');
 export const SearchIcon = glyph(
@@ -23,3 +23,8 @@ export const AuditIcon = glyph(
   'M13 3c-4.97 0-9 4.03-9 9H1l3.89 3.89.07.14L9 12H6c0-3.87 3.13-7 7-7s7 3.13 7 7-3.13 7-7 7c-1.93 0-3.68-.79-4.94-2.06l-1.42 1.42C8.27 19.99 10.51 21 13 21c4.97 0 9-4.03 9-9s-4.03-9-9-9m-1 5v5l4.28 2.54.72-1.21-3.5-2.08V8z',
   'AuditIcon',
 );
+export const ReissueIcon = glyph(
+  'M12 6v3l4-4-4-4v3c-4.42 0-8 3.58-8 8 0 1.57.46 3.03 1.24 4.26L6.7 14.8c-.45-.83-.7-1.79-.7-2.8 0-3.31 2.69-6 6-6zm6.76 1.74L17.3 9.2c.44.84.7 1.79.7 2.8 0 3.31-2.69 6-6 6v-3l-4 4 4 4v-3c4.42 0 8-3.58 8-8 0-1.57-.46-3.03-1.24-4.26z',
+  'ReissueIcon',
+);
+export const SignOutIcon = glyph('M17 7l-1.41 1.41L18.17 11H8v2h10.17l-2.58 2.58L17 17l5-5zM4 5h8V3H4c-1.1 0-2 .9-2 2v14c0 1.1.9 2 2 2h8v-2H4V5z', 'SignOutIcon');

@@ -12,18 +12,23 @@ import type {
 } from 'react-admin';
 import { z } from 'zod';
 import {
+  accountDetailsSchema,
   adminUserSchema,
   AI_HISTORY_LIMIT,
   aiHistorySchema,
   auditEntrySchema,
   DEFAULT_PAGE_SIZE,
   groveMetricsSchema,
+  licenseReissuedSchema,
   recentMessagesSchema,
+  sessionsRevokedSchema,
   storedMessageSchema,
   USER_SORT_FIELDS,
+  type AccountDetails,
   type AdminUser,
   type GroveMetrics,
   type ReleaseRequest,
+  type SessionsRevoked,
   type StoredMessage,
   type UserUpdate,
 } from '../../contract/admin';
@@ -35,7 +40,8 @@ import { send, sendFor, sendForFile, sendPage, type DownloadedFile } from './htt
  * - `users`: getList (paged, sorted, `q` filter), getOne, getMany, update, delete;
  * - `ai-history`: getList with `filter.userId`, one record per thread (at most 10);
  * - `audit`: getList (paged);
- * and the calls that are not records: metrics, search, messages, release, export, license.
+ * and the calls that are not records: metrics, search, messages, release, export, license, and a
+ * user's account control (details, license reissue, sign out everywhere).
  */
 export interface AdminDataProvider extends DataProvider {
   /** §3 Grove metrics (the Home tab). */
@@ -52,6 +58,12 @@ export interface AdminDataProvider extends DataProvider {
   exportUsers(): Promise<DownloadedFile>;
   /** A user's signed license file (`sage-license-{id}.json`). */
   downloadLicense(userId: Identifier): Promise<DownloadedFile>;
+  /** The account's sessions, last sign-in, subscriptions, credits and stored messages. */
+  accountDetails(userId: Identifier): Promise<AccountDetails>;
+  /** Gives the user a new license token (the old one stops working); answers the updated user. */
+  reissueLicense(userId: Identifier): Promise<AdminUser>;
+  /** Ends all the user's sessions; answers how many were ended. */
+  revokeSessions(userId: Identifier): Promise<SessionsRevoked>;
 }
 
 /** One AI chat thread as a record (§3 AI history). */
@@ -150,4 +162,7 @@ export const dataProvider: AdminDataProvider = {
   exportUsers: () => sendForFile(`${USERS}/export`, 'users.csv'),
   downloadLicense: (userId) =>
     sendForFile(`/api/sage/${encodeURIComponent(String(userId))}/license?download=true`, `sage-license-${userId}.json`),
+  accountDetails: (userId) => sendFor(accountDetailsSchema, `${userPath(userId)}/details`),
+  reissueLicense: (userId) => sendFor(licenseReissuedSchema, `${userPath(userId)}/license/reissue`, { method: 'POST' }),
+  revokeSessions: (userId) => sendFor(sessionsRevokedSchema, `${userPath(userId)}/sessions/revoke`, { method: 'POST' }),
 };

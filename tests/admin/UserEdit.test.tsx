@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, USER_FIELDS_REQUIRED, type AdminUser } from '../../contract/admin';
 import { bodyOf, currentLocation, json, stubFetch } from '../portal/render';
-import { ada, expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 setUpAdminTests();
 
@@ -14,6 +14,7 @@ function stubUser(onPut?: (body: Partial<AdminUser>) => Response) {
     ...signedInAdmin,
     'GET /api/admin/users/u1': () => json(stored),
     'GET /api/admin/users/u1/ai-history': () => json({ threads: [] }),
+    'GET /api/admin/users/u1/details': () => json(noAccountDetails),
     'PUT /api/admin/users/u1': (init) => {
       const body = bodyOf(init) as Partial<AdminUser>;
       if (onPut) return onPut(body);

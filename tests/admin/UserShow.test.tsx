@@ -1,11 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN_MESSAGES } from '../../contract/admin';
+import { ADMIN_MESSAGES, type AccountDetails } from '../../contract/admin';
+import { formatDateTime } from '../../src/admin/format';
 import type * as BrowserModule from '../../src/portal/browser';
 import { saveFile } from '../../src/portal/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { ada, expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/portal/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -26,11 +27,34 @@ const thread = (n: number) => ({
 
 type Routes = Parameters<typeof stubFetch>[0];
 
+const adaDetails: AccountDetails = {
+  activeSessions: 2,
+  lastSignInAt: '2026-03-05T14:03:00.000Z',
+  lastSignInMethod: 'epic',
+  subscriptions: [
+    {
+      id: 'sub_1',
+      productName: 'Sage Pro',
+      status: 'trialing',
+      unitAmount: 1999,
+      currency: 'usd',
+      interval: 'month',
+      intervalCount: 1,
+      currentPeriodEnd: '2026-04-05T10:00:00.000Z',
+      trialEnd: '2026-03-12T10:00:00.000Z',
+      cancelAt: null,
+    },
+  ],
+  creditBalance: 1380,
+  storedMessages: 42,
+};
+
 function stubUser(routes: Routes = {}) {
   return stubFetch({
     ...signedInAdmin,
     'GET /api/admin/users/u1': () => json(ada),
     'GET /api/admin/users/u1/ai-history': () => json({ threads: [thread(0), thread(1)] }),
+    'GET /api/admin/users/u1/details': () => json(adaDetails),
     ...routes,
   });
 }
@@ -126,5 +150,138 @@ describe('A user’s page (§2, §3)', () => {
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     await expectNotification('Error', 'Failed to delete user', ADMIN_MESSAGES.selfDeletion);
     expect(currentLocation()).toBe('/admin/users/u1/show');
+  });
+});
+
+const accountPanel = () => screen.findByRole('region', { name: 'Account' });
+/** The value the panel's description list gives for `label`. */
+const detail = (panel: HTMLElement, label: string) => within(panel).getByText(label).nextElementSibling?.textContent;
+
+describe('A user’s account details (issue 14)', () => {
+  it('shows the sessions, last sign-in, credits, stored messages and subscriptions', async () => {
+    stubUser();
+    await openUser();
+    const panel = await accountPanel();
+    await within(panel).findByText('Active sessions');
+    expect(detail(panel, 'Active sessions')).toBe('2');
+    expect(detail(panel, 'Last sign-in')).toBe(`${formatDateTime('2026-03-05T14:03:00.000Z')} with Epic`);
+    expect(detail(panel, 'Credit balance')).toBe('1,380');
+    expect(detail(panel, 'Stored messages')).toBe('42');
+
+    const table = within(panel).getByRole('table', { name: 'Subscriptions' });
+    const [header, row] = within(table).getAllByRole('row');
+    expect(within(header!).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Product', 'Status', 'Price', 'Current period ends', 'Trial ends']);
+    expect(within(row!).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+      'Sage Pro',
+      'Trial',
+      '$19.99/month',
+      formatDateTime('2026-04-05T10:00:00.000Z'),
+      formatDateTime('2026-03-12T10:00:00.000Z'),
+    ]);
+  });
+
+  it('says Never for a user who has not signed in, and that there are no subscriptions', async () => {
+    stubUser({ 'GET /api/admin/users/u1/details': () => json(noAccountDetails) });
+    await openUser();
+    const panel = await accountPanel();
+    await within(panel).findByText('Last sign-in');
+    expect(detail(panel, 'Last sign-in')).toBe('Never');
+    expect(detail(panel, 'Active sessions')).toBe('0');
+    expect(within(panel).getByText('No subscriptions')).toBeInTheDocument();
+    expect(within(panel).queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('says when the account details cannot be read', async () => {
+    stubUser({ 'GET /api/admin/users/u1/details': () => json({ error: 'internal', message: 'boom' }, 500, 'Internal Server Error') });
+    await openUser();
+    const panel = await accountPanel();
+    expect(await within(panel).findByText('Failed to fetch account details')).toBeInTheDocument();
+    await expectNotification('Failed to fetch account details');
+  });
+});
+
+describe('Reissue License and Sign Out Everywhere (issue 14)', () => {
+  const posts = (fetch: ReturnType<typeof stubUser>, path: string) =>
+    fetch.mock.calls.filter(([url, init]) => String(url) === path && init?.method === 'POST').length;
+
+  it('reissues the license after confirmation, then shows the new token', async () => {
+    let token = ada.token;
+    const fetch = stubUser({
+      'GET /api/admin/users/u1': () => json({ ...ada, token }),
+      'POST /api/admin/users/u1/license/reissue': () => {
+        token = 'lic-new-91ab';
+        return json({ ...ada, token });
+      },
+    });
+    await openUser();
+    await userEvent.click(screen.getByRole('button', { name: 'Reissue License' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reissue the license of ada@example.com?' });
+    expect(within(dialog).getByText(/The current token stops working at once: the plugin will ask ada@example.com to sign in again/)).toBeInTheDocument();
+    expect(posts(fetch, '/api/admin/users/u1/license/reissue')).toBe(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+
+    await expectNotification('License reissued. The old token no longer works.');
+    expect(await screen.findByText('lic-new-91ab')).toBeInTheDocument();
+    expect(screen.queryByText('lic-3f9a-77c2')).not.toBeInTheDocument();
+    expect(posts(fetch, '/api/admin/users/u1/license/reissue')).toBe(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('does nothing when the confirmation is cancelled', async () => {
+    const fetch = stubUser();
+    await openUser();
+    await userEvent.click(screen.getByRole('button', { name: 'Reissue License' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(posts(fetch, '/api/admin/users/u1/license/reissue')).toBe(0);
+    expect(screen.getByText('lic-3f9a-77c2')).toBeInTheDocument();
+  });
+
+  it('says the license could not be reissued, with the server’s reason', async () => {
+    stubUser({
+      'POST /api/admin/users/u1/license/reissue': () => json({ error: 'not_found', message: ADMIN_MESSAGES.userNotFound }, 404, 'Not Found'),
+    });
+    await openUser();
+    await userEvent.click(screen.getByRole('button', { name: 'Reissue License' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await expectNotification('Error', 'Failed to reissue license', ADMIN_MESSAGES.userNotFound);
+    expect(screen.getByText('lic-3f9a-77c2')).toBeInTheDocument();
+  });
+
+  it('signs the user out everywhere from the keyboard, then shows the sessions left', async () => {
+    let sessions = 2;
+    const fetch = stubUser({
+      'GET /api/admin/users/u1/details': () => json({ ...adaDetails, activeSessions: sessions }),
+      'POST /api/admin/users/u1/sessions/revoke': () => {
+        const ended = sessions;
+        sessions = 0;
+        return json({ ended });
+      },
+    });
+    await openUser();
+    const panel = await accountPanel();
+    await waitFor(() => expect(detail(panel, 'Active sessions')).toBe('2'));
+
+    screen.getByRole('button', { name: 'Sign Out Everywhere' }).focus();
+    await userEvent.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Sign ada@example.com out everywhere?' });
+    expect(within(dialog).getByText('Every session of ada@example.com ends now, in every browser. They can sign in again.')).toBeInTheDocument();
+    expect(posts(fetch, '/api/admin/users/u1/sessions/revoke')).toBe(0);
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Confirm' })).toHaveFocus());
+    await userEvent.keyboard('{Enter}');
+
+    await expectNotification('Signed out everywhere: 2 sessions ended');
+    await waitFor(() => expect(detail(panel, 'Active sessions')).toBe('0'));
+    expect(posts(fetch, '/api/admin/users/u1/sessions/revoke')).toBe(1);
+  });
+
+  it('says the user could not be signed out', async () => {
+    stubUser({
+      'POST /api/admin/users/u1/sessions/revoke': () => json({ error: 'internal', message: 'boom' }, 500, 'Internal Server Error'),
+    });
+    await openUser();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign Out Everywhere' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
+    await expectNotification('Error', 'Failed to sign the user out', 'boom');
   });
 });

@@ -5,7 +5,7 @@ import { SEARCH_TERM_REQUIRED, type AdminUser } from '../../contract/admin';
 import type * as BrowserModule from '../../src/portal/browser';
 import { saveFile } from '../../src/portal/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { ada, expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/portal/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -103,6 +103,7 @@ describe('Search (§2, §5)', () => {
       'GET /api/admin/users/search': () => json([ada, grace]),
       'GET /api/admin/users/u2': () => json(grace),
       'GET /api/admin/users/u2/ai-history': () => json({ threads: [] }),
+      'GET /api/admin/users/u2/details': () => json(noAccountDetails),
     });
     await search('a');
     const results = await screen.findByRole('list', { name: 'Results' });

@@ -5,7 +5,7 @@ import type { CurrentUser } from '../../contract/user';
 import type * as BrowserModule from '../../src/portal/browser';
 import { assignLocation } from '../../src/portal/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { admin, ada, expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { admin, ada, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/portal/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -87,6 +87,7 @@ describe('when the session changes while the console is open', () => {
       ...signedInAdmin,
       'GET /api/admin/users/u1': () => json(ada),
       'GET /api/admin/users/u1/ai-history': () => json({ error: 'Forbidden', message: 'Admins only' }, 403, 'Forbidden'),
+      'GET /api/admin/users/u1/details': () => json(noAccountDetails),
     });
     renderAdmin('/admin/users/u1/show');
     await expectNotification('Failed to fetch AI history', 'Admins only');

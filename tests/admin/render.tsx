@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
-import type { AdminUser } from '../../contract/admin';
+import type { AccountDetails, AdminUser } from '../../contract/admin';
 import type { CurrentUser } from '../../contract/user';
 import { json, renderPortal } from '../portal/render';
 
@@ -19,6 +19,16 @@ export const ada: AdminUser = {
   epicDisplayName: 'AdaL',
   createdAt: '2026-01-02T03:04:05.000Z',
   updatedAt: '2026-01-02T03:04:05.000Z',
+};
+
+/** `GET /api/admin/users/u1/details` of a user who never signed in and has nothing yet. */
+export const noAccountDetails: AccountDetails = {
+  activeSessions: 0,
+  lastSignInAt: null,
+  lastSignInMethod: null,
+  subscriptions: [],
+  creditBalance: 0,
+  storedMessages: 0,
 };
 
 /**

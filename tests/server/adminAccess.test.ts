@@ -26,7 +26,7 @@ interface Endpoint extends Call {
 const RELEASE = { version: '2026-02-02a', ue55Url: 'https://cdn.example.com/55.zip', ue56Url: 'https://cdn.example.com/56.zip', ue57Url: 'https://cdn.example.com/57.zip' };
 const UPDATE = { username: 'renamed-by-admin', email: 'renamed-by-admin@example.com', status: 'Active', isAdmin: false };
 
-/** Every `/api/admin/*` endpoint of spec §7 and issue 5. */
+/** Every `/api/admin/*` endpoint of spec §7, issue 5 and issue 14. */
 const ENDPOINTS: Endpoint[] = [
   { name: 'GET grove-metrics', method: 'GET', path: () => '/api/admin/grove-metrics', adminStatus: 200, invalid: null },
   {
@@ -72,6 +72,27 @@ const ENDPOINTS: Endpoint[] = [
     path: (c) => `/api/admin/users/${c.targetId}/ai-history`,
     adminStatus: 200,
     invalid: { method: 'GET', path: () => '/api/admin/users/%20/ai-history' },
+  },
+  {
+    name: 'GET users/:id/details',
+    method: 'GET',
+    path: (c) => `/api/admin/users/${c.targetId}/details`,
+    adminStatus: 200,
+    invalid: { method: 'GET', path: () => '/api/admin/users/%20/details' },
+  },
+  {
+    name: 'POST users/:id/license/reissue',
+    method: 'POST',
+    path: (c) => `/api/admin/users/${c.targetId}/license/reissue`,
+    adminStatus: 200,
+    invalid: { method: 'POST', path: () => '/api/admin/users/%20/license/reissue' },
+  },
+  {
+    name: 'POST users/:id/sessions/revoke',
+    method: 'POST',
+    path: (c) => `/api/admin/users/${c.targetId}/sessions/revoke`,
+    adminStatus: 200,
+    invalid: { method: 'POST', path: () => '/api/admin/users/%20/sessions/revoke' },
   },
   {
     name: 'GET messages/search',
@@ -187,13 +208,15 @@ describe.each(databases)('admin authorization on $label', (database) => {
     });
   }
 
-  it('changes nothing for a non-admin who tries to edit or delete a user', async () => {
+  it('changes nothing for a non-admin who tries to edit, delete, reissue the license of or sign out a user', async () => {
     const { targetId } = await target(server());
     const before = await server().db.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirstOrThrow();
     const { client } = await signedInUser(server());
 
     expect((await client.request('PUT', `/api/admin/users/${targetId}`, { json: { ...UPDATE, isAdmin: true } })).statusCode).toBe(403);
     expect((await client.request('DELETE', `/api/admin/users/${targetId}`)).statusCode).toBe(403);
+    expect((await client.post(`/api/admin/users/${targetId}/license/reissue`)).statusCode).toBe(403);
+    expect((await client.post(`/api/admin/users/${targetId}/sessions/revoke`)).statusCode).toBe(403);
     expect((await client.post('/api/admin/release-sage-build', { ...RELEASE, version: '2099-09-09z' })).statusCode).toBe(403);
 
     const after = await server().db.selectFrom('users').selectAll().where('id', '=', targetId).executeTakeFirstOrThrow();

@@ -56,6 +56,8 @@ export function userRow(overrides: Partial<UsersTable> = {}): UsersTable {
     epic_display_name: null,
     created_at: now,
     updated_at: now,
+    last_sign_in_at: null,
+    last_sign_in_method: null,
     ...overrides,
   };
 }

@@ -9,6 +9,8 @@ import {
   TopToolbar,
 } from 'react-admin';
 import { useNotifyError } from '../notify';
+import { ReissueLicenseButton, SignOutEverywhereButton } from './AccountControlButtons';
+import { AccountDetailsPanel } from './AccountDetailsPanel';
 import { AiHistoryPanel } from './AiHistoryPanel';
 import { DownloadLicenseButton } from './DownloadLicenseButton';
 
@@ -18,6 +20,8 @@ function UserShowActions() {
     <TopToolbar>
       <EditButton />
       <DownloadLicenseButton />
+      <ReissueLicenseButton />
+      <SignOutEverywhereButton />
       {/* Success: `resources.users.notifications.deleted`, then the list. */}
       <DeleteWithConfirmButton
         mutationOptions={{ onError: (error: unknown) => notifyError({ title: 'admin.error', message: 'admin.users.deleteFailed', error }) }}
@@ -26,7 +30,7 @@ function UserShowActions() {
   );
 }
 
-/** A user as admins see it (§2, §3): account, license token, AI chat history. */
+/** A user as admins see it (§2, §3, issue 14): account, license token, account details, AI chat history. */
 export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
@@ -40,6 +44,7 @@ export function UserShow() {
         <DateField source="createdAt" showTime />
         <TextField source="id" />
       </SimpleShowLayout>
+      <AccountDetailsPanel />
       <AiHistoryPanel />
     </Show>
   );
