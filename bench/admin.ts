@@ -17,6 +17,10 @@ import { startProduct, stopServers } from './serverProcess';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5_000_000);
+/** One of seedDemoData's 20 last names: in one username and e-mail in 20. */
+const COMMON = 'lovelace';
+/** The last of its first names: the users who have it come last in username order. */
+const LAST_COMMON = 'yukihiro';
 
 async function main() {
   const keptDir = process.env.BENCH_DATABASE_URL ? undefined : process.env.BENCH_DATA_DIR;
@@ -52,7 +56,11 @@ async function main() {
   });
   const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   await db.updateTable('users').set({ is_admin: 1 }).where('email', '=', email).execute();
-  const sample = await db.selectFrom('users').select(['id', 'username']).orderBy('created_at').offset(Math.floor(USERS / 2)).limit(1).executeTakeFirstOrThrow();
+  const sample = await db.selectFrom('users').select(['id', 'username', 'email']).orderBy('created_at').offset(Math.floor(USERS / 2)).limit(1).executeTakeFirstOrThrow();
+  // seedDemoData's names are `first.last<n>`, its e-mails `first.last.<run><n>@domain`.
+  const usernameMiddle = sample.username.slice(2);
+  const sampleEmail = sample.email ?? '';
+  const emailMiddle = sampleEmail.slice(sampleEmail.indexOf('.') + 1, sampleEmail.indexOf('@') + 4);
   const session = await db.selectFrom('stored_messages').select('session_id').orderBy('created_at').offset(Math.floor(MESSAGES / 3)).limit(1).executeTakeFirstOrThrow();
 
   // Admins use a browser: ask with the Accept-Encoding every browser sends (brotli at the dynamic
@@ -65,6 +73,17 @@ async function main() {
     one('user list filtered by q (prefix)', `/api/admin/users?q=${encodeURIComponent(sample.username.slice(0, 8))}`),
     one('user search (prefix of a username)', `/api/admin/users/search?query=${encodeURIComponent(sample.username.slice(0, 10))}`),
     one('user search (exact e-mail start)', `/api/admin/users/search?query=${encodeURIComponent(sample.username)}`),
+    // Issue 14: 3 or more characters anywhere (a trigram index on each database).
+    one('user search (middle of a username)', `/api/admin/users/search?query=${encodeURIComponent(usernameMiddle)}`),
+    one('user search (middle of an e-mail)', `/api/admin/users/search?query=${encodeURIComponent(emailMiddle)}`),
+    one('user list filtered by q (middle of a username)', `/api/admin/users?q=${encodeURIComponent(usernameMiddle)}`),
+    // Terms many users have: the list counts every match; where matches are sorted, time grows with them.
+    one('user search (common part: 1 user in 20)', `/api/admin/users/search?query=${COMMON}`, 20),
+    one('user list filtered by q (common part: 1 user in 20)', `/api/admin/users?q=${COMMON}`, 20),
+    one('user search (1 user in 20, all last by username)', `/api/admin/users/search?query=${LAST_COMMON}`, 20),
+    one('user list filtered by q (1 user in 20, all last by username)', `/api/admin/users?q=${LAST_COMMON}&sort=username&order=ASC`, 20),
+    one('user search (part of every e-mail)', '/api/admin/users/search?query=example', 10),
+    one('user list filtered by q (part of every e-mail)', '/api/admin/users?q=example', 10),
     one('find message by session id', `/api/admin/messages/search?sessionId=${encodeURIComponent(session.session_id)}`),
     one('recent messages (20)', '/api/admin/messages/recent?limit=20'),
     one('recent messages (1000)', '/api/admin/messages/recent?limit=1000'),

@@ -10,6 +10,7 @@ import * as m003 from './migrations/003_billing';
 import * as m004 from './migrations/004_admin_console';
 import * as m005 from './migrations/005_row_counts';
 import * as m006 from './migrations/006_user_list_seek';
+import * as m007 from './migrations/007_user_search';
 import * as m009 from './migrations/009_account_control';
 
 export type { Database } from './schema';
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '004_admin_console': m004,
   '005_row_counts': m005,
   '006_user_list_seek': m006,
+  '007_user_search': m007,
   '009_account_control': m009,
 };
 

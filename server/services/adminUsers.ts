@@ -14,6 +14,26 @@ export const SEARCH_LIMIT = 50;
 /** Rows read per query while streaming the CSV export. */
 const EXPORT_BATCH = 1000;
 
+/** Terms of this many characters (code points) or more match anywhere; shorter ones match a start. */
+export const SUBSTRING_MIN_LENGTH = 3;
+
+/** True when `term` is long enough to be looked up by trigrams. */
+export const matchesAnywhere = (term: string): boolean => [...term].length >= SUBSTRING_MIN_LENGTH;
+
+/**
+ * SQLite: a term in more users than this is common. Sorting every match costs time in proportion to
+ * them, so a common term's page is looked for by reading the sort key's index in order instead.
+ */
+const COMMON_TERM_MATCHES = 1000;
+/** How far along the sort key's index (rows) a common term's page is looked for before every match is sorted after all. */
+const COMMON_TERM_SCAN = 20_000;
+
+/** A LIKE pattern (ESCAPE '\') for `part` anywhere, its own `%`, `_` and `\` taken literally. */
+export const likeContaining = (part: string): string => `%${part.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** An FTS5 query for `part` as one literal phrase: quoted, its own quotes doubled. */
+export const ftsPhrase = (part: string): string => `"${part.replaceAll('"', '""')}"`;
+
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function toAdminUser(row: UsersTable): AdminUser {
@@ -54,11 +74,71 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     return eb.and([eb(key, '>=', prefix), eb(key, '<', `${prefix}\u{10FFFF}`)]);
   }
 
-  /** The start of the username or e-mail (case-insensitive), or the exact id. */
+  /** Has `part` anywhere (PostgreSQL), spelled as migration 007's trigram indexes index it. */
+  function contains(column: 'username' | 'email', part: string): RawBuilder<SqlBool> {
+    const indexed = column === 'username' ? sql`lower(username)` : sql`coalesce(email, '')`;
+    return sql<SqlBool>`${indexed} like ${likeContaining(part)} escape '\\'`;
+  }
+
+  /** The ids of users with `part` anywhere in their username or e-mail (SQLite): migration 007's FTS5 trigram table. */
+  function idsContaining(part: string): RawBuilder<string> {
+    return sql<string>`(select user_id from user_search_ids where search_id in (select rowid from users_search where users_search match ${ftsPhrase(part)}))`;
+  }
+
+  /**
+   * The username or e-mail (case-insensitive) has the term anywhere, or, for a term too short for
+   * trigrams, starts with it; or the id is the term.
+   */
   function matches(term: string) {
-    const prefix = term.toLowerCase();
-    return (eb: ExpressionBuilder<Database, 'users'>) =>
-      eb.or([startsWith(eb, usernameKey, prefix), startsWith(eb, emailKey, prefix), eb('id', '=', term)]);
+    const lowered = term.toLowerCase();
+    return (eb: ExpressionBuilder<Database, 'users'>) => {
+      const byId = eb('id', '=', term);
+      if (!matchesAnywhere(term)) return eb.or([startsWith(eb, usernameKey, lowered), startsWith(eb, emailKey, lowered), byId]);
+      if (postgres) return eb.or([contains('username', lowered), contains('email', lowered), byId]);
+      return eb.or([sql<SqlBool>`id in ${idsContaining(lowered)}`, byId]);
+    };
+  }
+
+  /** SQLite: whether more than COMMON_TERM_MATCHES users have `part` (an FTS5 read that stops there). */
+  async function isCommon(part: string): Promise<boolean> {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from (select rowid from users_search where users_search match ${ftsPhrase(part)} limit ${COMMON_TERM_MATCHES + 1})`.execute(db);
+    return Number(rows[0]?.n) > COMMON_TERM_MATCHES;
+  }
+
+  /**
+   * SQLite, a common term: rows `offset` to `offset + limit` of those matching it, found by reading
+   * the sort key's index in order up to its COMMON_TERM_SCAN-th row and testing each row (as the
+   * trigram table would: case-folded; e-mails are stored lower-cased). Null when the page is not
+   * all there.
+   */
+  async function commonTermPage(term: string, sortKey: RawBuilder<string | number>, descending: boolean, offset: number, limit: number): Promise<UsersTable[] | null> {
+    const part = term.toLowerCase();
+    const direction = descending ? 'desc' : 'asc';
+    const last = await db.selectFrom('users').select([sortKey.as('sort_key'), 'id']).orderBy(sortKey, direction).orderBy('id', direction).limit(1).offset(COMMON_TERM_SCAN - 1).executeTakeFirst();
+    const [upTo, before] = descending ? (['>=', '>'] as const) : (['<=', '<'] as const);
+    const rows = await db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => {
+        const filters = [eb.or([sql<SqlBool>`instr(lower(username), ${part}) > 0`, sql<SqlBool>`instr(coalesce(email, ''), ${part}) > 0`, eb('id', '=', term)])];
+        if (last) filters.push(eb(sortKey, upTo, last.sort_key), eb.or([eb(sortKey, before, last.sort_key), eb('id', upTo, last.id)]));
+        return eb.and(filters);
+      })
+      .orderBy(sortKey, direction)
+      .orderBy('id', direction)
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.length === limit || !last ? rows : null;
+  }
+
+  /** SQLite: how many users have `term` anywhere or as their id, counted on the trigram table alone. */
+  async function countContaining(term: string): Promise<number> {
+    const phrase = ftsPhrase(term.toLowerCase());
+    const { rows } = await sql<{ n: number }>`select (select count(*) from users_search where users_search match ${phrase})
+      + (select count(*) from users u join user_search_ids s on s.user_id = u.id where u.id = ${term}
+         and not exists (select 1 from users_search where users_search match ${phrase} and rowid = s.search_id)) as n`.execute(db);
+    return Number(rows[0]?.n);
   }
 
   /** How many users there are: the count triggers keep in the same transaction as every insert and delete (migration 005). */
@@ -88,6 +168,14 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       const offset = (query.page - 1) * query.perPage;
       const page = () => db.selectFrom('users').selectAll().orderBy(sortKey, direction).orderBy('id', direction).limit(query.perPage);
 
+      if (query.q && !postgres && matchesAnywhere(query.q)) {
+        const term = query.q;
+        const pageRows = async () =>
+          ((await isCommon(term.toLowerCase())) ? await commonTermPage(term, sortKey, descending, offset, query.perPage) : null) ??
+          (await page().where(matches(term)).offset(offset).execute());
+        const [rows, total] = await Promise.all([pageRows(), countContaining(term)]);
+        return { users: rows.map(toAdminUser), total };
+      }
       if (query.q) {
         const matching = matches(query.q);
         const [rows, { total }] = await Promise.all([
@@ -119,17 +207,28 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     },
 
     /**
-     * Up to SEARCH_LIMIT users by username, e-mail or id. Three index reads merged here: as one
-     * OR query, PostgreSQL may walk the whole username index in order instead.
+     * Up to SEARCH_LIMIT users by username, e-mail or id, by username. Separate reads merged here:
+     * as one OR query, PostgreSQL may walk the whole username index in order instead.
      */
-    async search(term: string): Promise<AdminUser[]> {
-      const prefix = term.trim().toLowerCase();
-      const [byName, byEmail, byId] = await Promise.all([
-        db.selectFrom('users').selectAll().where((eb) => startsWith(eb, usernameKey, prefix)).orderBy(usernameKey).limit(SEARCH_LIMIT).execute(),
-        db.selectFrom('users').selectAll().where((eb) => startsWith(eb, emailKey, prefix)).orderBy(emailKey).limit(SEARCH_LIMIT).execute(),
-        db.selectFrom('users').selectAll().where('id', '=', term.trim()).execute(),
-      ]);
-      const unique = new Map([...byId, ...byName, ...byEmail].map((row) => [row.id, row]));
+    async search(raw: string): Promise<AdminUser[]> {
+      const term = raw.trim();
+      const lowered = term.toLowerCase();
+      const byId = db.selectFrom('users').selectAll().where('id', '=', term).execute();
+      const byUsername = () => db.selectFrom('users').selectAll().orderBy(usernameKey).orderBy('id').limit(SEARCH_LIMIT);
+      let reads: Promise<UsersTable[]>[];
+      if (!matchesAnywhere(term)) {
+        reads = [
+          byUsername().where((eb) => startsWith(eb, usernameKey, lowered)).execute(),
+          db.selectFrom('users').selectAll().where((eb) => startsWith(eb, emailKey, lowered)).orderBy(emailKey).limit(SEARCH_LIMIT).execute(),
+        ];
+      } else if (postgres) {
+        reads = [byUsername().where(contains('username', lowered)).execute(), byUsername().where(contains('email', lowered)).execute()];
+      } else {
+        const common = (await isCommon(lowered)) ? await commonTermPage(term, usernameKey, false, 0, SEARCH_LIMIT) : null;
+        reads = [common ? Promise.resolve(common) : byUsername().where(sql<SqlBool>`id in ${idsContaining(lowered)}`).execute()];
+      }
+      const rows = (await Promise.all([byId, ...reads])).flat();
+      const unique = new Map(rows.map((row) => [row.id, row]));
       const key = (row: UsersTable) => row.username.toLowerCase();
       return [...unique.values()]
         .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id < b.id ? -1 : 1))

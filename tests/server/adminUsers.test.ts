@@ -107,28 +107,27 @@ describe.each(databases)('admin users on $label', (database) => {
     }
   });
 
-  it('finds users by the start of the username or e-mail, in any case, or by their exact id', async () => {
+  it('finds users by the start or any part of the username or e-mail, in any case, or by their exact id', async () => {
     const admin = await signedInAdmin(server());
     const tag = uniqueTag();
     const mailTag = uniqueTag('m');
     const [named, mailed, other] = await insertUsers(server().db, [
       userRow({ username: `${tag}-Named`, email: `x-${tag}@example.com` }),
       userRow({ username: 'Mailed', email: `${mailTag}.mailed@example.com` }),
-      userRow({ username: `x-${tag}`, email: `y-${mailTag}@example.com` }),
+      userRow({ username: `x-${uniqueTag()}`, email: `y-${uniqueTag()}@example.com` }),
     ]);
 
-    for (const q of [tag, tag.toUpperCase(), `${tag}-nAM`]) {
+    for (const q of [tag, tag.toUpperCase(), `${tag}-nAM`, tag.slice(2)]) {
       expect((await list(admin.client, `q=${encodeURIComponent(q)}`)).users.map((u) => u.id)).toEqual([named!.id]);
       expect((await search(admin.client, q)).map((u) => u.id)).toEqual([named!.id]);
     }
-    for (const q of [mailTag, `${mailTag.toUpperCase()}.MAILED@`]) {
+    for (const q of [mailTag, `${mailTag.toUpperCase()}.MAILED@`, `${mailTag.slice(3)}.mai`]) {
       expect((await list(admin.client, `q=${encodeURIComponent(q)}`)).users.map((u) => u.id)).toEqual([mailed!.id]);
       expect((await search(admin.client, q)).map((u) => u.id)).toEqual([mailed!.id]);
     }
     expect((await list(admin.client, `q=${other!.id}`)).users.map((u) => u.id)).toEqual([other!.id]);
     expect((await search(admin.client, other!.id)).map((u) => u.id)).toEqual([other!.id]);
-    // A start, not a part: the middle of a name or an id finds nothing.
-    expect(await list(admin.client, `q=${tag.slice(2)}`)).toEqual({ users: [], total: 0 });
+    // An id matches whole: its start finds nothing.
     expect(await search(admin.client, other!.id.slice(0, 8))).toEqual([]);
   });
 

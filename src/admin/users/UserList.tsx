@@ -13,7 +13,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
 import { ExportUsersButton } from './ExportUsersButton';
 
-/** The `q` filter (username or e-mail start, or an id), named for screen readers like its placeholder. */
+/** The `q` filter (part of a username or e-mail, or an id), named for screen readers like its placeholder. */
 function UserSearchInput(props: SearchInputProps) {
   const translate = useTranslate();
   return <SearchInput {...props} slotProps={{ htmlInput: { 'aria-label': translate('ra.action.search') } }} />;
