@@ -230,6 +230,15 @@ export interface RowCountsTable {
   row_count: number;
 }
 
+/** Events per UTC day, kept by triggers (migration 008, decision 012): what the admin Home charts. */
+export interface DailyActivityTable {
+  metric: DailyMetric;
+  /** UTC days since 1970-01-01. */
+  day: number;
+  amount: number;
+}
+export type DailyMetric = 'sign_ups.epic' | 'sign_ups.email' | 'plugin_sign_ins' | 'credits_sold' | 'messages_stored';
+
 /** A license token an admin replaced (migration 009): its SHA-256, never the token. */
 export interface RevokedLicenseTokensTable {
   token_hash: string;
@@ -257,4 +266,5 @@ export interface Database {
   ai_thread_messages: AiThreadMessagesTable;
   row_counts: RowCountsTable;
   revoked_license_tokens: RevokedLicenseTokensTable;
+  daily_activity: DailyActivityTable;
 }

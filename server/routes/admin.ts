@@ -21,6 +21,7 @@ import {
   userUpdateSchema,
 } from '../../contract/admin';
 import { sageBuildSchema } from '../../contract/builds';
+import { insightsQuerySchema, insightsSchema } from '../../contract/insights';
 import type { UsersTable } from '../db/schema';
 import { forbidden, unauthorized } from '../errors';
 import type { Actor } from '../services/audit';
@@ -55,6 +56,11 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
   app.get('/api/admin/grove-metrics', { schema: { response: { 200: groveMetricsSchema } } }, async () => ({
     userStats: { totalUsers: await adminUsers.totalUsers() },
   }));
+
+  // The Home's charts (issue 14): every figure from our own tables, for the last 7, 30 or 90 UTC days.
+  app.get('/api/admin/insights', { schema: { querystring: insightsQuerySchema, response: { 200: insightsSchema } } }, async (request) =>
+    services.insights.forRange(request.query.days),
+  );
 
   app.get(
     '/api/admin/users',

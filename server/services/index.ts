@@ -14,6 +14,7 @@ import { loadLicenseSigningKey } from './licenseKey';
 import { createLicenseService } from './licenses';
 import type { Mailer } from './mailer';
 import { NO_METRICS, type ServiceMetrics } from './metrics';
+import { createInsightService } from './insights';
 import { createIpLocationService } from './ipLocation';
 import { createMessageService } from './messages';
 import type { ScryptCost } from './passwords';
@@ -117,6 +118,7 @@ export function createServices(deps: ServiceDeps) {
     adminUsers: createAdminUserService({ db: deps.db, sessions, audit }),
     accountControl: createAccountControlService({ db: deps.db, sessions, audit, creditBalance: billing.creditBalance }),
     messages: createMessageService(deps.db),
+    insights: createInsightService(deps.db),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,
     metrics,

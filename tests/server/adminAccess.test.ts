@@ -30,6 +30,13 @@ const UPDATE = { username: 'renamed-by-admin', email: 'renamed-by-admin@example.
 const ENDPOINTS: Endpoint[] = [
   { name: 'GET grove-metrics', method: 'GET', path: () => '/api/admin/grove-metrics', adminStatus: 200, invalid: null },
   {
+    name: 'GET insights',
+    method: 'GET',
+    path: () => '/api/admin/insights?days=7',
+    adminStatus: 200,
+    invalid: { method: 'GET', path: () => '/api/admin/insights?days=14' },
+  },
+  {
     name: 'GET users (list)',
     method: 'GET',
     path: () => '/api/admin/users?page=1&perPage=5&sort=username&order=ASC',
