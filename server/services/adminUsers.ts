@@ -207,32 +207,32 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     },
 
     /**
-     * Up to SEARCH_LIMIT users by username, e-mail or id, by username. Separate reads merged here:
-     * as one OR query, PostgreSQL may walk the whole username index in order instead.
+     * Up to SEARCH_LIMIT users by id, by the start of their username or e-mail, then, for a term of
+     * SUBSTRING_MIN_LENGTH or more, by the term anywhere; those that start with it come first, and
+     * the answer is in username order. The reads are separate, merged here: as one OR query,
+     * PostgreSQL may walk the whole username index in order. The "anywhere" read takes any
+     * SEARCH_LIMIT matches without sorting them, so a term half the users have costs what a rare
+     * one does (sorting every match of a common term was most of a search's time).
      */
     async search(raw: string): Promise<AdminUser[]> {
       const term = raw.trim();
       const lowered = term.toLowerCase();
-      const byId = db.selectFrom('users').selectAll().where('id', '=', term).execute();
-      const byUsername = () => db.selectFrom('users').selectAll().orderBy(usernameKey).orderBy('id').limit(SEARCH_LIMIT);
-      let reads: Promise<UsersTable[]>[];
-      if (!matchesAnywhere(term)) {
-        reads = [
-          byUsername().where((eb) => startsWith(eb, usernameKey, lowered)).execute(),
-          db.selectFrom('users').selectAll().where((eb) => startsWith(eb, emailKey, lowered)).orderBy(emailKey).limit(SEARCH_LIMIT).execute(),
-        ];
-      } else if (postgres) {
-        reads = [byUsername().where(contains('username', lowered)).execute(), byUsername().where(contains('email', lowered)).execute()];
-      } else {
-        const common = (await isCommon(lowered)) ? await commonTermPage(term, usernameKey, false, 0, SEARCH_LIMIT) : null;
-        reads = [common ? Promise.resolve(common) : byUsername().where(sql<SqlBool>`id in ${idsContaining(lowered)}`).execute()];
+      const [byId, byUsername, byEmail] = await Promise.all([
+        db.selectFrom('users').selectAll().where('id', '=', term).execute(),
+        db.selectFrom('users').selectAll().where((eb) => startsWith(eb, usernameKey, lowered)).orderBy(usernameKey).orderBy('id').limit(SEARCH_LIMIT).execute(),
+        db.selectFrom('users').selectAll().where((eb) => startsWith(eb, emailKey, lowered)).orderBy(emailKey).orderBy('id').limit(SEARCH_LIMIT).execute(),
+      ]);
+      const found = new Map([...byId, ...byUsername, ...byEmail].map((row) => [row.id, row]));
+      if (found.size < SEARCH_LIMIT && matchesAnywhere(term)) {
+        const anywhere = postgres
+          ? db.selectFrom('users').selectAll().where((eb) => eb.or([contains('username', lowered), contains('email', lowered)]))
+          : db.selectFrom('users').selectAll().where(sql<SqlBool>`id in (select user_id from user_search_ids where search_id in (select rowid from users_search where users_search match ${ftsPhrase(lowered)} limit ${SEARCH_LIMIT}))`);
+        for (const row of await anywhere.limit(SEARCH_LIMIT).execute()) if (!found.has(row.id)) found.set(row.id, row);
       }
-      const rows = (await Promise.all([byId, ...reads])).flat();
-      const unique = new Map(rows.map((row) => [row.id, row]));
       const key = (row: UsersTable) => row.username.toLowerCase();
-      return [...unique.values()]
-        .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id < b.id ? -1 : 1))
+      return [...found.values()]
         .slice(0, SEARCH_LIMIT)
+        .sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id < b.id ? -1 : 1))
         .map(toAdminUser);
     },
 
