@@ -33,6 +33,7 @@ import {
   type UserUpdate,
 } from '../../contract/admin';
 import { sageBuildSchema, type SageBuild } from '../../contract/builds';
+import { insightsSchema, type InsightRange, type Insights } from '../../contract/insights';
 import { send, sendFor, sendForFile, sendPage, type DownloadedFile } from './http';
 
 /**
@@ -46,6 +47,8 @@ import { send, sendFor, sendForFile, sendPage, type DownloadedFile } from './htt
 export interface AdminDataProvider extends DataProvider {
   /** §3 Grove metrics (the Home tab). */
   groveMetrics(): Promise<GroveMetrics>;
+  /** The Home's charts of the business over the last `days` UTC days. */
+  insights(days: InsightRange): Promise<Insights>;
   /** The Search tab: at most 50 users matching `term`. */
   search(term: string): Promise<AdminUser[]>;
   /** Find Message: the message stored under a session id; a 404 HttpError when there is none. */
@@ -151,6 +154,7 @@ export const dataProvider: AdminDataProvider = {
   deleteMany: (resource) => unsupported('deleteMany', resource),
 
   groveMetrics: () => sendFor(groveMetricsSchema, '/api/admin/grove-metrics'),
+  insights: (days) => sendFor(insightsSchema, `/api/admin/insights?${new URLSearchParams({ days: String(days) })}`),
   search: (term) => sendFor(z.array(adminUserSchema), `${USERS}/search?${new URLSearchParams({ query: term })}`),
   findBySessionId: (sessionId) =>
     sendFor(storedMessageSchema, `/api/admin/messages/search?${new URLSearchParams({ sessionId, _t: cacheBuster() })}`),

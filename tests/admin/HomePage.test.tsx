@@ -2,16 +2,18 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, stubFetch } from '../portal/render';
-import { expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import type { Insights } from '../../contract/insights';
+import { expectNotification, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 setUpAdminTests();
 
 const metrics = (totalUsers: number) => () => json({ userStats: { totalUsers } });
+const emptyInsights = { 'GET /api/admin/insights': () => json(noInsights()) };
 
 describe('Home (§2)', () => {
   it('shows the number of Grove users and reads it again on Refresh', async () => {
     let total = 1234;
-    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': () => metrics(total)() });
+    const fetch = stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': () => metrics(total)() });
     renderAdmin('/admin');
     const card = await screen.findByRole('region', { name: 'Grove Users' });
     expect(await within(card).findByText('1,234')).toBeInTheDocument();
@@ -26,6 +28,7 @@ describe('Home (§2)', () => {
     let fail = true;
     stubFetch({
       ...signedInAdmin,
+      ...emptyInsights,
       'GET /api/admin/grove-metrics': () =>
         fail ? json({ error: 'Internal Server Error', message: 'Database unavailable' }, 500, 'Internal Server Error') : metrics(7)(),
     });
@@ -43,7 +46,7 @@ describe('Home (§2)', () => {
   });
 
   it('lists the tabs in the spec’s order and words, then the audit log', async () => {
-    stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics(1) });
+    stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
     renderAdmin('/admin');
     await screen.findByText('Grove Users');
     const menu = screen.getByRole('menu');
@@ -56,5 +59,106 @@ describe('Home (§2)', () => {
       'User List',
       'Audit Log',
     ]);
+  });
+});
+
+/** A month of figures: a few sign-ups and sales, subscriptions in three statuses, two currencies. */
+function monthOfFigures(days = 30): Insights {
+  const figures = noInsights(days);
+  const at = (values: Record<number, number>) => figures.days.map((_, i) => values[i - (days - 30)] ?? 0);
+  return {
+    ...figures,
+    signUps: { epic: at({ 29: 4, 27: 2 }), email: at({ 29: 1 }) },
+    pluginSignIns: at({ 28: 3 }),
+    creditsSold: at({ 29: 500, 10: 100 }),
+    messagesStored: at({ 29: 12, 28: 30 }),
+    subscriptionsByStatus: [
+      { status: 'active', count: 12 },
+      { status: 'past_due', count: 2 },
+      { status: 'trialing', count: 3 },
+    ],
+    monthlyRecurringRevenue: [
+      { currency: 'usd', amount: 24_000, subscriptions: 12 },
+      { currency: 'jpy', amount: 1500, subscriptions: 2 },
+    ],
+    trialConversions: { ended: 8, converted: 6 },
+  };
+}
+
+describe('Home: the business at a glance (issue 14)', () => {
+  const section = () => screen.findByRole('region', { name: 'The business at a glance' });
+  const figure = async (name: string) => within(await section()).findByRole('figure', { name });
+
+  it('draws the seven charts of the last 30 UTC days, each with a summary and its figures as a table', async () => {
+    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics(17), 'GET /api/admin/insights': () => json(monthOfFigures()) });
+    renderAdmin('/admin');
+    expect(await within(await section()).findByText('Days are UTC days. Last 30 days, up to today.')).toBeInTheDocument();
+    expect(fetch.mock.calls.map(([url]) => String(url))).toContain('/api/admin/insights?days=30');
+
+    const signUps = await figure('Sign-ups per day');
+    expect(signUps).toHaveAccessibleDescription('7 sign-ups in the last 30 days: 6 with Epic, 1 with e-mail.');
+    await userEvent.click(within(signUps).getByText('Show the figures'));
+    const table = within(signUps).getByRole('table', { name: 'Sign-ups per day' });
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Day (UTC)', 'Epic', 'E-mail']);
+    expect(within(table).getByRole('row', { name: '2026-11-23 4 1' })).toBeInTheDocument();
+
+    expect(await figure('Plugin sign-ins per day')).toHaveAccessibleDescription('3 completed plugin sign-ins in the last 30 days.');
+    expect(await figure('Messages stored per day')).toHaveAccessibleDescription('42 chat messages stored in the last 30 days.');
+    expect(await figure('Subscriptions by status')).toHaveAccessibleDescription('17 subscriptions now: 12 active, 2 past due, 3 trialing.');
+    expect(await figure('Monthly recurring revenue')).toHaveAccessibleDescription(
+      'Active and past-due subscriptions bring $240.00, ¥1,500 a month (each currency apart).',
+    );
+    expect(await figure('Trial conversions')).toHaveAccessibleDescription('6 of 8 trials that ended in the last 30 days converted (75%).');
+    expect(await figure('Credits sold')).toHaveAccessibleDescription('600 credits sold in packs in the last 30 days.');
+  });
+
+  it('reads the range the admin picks, and keeps it for the next visit', async () => {
+    const fetch = stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/grove-metrics': metrics(1),
+      'GET /api/admin/insights': (_init, url) => json(monthOfFigures(Number(url.searchParams.get('days')))),
+    });
+    const { unmount } = renderAdmin('/admin');
+    const range = within(await section()).getByRole('group', { name: 'Range' });
+    expect(within(range).getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'true');
+    await userEvent.click(within(range).getByRole('button', { name: '7 days' }));
+    expect(await within(await section()).findByText('Days are UTC days. Last 7 days, up to today.')).toBeInTheDocument();
+    expect(await figure('Sign-ups per day')).toHaveAccessibleDescription('7 sign-ups in the last 7 days: 6 with Epic, 1 with e-mail.');
+    expect(fetch.mock.calls.map(([url]) => String(url))).toContain('/api/admin/insights?days=7');
+
+    unmount();
+    renderAdmin('/admin');
+    expect(within(within(await section()).getByRole('group', { name: 'Range' })).getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('says what is missing on a fresh install instead of drawing empty charts', async () => {
+    stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(0) });
+    renderAdmin('/admin');
+    expect(await figure('Sign-ups per day')).toHaveAccessibleDescription('No sign-ups in the last 30 days yet.');
+    expect(await figure('Subscriptions by status')).toHaveAccessibleDescription('No subscriptions yet.');
+    expect(await figure('Monthly recurring revenue')).toHaveAccessibleDescription('No paying subscriptions yet.');
+    expect(await figure('Trial conversions')).toHaveAccessibleDescription('No trial ended in the last 30 days.');
+    expect(await figure('Credits sold')).toHaveAccessibleDescription('No credit packs sold in the last 30 days yet.');
+    expect(within(await section()).queryByText('Show the figures')).not.toBeInTheDocument();
+  });
+
+  it('says the figures failed, toasts Error, and Retry reads them again', async () => {
+    let fail = true;
+    stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/grove-metrics': metrics(5),
+      'GET /api/admin/insights': () => (fail ? json({ error: 'Internal Server Error', message: 'Database unavailable' }, 500, 'Internal Server Error') : json(monthOfFigures())),
+    });
+    renderAdmin('/admin');
+    await expectNotification('Error', 'Failed to fetch the business figures');
+    const insights = await section();
+    expect(within(insights).getByText('Failed to fetch the business figures')).toBeInTheDocument();
+    // Grove Users is unaffected.
+    expect(await within(screen.getByRole('region', { name: 'Grove Users' })).findByText('5')).toBeInTheDocument();
+
+    fail = false;
+    await userEvent.click(within(insights).getByRole('button', { name: 'Retry' }));
+    expect(await within(insights).findByRole('figure', { name: 'Sign-ups per day' })).toBeInTheDocument();
+    expect(within(insights).queryByText('Failed to fetch the business figures')).not.toBeInTheDocument();
   });
 });

@@ -200,7 +200,7 @@ describe('A user’s account details (issue 14)', () => {
   });
 });
 
-describe('Reissue License and Sign Out Everywhere (issue 14)', () => {
+describe('Reissue license and Sign out everywhere (issue 14)', () => {
   const posts = (fetch: ReturnType<typeof stubUser>, path: string) =>
     fetch.mock.calls.filter(([url, init]) => String(url) === path && init?.method === 'POST').length;
 
@@ -214,7 +214,7 @@ describe('Reissue License and Sign Out Everywhere (issue 14)', () => {
       },
     });
     await openUser();
-    await userEvent.click(screen.getByRole('button', { name: 'Reissue License' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Reissue license' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reissue the license of ada@example.com?' });
     expect(within(dialog).getByText(/The current token stops working at once: the plugin will ask ada@example.com to sign in again/)).toBeInTheDocument();
     expect(posts(fetch, '/api/admin/users/u1/license/reissue')).toBe(0);
@@ -230,7 +230,7 @@ describe('Reissue License and Sign Out Everywhere (issue 14)', () => {
   it('does nothing when the confirmation is cancelled', async () => {
     const fetch = stubUser();
     await openUser();
-    await userEvent.click(screen.getByRole('button', { name: 'Reissue License' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Reissue license' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(posts(fetch, '/api/admin/users/u1/license/reissue')).toBe(0);
@@ -242,7 +242,7 @@ describe('Reissue License and Sign Out Everywhere (issue 14)', () => {
       'POST /api/admin/users/u1/license/reissue': () => json({ error: 'not_found', message: ADMIN_MESSAGES.userNotFound }, 404, 'Not Found'),
     });
     await openUser();
-    await userEvent.click(screen.getByRole('button', { name: 'Reissue License' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Reissue license' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     await expectNotification('Error', 'Failed to reissue license', ADMIN_MESSAGES.userNotFound);
     expect(screen.getByText('lic-3f9a-77c2')).toBeInTheDocument();
@@ -262,7 +262,7 @@ describe('Reissue License and Sign Out Everywhere (issue 14)', () => {
     const panel = await accountPanel();
     await waitFor(() => expect(detail(panel, 'Active sessions')).toBe('2'));
 
-    screen.getByRole('button', { name: 'Sign Out Everywhere' }).focus();
+    screen.getByRole('button', { name: 'Sign out everywhere' }).focus();
     await userEvent.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Sign ada@example.com out everywhere?' });
     expect(within(dialog).getByText('Every session of ada@example.com ends now, in every browser. They can sign in again.')).toBeInTheDocument();
@@ -280,7 +280,7 @@ describe('Reissue License and Sign Out Everywhere (issue 14)', () => {
       'POST /api/admin/users/u1/sessions/revoke': () => json({ error: 'internal', message: 'boom' }, 500, 'Internal Server Error'),
     });
     await openUser();
-    await userEvent.click(screen.getByRole('button', { name: 'Sign Out Everywhere' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out everywhere' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Confirm' }));
     await expectNotification('Error', 'Failed to sign the user out', 'boom');
   });

@@ -5,7 +5,7 @@ import type { CurrentUser } from '../../contract/user';
 import type * as BrowserModule from '../../src/portal/browser';
 import { assignLocation } from '../../src/portal/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { admin, ada, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { admin, ada, expectNotification, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/portal/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -18,6 +18,7 @@ beforeEach(() => vi.mocked(assignLocation).mockReset());
 const user: CurrentUser = { ...admin, id: 'u1', username: 'ada', isAdmin: false };
 const signedOut = () => json({ error: 'Unauthorized', message: 'Authentication required' }, 401, 'Unauthorized');
 const metrics = () => json({ userStats: { totalUsers: 3 } });
+const insights = () => json(noInsights());
 
 /** `GET /api/user` answers the admin first (the portal's guard), then `later` (react-admin's checks). */
 function sessionChangesTo(later: () => Response) {
@@ -46,7 +47,7 @@ describe('who may open /admin (§2, §6)', () => {
   });
 
   it('opens the console for an admin', async () => {
-    stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics });
+    stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights });
     renderAdmin('/admin');
     expect(await screen.findByText('Grove Users')).toBeInTheDocument();
     expect(currentLocation()).toBe('/admin');
@@ -56,14 +57,14 @@ describe('who may open /admin (§2, §6)', () => {
 
 describe('when the session changes while the console is open', () => {
   it('sends a demoted admin to the portal’s /dashboard, keeping their session', async () => {
-    const fetch = stubFetch({ ...sessionChangesTo(() => json(user)), 'GET /api/admin/grove-metrics': metrics });
+    const fetch = stubFetch({ ...sessionChangesTo(() => json(user)), 'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights });
     renderAdmin('/admin');
     await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/dashboard'));
     expect(fetch.mock.calls.some(([url]) => String(url) === '/api/logout')).toBe(false);
   });
 
   it('sends a signed-out admin to /', async () => {
-    stubFetch({ ...sessionChangesTo(signedOut), 'GET /api/admin/grove-metrics': metrics });
+    stubFetch({ ...sessionChangesTo(signedOut), 'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights });
     renderAdmin('/admin');
     await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/'));
   });
@@ -72,7 +73,7 @@ describe('when the session changes while the console is open', () => {
     let signedIn = true;
     stubFetch({
       'GET /api/user': () => (signedIn ? json(admin) : signedOut()),
-      'GET /api/admin/grove-metrics': metrics,
+      'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights,
       'GET /api/admin/users/u1': () => {
         signedIn = false;
         return signedOut();
@@ -96,7 +97,7 @@ describe('when the session changes while the console is open', () => {
   });
 
   it('Logout ends the session and goes to /', async () => {
-    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics, 'POST /api/logout': () => json({ ok: true }) });
+    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights, 'POST /api/logout': () => json({ ok: true }) });
     renderAdmin('/admin');
     await userEvent.click(await screen.findByRole('button', { name: 'Profile' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));

@@ -1,6 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { AccountDetails, AdminUser } from '../../contract/admin';
+import type { Insights } from '../../contract/insights';
 import type { CurrentUser } from '../../contract/user';
 import { json, renderPortal } from '../portal/render';
 
@@ -30,6 +31,24 @@ export const noAccountDetails: AccountDetails = {
   creditBalance: 0,
   storedMessages: 0,
 };
+
+/** `GET /api/admin/insights` of a fresh install: the range's UTC days, every figure zero. */
+export function noInsights(days = 30, today = '2026-11-23'): Insights {
+  const last = Date.parse(`${today}T00:00:00Z`);
+  const labels = Array.from({ length: days }, (_, i) => new Date(last - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  const zeros = () => labels.map(() => 0);
+  return {
+    days: labels,
+    signUps: { epic: zeros(), email: zeros() },
+    pluginSignIns: zeros(),
+    creditsSold: zeros(),
+    messagesStored: zeros(),
+    subscriptionsByStatus: [],
+    monthlyRecurringRevenue: [],
+    trialConversions: { ended: 0, converted: 0 },
+    generatedAt: `${today}T12:00:00.000Z`,
+  };
+}
 
 /**
  * Loads the console's chunk once per file before the tests (importing react-admin takes seconds

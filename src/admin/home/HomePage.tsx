@@ -4,11 +4,12 @@ import { useId } from 'react';
 import { Title, useTranslate } from 'react-admin';
 import { useAdminDataProvider } from '../../dataProvider';
 import { useNotifyError } from '../notify';
+import { InsightsSection } from './InsightsSection';
 
 const numberFormat = new Intl.NumberFormat('en');
 
 /** §2 Home tab: the number of Grove users, with Refresh, and Retry when it could not be read. */
-export function HomePage() {
+function GroveUsersCard() {
   const translate = useTranslate();
   const dataProvider = useAdminDataProvider();
   const notifyError = useNotifyError();
@@ -25,7 +26,6 @@ export function HomePage() {
 
   return (
     <Card component="section" aria-labelledby={titleId} sx={{ mt: 2, maxWidth: 480 }}>
-      <Title title="admin.menu.home" />
       <CardContent>
         <Typography id={titleId} component="h2" variant="h6" gutterBottom>
           {translate('admin.home.groveUsers')}
@@ -52,5 +52,16 @@ export function HomePage() {
         )}
       </CardActions>
     </Card>
+  );
+}
+
+/** §2 Home tab: Grove Users, then the business at a glance (issue 14). */
+export function HomePage() {
+  return (
+    <>
+      <Title title="admin.menu.home" />
+      <GroveUsersCard />
+      <InsightsSection />
+    </>
   );
 }

@@ -1,0 +1,74 @@
+import { Box, Button, CircularProgress, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useId } from 'react';
+import { useStore, useTranslate } from 'react-admin';
+import { DEFAULT_INSIGHT_RANGE, INSIGHT_RANGES, type InsightRange } from '../../../contract/insights';
+import { useAdminDataProvider } from '../../dataProvider';
+import { useNotifyError } from '../notify';
+
+const BusinessCharts = lazy(() => import('./BusinessCharts'));
+
+/**
+ * The Home's figures of the business over 7, 30 or 90 UTC days (issue 14): one request for all
+ * charts; the range is kept per browser like the console's other list settings.
+ */
+export function InsightsSection() {
+  const translate = useTranslate();
+  const dataProvider = useAdminDataProvider();
+  const notifyError = useNotifyError();
+  const [days, setDays] = useStore<InsightRange>('home.insights.days', DEFAULT_INSIGHT_RANGE);
+  const range: InsightRange = (INSIGHT_RANGES as readonly number[]).includes(days) ? days : DEFAULT_INSIGHT_RANGE;
+  const insights = useQuery({
+    queryKey: ['admin', 'insights', range],
+    queryFn: () =>
+      dataProvider.insights(range).catch((error: unknown) => {
+        notifyError({ title: 'admin.error', message: 'admin.home.insights.failed', error });
+        throw error;
+      }),
+    placeholderData: keepPreviousData,
+  });
+  const titleId = useId();
+  const loading = <CircularProgress size={32} aria-label={translate('ra.message.loading')} />;
+
+  return (
+    <Box component="section" aria-labelledby={titleId} aria-busy={insights.isFetching} sx={{ mt: 3 }}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 1 }}>
+        <Typography id={titleId} component="h2" variant="h6">
+          {translate('admin.home.insights.title')}
+        </Typography>
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={range}
+          onChange={(_event, value: InsightRange | null) => value !== null && setDays(value)}
+          aria-label={translate('admin.home.insights.range')}
+        >
+          {INSIGHT_RANGES.map((option) => (
+            <ToggleButton key={option} value={option}>
+              {translate('admin.home.insights.rangeDays', { days: option })}
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+      </Box>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        {translate('admin.home.insights.utcNote', { days: range })}
+      </Typography>
+      {insights.isPending ? (
+        loading
+      ) : insights.isError ? (
+        <Box>
+          <Typography color="error" gutterBottom>
+            {translate('admin.home.insights.failed')}
+          </Typography>
+          <Button onClick={() => void insights.refetch()} disabled={insights.isFetching}>
+            {translate('admin.home.retry')}
+          </Button>
+        </Box>
+      ) : (
+        <Suspense fallback={loading}>
+          <BusinessCharts insights={insights.data} days={insights.data.days.length} />
+        </Suspense>
+      )}
+    </Box>
+  );
+}
