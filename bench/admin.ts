@@ -88,6 +88,8 @@ async function main() {
     one('recent messages (20)', '/api/admin/messages/recent?limit=20'),
     one('recent messages (1000)', '/api/admin/messages/recent?limit=1000'),
     one('user count (grove-metrics)', '/api/admin/grove-metrics'),
+    one('Home charts, 30 days (insights)', '/api/admin/insights?days=30'),
+    one('Home charts, 90 days (insights)', '/api/admin/insights?days=90'),
   ];
   const results = [];
   for (const c of cases) results.push(await run(base, c));
