@@ -1,6 +1,6 @@
 // Story: an admin created with the CLI runs the console: finds a user, renames them, downloads
 // their license, reads their AI chat history and releases a build the download page then offers.
-// A normal user cannot get in, and the download page never loads the console's code.
+// A normal user cannot get in, and the download page never loads the console's code or its charts.
 import fs from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { SKIP_E2E, runCli, control, field, registerThroughUi, setupStories, signInThroughUi, uniqueEmail, waitForPath } from './harness';
@@ -111,10 +111,12 @@ describe.skipIf(SKIP_E2E)('An admin runs the console', () => {
       await page.getByRole('heading', { name: 'Download Sage' }).waitFor();
       await page.waitForLoadState('networkidle');
       expect(scripts.length).toBeGreaterThan(0);
-      // react-admin's own components carry these class-name prefixes; none may have been loaded.
+      // react-admin's own components and MUI X Charts (the Home's charts, issue 14) carry these
+      // class-name prefixes; none may have been loaded.
       for (const url of scripts) {
         const source = await (await fetch(url)).text();
         expect(source.includes('RaLayout') || source.includes('RaDatagrid'), url).toBe(false);
+        expect(source.includes('MuiChartsAxis') || source.includes('MuiChartsTooltip'), url).toBe(false);
       }
     });
   });
