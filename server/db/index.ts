@@ -13,6 +13,7 @@ import * as m006 from './migrations/006_user_list_seek';
 import * as m007 from './migrations/007_user_search';
 import * as m008 from './migrations/008_business_insights';
 import * as m009 from './migrations/009_account_control';
+import * as m010 from './migrations/010_subscription_tallies';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -94,6 +95,7 @@ const migrations: Record<string, Migration> = {
   '007_user_search': m007,
   '008_business_insights': m008,
   '009_account_control': m009,
+  '010_subscription_tallies': m010,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

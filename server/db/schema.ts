@@ -246,6 +246,20 @@ export interface RevokedLicenseTokensTable {
   revoked_at: number;
 }
 
+/** Subscriptions of the mirror counted by status, price and trial day, kept by triggers (migration 010). */
+export interface SubscriptionTalliesTable {
+  status: string;
+  currency: string;
+  /** -1: a price Stripe computes. */
+  unit_amount: number;
+  /** '': not recurring. */
+  recurring_interval: string;
+  recurring_interval_count: number;
+  /** UTC day of `trial_end`; -1 without a trial. */
+  trial_day: number;
+  subscriptions: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -267,4 +281,5 @@ export interface Database {
   row_counts: RowCountsTable;
   revoked_license_tokens: RevokedLicenseTokensTable;
   daily_activity: DailyActivityTable;
+  subscription_tallies: SubscriptionTalliesTable;
 }

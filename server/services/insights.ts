@@ -9,46 +9,37 @@ import {
   rangeDays,
   REVENUE_STATUSES,
   trialConversions,
-  DAY_MS,
 } from './insightRules';
 
 /**
  * The admin Home's figures of the business (issue 14, decision 012). Per-day series come from the
  * `daily_activity` roll-ups that triggers keep (migration 008): one indexed range read of at most
- * 5 × 90 rows. Subscription figures come from the Stripe mirror through its status and trial_end
- * indexes. Nothing here calls Stripe or PostHog.
+ * 5 × 90 rows. Subscription figures come from the Stripe mirror's tallies by status, price and
+ * trial day (migration 010), also kept by triggers. Nothing here calls Stripe or PostHog.
  */
 export function createInsightService(db: Db, now: () => number = Date.now) {
   return {
     async forRange(days: InsightRange): Promise<Insights> {
       const at = now();
       const { first, last } = rangeDays(at, days);
-      const rangeStartSeconds = Math.floor((first * DAY_MS) / 1000);
 
+      const tallies = () => db.selectFrom('subscription_tallies').where('subscriptions', '>', 0);
       const [activity, statuses, priced, trialsEnded] = await Promise.all([
         db.selectFrom('daily_activity').select(['metric', 'day', 'amount']).where('day', '>=', first).where('day', '<=', last).execute(),
-        db
-          .selectFrom('billing_subscriptions')
-          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+        tallies()
+          .select(['status', (eb) => eb.fn.sum<number>('subscriptions').as('count')])
           .groupBy('status')
           .execute(),
-        db
-          .selectFrom('billing_subscriptions')
-          .select([
-            'currency',
-            'unit_amount',
-            'recurring_interval',
-            'recurring_interval_count',
-            (eb) => eb.fn.countAll<number>().as('count'),
-          ])
+        tallies()
+          .select(['currency', 'unit_amount', 'recurring_interval', 'recurring_interval_count', (eb) => eb.fn.sum<number>('subscriptions').as('count')])
           .where('status', 'in', [...REVENUE_STATUSES])
           .groupBy(['currency', 'unit_amount', 'recurring_interval', 'recurring_interval_count'])
           .execute(),
-        db
-          .selectFrom('billing_subscriptions')
-          .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-          .where('trial_end', '>=', rangeStartSeconds)
-          .where('trial_end', '<=', Math.floor(at / 1000))
+        // Trials that ended in the range: those still trialing today have not (trialConversions).
+        tallies()
+          .select(['status', (eb) => eb.fn.sum<number>('subscriptions').as('count')])
+          .where('trial_day', '>=', first)
+          .where('trial_day', '<=', last)
           .groupBy('status')
           .execute(),
       ]);
@@ -71,9 +62,10 @@ export function createInsightService(db: Db, now: () => number = Date.now) {
         monthlyRecurringRevenue: monthlyRecurringRevenue(
           priced.map((row) => ({
             currency: row.currency,
-            unitAmount: row.unit_amount === null ? null : Number(row.unit_amount),
-            interval: row.recurring_interval,
-            intervalCount: row.recurring_interval_count === null ? null : Number(row.recurring_interval_count),
+            // The tally's stand-ins for "none" (migration 010).
+            unitAmount: Number(row.unit_amount) < 0 ? null : Number(row.unit_amount),
+            interval: row.recurring_interval === '' ? null : row.recurring_interval,
+            intervalCount: Number(row.recurring_interval_count) || null,
             subscriptions: Number(row.count),
           })),
         ),

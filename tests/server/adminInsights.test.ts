@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Insights } from '../../contract/insights';
 import type { Db } from '../../server/db';
 import * as businessInsights from '../../server/db/migrations/008_business_insights';
+import * as subscriptionTallies from '../../server/db/migrations/010_subscription_tallies';
 import type { BillingSubscriptionsTable } from '../../server/db/schema';
 import { DAY_MS } from '../../server/services/insightRules';
 import { del, insertUsers, signedInAdmin, signedInUser, userRow } from './adminFlow';
@@ -188,6 +189,14 @@ describe.each(databases)('admin insights on $label', (database) => {
     expect(after90.trialConversions.ended - before90.trialConversions.ended).toBe(4);
     expect(after90.trialConversions.converted - before90.trialConversions.converted).toBe(2);
 
+    // A subscription the mirror updates moves between the figures: the trial converts, a price changes.
+    await server().db.updateTable('billing_subscriptions').set({ status: 'active' }).where('user_id', '=', owner!.id).where('status', '=', 'paused').execute();
+    const converted = await insights(client, 30);
+    expect(statusCount(converted, 'paused') - statusCount(before, 'paused')).toBe(0);
+    expect(statusCount(converted, 'active') - statusCount(before, 'active')).toBe(3);
+    expect(converted.trialConversions.converted - before.trialConversions.converted).toBe(2);
+    expect(revenue(converted, 'chf')).toEqual({ currency: 'chf', amount: 5733, subscriptions: 4 });
+
     // A deleted user's subscriptions leave the mirror, and the figures with them.
     await server().db.deleteFrom('users').where('id', '=', owner!.id).execute();
     expect(revenue(await insights(client, 30), 'chf')).toBeUndefined();
@@ -196,14 +205,20 @@ describe.each(databases)('admin insights on $label', (database) => {
   it('counts what was there before the roll-ups existed (the migration fills them in)', async () => {
     const { client, id } = await signedInAdmin(server());
     const db = server().db;
+    const before = await insights(client, 90);
+    await subscriptionTallies.down(db);
     await businessInsights.down(db);
     const now = Date.now();
     await insertUsers(db, [userRow({ created_at: daysAgo(5, now) }), userRow({ epic_account_id: `epic-${randomUUID()}`, created_at: daysAgo(5, now) })]);
     await storeMessages(db, id, [daysAgo(5, now)]);
+    await db.insertInto('billing_subscriptions').values([subscriptionRow(id, { status: 'active', currency: 'sek', unit_amount: 9900 }), subscriptionRow(id, { status: 'unpaid', currency: 'sek' })]).execute();
     const usersBefore = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('created_at', '>=', daysAgo(89, now)).executeTakeFirstOrThrow();
     await businessInsights.up(db);
+    await subscriptionTallies.up(db);
 
     const figures = await insights(client, 90);
+    expect(revenue(figures, 'sek')).toEqual({ currency: 'sek', amount: 9900, subscriptions: 1 });
+    expect(statusCount(figures, 'unpaid') - statusCount(before, 'unpaid')).toBe(1);
     expect(sum(figures.signUps.epic) + sum(figures.signUps.email)).toBe(Number(usersBefore.n));
     expect(figures.messagesStored[84]).toBeGreaterThanOrEqual(1);
   });

@@ -112,10 +112,6 @@ export async function up(db: Kysely<any>): Promise<void> {
       )
       .execute(db);
   }
-
-  // The Home's subscription figures: counts by status, the paying ones' prices, trials by their end.
-  await db.schema.createIndex('billing_subscriptions_status_idx').on('billing_subscriptions').column('status').execute();
-  await db.schema.createIndex('billing_subscriptions_trial_end_idx').on('billing_subscriptions').column('trial_end').execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -126,7 +122,5 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql.raw(`drop trigger if exists ${name}${postgres ? ` on ${table}` : ''}`).execute(db);
     if (postgres) await sql.raw(`drop function if exists ${name}()`).execute(db);
   }
-  await db.schema.dropIndex('billing_subscriptions_trial_end_idx').execute();
-  await db.schema.dropIndex('billing_subscriptions_status_idx').execute();
   await db.schema.dropTable('daily_activity').execute();
 }
