@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, type AccountDetails, type AdminUser } from '../../contract/admin';
 import { LICENSE_REVOKED } from '../../contract/license';
-import type { BillingSubscriptionsTable } from '../../server/db/schema';
 import { hashPassword } from '../../server/services/passwords';
 import { hashToken } from '../../server/services/tokens';
-import { auditLog, insertUsers, signedInAdmin, signedInUser, tick, userRow, type Signed } from './adminFlow';
+import { auditLog, insertUsers, signedInAdmin, signedInUser, subscriptionRow, tick, userRow, type Signed } from './adminFlow';
 import { existingEpicUser, location, pkcePair, pluginLoginUrl, signInWithEpic, userByEmail } from './epicFlow';
 import { databases, errorBody, PASSWORD, TEST_SCRYPT_COST, useTestServer, type TestClient } from './harness';
 
@@ -168,32 +167,6 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
   });
 
   describe('account details', () => {
-    function subscriptionRow(userId: string, overrides: Partial<BillingSubscriptionsTable>): BillingSubscriptionsTable {
-      return {
-        id: `sub_${randomUUID()}`,
-        user_id: userId,
-        customer_id: `cus_${userId}`,
-        status: 'active',
-        item_id: `si_${randomUUID()}`,
-        price_id: 'price_monthly',
-        unit_amount: 1999,
-        currency: 'usd',
-        recurring_interval: 'month',
-        recurring_interval_count: 1,
-        product_id: 'prod_pro',
-        product_name: 'Sage Pro',
-        product_description: null,
-        cancel_at: null,
-        cancel_at_period_end: 0,
-        trial_end: null,
-        current_period_end: null,
-        default_payment_method: null,
-        created: 1_700_000_000,
-        synced_at: Date.now(),
-        ...overrides,
-      };
-    }
-
     it('says what a new account has: nothing yet, never signed in', async () => {
       const admin = await signedInAdmin(server());
       const [row] = await insertUsers(server().db, [userRow()]);

@@ -7,7 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import type { AuditEntry } from '../../contract/admin';
 import type { Db } from '../../server/db';
-import type { UsersTable } from '../../server/db/schema';
+import type { BillingSubscriptionsTable, UsersTable } from '../../server/db/schema';
 import { uniqueEmail, type TestClient, type TestServer } from './harness';
 
 export interface Signed {
@@ -58,6 +58,33 @@ export function userRow(overrides: Partial<UsersTable> = {}): UsersTable {
     updated_at: now,
     last_sign_in_at: null,
     last_sign_in_method: null,
+    ...overrides,
+  };
+}
+
+/** A complete billing_subscriptions row (the Stripe mirror) for the user; `overrides` win. */
+export function subscriptionRow(userId: string, overrides: Partial<BillingSubscriptionsTable> = {}): BillingSubscriptionsTable {
+  return {
+    id: `sub_${randomUUID()}`,
+    user_id: userId,
+    customer_id: `cus_${userId}`,
+    status: 'active',
+    item_id: `si_${randomUUID()}`,
+    price_id: 'price_monthly',
+    unit_amount: 1999,
+    currency: 'usd',
+    recurring_interval: 'month',
+    recurring_interval_count: 1,
+    product_id: 'prod_pro',
+    product_name: 'Sage Pro',
+    product_description: null,
+    cancel_at: null,
+    cancel_at_period_end: 0,
+    trial_end: null,
+    current_period_end: null,
+    default_payment_method: null,
+    created: 1_700_000_000,
+    synced_at: Date.now(),
     ...overrides,
   };
 }

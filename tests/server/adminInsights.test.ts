@@ -1,12 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Insights } from '../../contract/insights';
 import type { Db } from '../../server/db';
 import * as businessInsights from '../../server/db/migrations/008_business_insights';
 import * as subscriptionTallies from '../../server/db/migrations/010_subscription_tallies';
-import type { BillingSubscriptionsTable } from '../../server/db/schema';
 import { DAY_MS } from '../../server/services/insightRules';
-import { del, insertUsers, signedInAdmin, signedInUser, userRow } from './adminFlow';
+import { del, insertUsers, signedInAdmin, signedInUser, subscriptionRow, userRow } from './adminFlow';
 import { location, pkcePair, pluginLoginUrl, signUpWithEpic, uniqueDisplayName } from './epicFlow';
 import { databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
 
@@ -23,33 +22,6 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const added = (before: number[], after: number[]) => after.map((value, i) => value - (before[i] ?? 0));
 const statusCount = (figures: Insights, status: string) => figures.subscriptionsByStatus.find((row) => row.status === status)?.count ?? 0;
 const revenue = (figures: Insights, currency: string) => figures.monthlyRecurringRevenue.find((row) => row.currency === currency);
-
-function subscriptionRow(userId: string, overrides: Partial<BillingSubscriptionsTable> = {}): BillingSubscriptionsTable {
-  const id = `sub_${randomBytes(6).toString('hex')}`;
-  return {
-    id,
-    user_id: userId,
-    customer_id: `cus_${id}`,
-    status: 'active',
-    item_id: `si_${id}`,
-    price_id: 'price_monthly',
-    unit_amount: 2000,
-    currency: 'usd',
-    recurring_interval: 'month',
-    recurring_interval_count: 1,
-    product_id: 'prod_pro',
-    product_name: 'Sage Pro',
-    product_description: null,
-    cancel_at: null,
-    cancel_at_period_end: 0,
-    trial_end: null,
-    current_period_end: null,
-    default_payment_method: null,
-    created: Math.floor(Date.now() / 1000),
-    synced_at: Date.now(),
-    ...overrides,
-  };
-}
 
 async function storeMessages(db: Db, userId: string | null, createdAt: number[]) {
   await db
