@@ -1,8 +1,8 @@
-import { ADMIN_MESSAGES, type AccountDetails, type AdminSubscription, type AdminUser } from '../../contract/admin';
+import type { AccountDetails, AdminSubscription, AdminUser } from '../../contract/admin';
 import type { Db } from '../db';
-import type { BillingSubscriptionsTable, UsersTable } from '../db/schema';
+import type { BillingSubscriptionsTable } from '../db/schema';
 import { AppError } from '../errors';
-import { toAdminUser } from './adminUsers';
+import { findUser, toAdminUser } from './adminUsers';
 import type { Actor, AuditService } from './audit';
 import type { SessionService } from './sessions';
 import { hashToken, newToken } from './tokens';
@@ -51,11 +51,7 @@ export interface AccountControlDeps {
 export function createAccountControlService(deps: AccountControlDeps) {
   const { db, sessions, audit } = deps;
 
-  async function find(id: string, trx: Db = db): Promise<UsersTable> {
-    const row = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw new AppError(404, 'not_found', ADMIN_MESSAGES.userNotFound);
-    return row;
-  }
+  const find = (id: string, trx: Db = db) => findUser(trx, id);
 
   return {
     /**

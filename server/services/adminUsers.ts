@@ -50,6 +50,13 @@ export function toAdminUser(row: UsersTable): AdminUser {
   };
 }
 
+/** The user an admin acts on, read with `db` (or the caller's transaction); 404 `User not found`. */
+export async function findUser(db: Db, id: string): Promise<UsersTable> {
+  const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError(404, 'not_found', ADMIN_MESSAGES.userNotFound);
+  return row;
+}
+
 /** What the audit log keeps of a user: no password hash, no license token. */
 const auditView = (row: UsersTable) => ({
   username: row.username,
@@ -147,11 +154,7 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     return Number(row_count);
   }
 
-  async function find(id: string): Promise<UsersTable> {
-    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw new AppError(404, 'not_found', ADMIN_MESSAGES.userNotFound);
-    return row;
-  }
+  const find = (id: string) => findUser(db, id);
 
   return {
     totalUsers: countAll,
