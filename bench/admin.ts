@@ -4,13 +4,14 @@
 // `npm start` does, and measures each read one request at a time, as an admin's clicks arrive.
 // Seeding takes minutes; the figures go in the README.
 // BENCH_DATA_DIR=… keeps the SQLite file there and reuses it on the next run (migrated to the
-// latest schema, not seeded again) when it already holds BENCH_USERS users.
+// latest schema, not seeded again) when it already holds BENCH_USERS users; BENCH_PG_SCHEMA=… does
+// the same with that PostgreSQL schema.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../server/db';
-import { createPostgresSchema } from '../scripts/postgresSchema';
+import { createPostgresSchema, keptPostgresSchema } from '../scripts/postgresSchema';
 import { seedDemoData } from '../server/services/demoData';
 import { run, type Case } from './measure';
 import { startProduct, stopServers } from './serverProcess';
@@ -26,14 +27,20 @@ async function main() {
   const keptDir = process.env.BENCH_DATABASE_URL ? undefined : process.env.BENCH_DATA_DIR;
   if (keptDir) fs.mkdirSync(keptDir, { recursive: true });
   const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sage-bench-admin-'));
-  const pgSchema = process.env.BENCH_DATABASE_URL ? await createPostgresSchema(process.env.BENCH_DATABASE_URL, 'bench') : null;
+  const keptSchema = process.env.BENCH_DATABASE_URL ? process.env.BENCH_PG_SCHEMA : undefined;
+  const pgSchema = process.env.BENCH_DATABASE_URL
+    ? keptSchema
+      ? await keptPostgresSchema(process.env.BENCH_DATABASE_URL, keptSchema)
+      : await createPostgresSchema(process.env.BENCH_DATABASE_URL, 'bench')
+    : null;
+  const kept = Boolean(keptDir ?? keptSchema);
   const db = openDatabase({ dataDir, databaseUrl: pgSchema?.url });
   await migrateToLatest(db);
 
   const started = performance.now();
   let last = 0;
-  const seeded = keptDir ? Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : 0;
-  if (seeded >= USERS) console.log(`reusing ${seeded} users and their messages in ${keptDir}`);
+  const seeded = kept ? Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : 0;
+  if (seeded >= USERS) console.log(`reusing ${seeded} users and their messages in ${keptDir ?? keptSchema}`);
   else await seedDemoData(db, { users: USERS, messages: MESSAGES }, (what, done, total) => {
     if (done === total || performance.now() - last > 10_000) {
       last = performance.now();
@@ -57,7 +64,7 @@ async function main() {
   const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   await db.updateTable('users').set({ is_admin: 1 }).where('email', '=', email).execute();
   const sample = await db.selectFrom('users').select(['id', 'username', 'email']).orderBy('created_at').offset(Math.floor(USERS / 2)).limit(1).executeTakeFirstOrThrow();
-  // seedDemoData's names are `first.last<n>`, its e-mails `first.last.<run><n>@domain`.
+  // seedDemoData's names are `first.last<n>`, its e-mails `first.last<n>.<id start>@domain`.
   const usernameMiddle = sample.username.slice(2);
   const sampleEmail = sample.email ?? '';
   const emailMiddle = sampleEmail.slice(sampleEmail.indexOf('.') + 1, sampleEmail.indexOf('@') + 4);
@@ -77,13 +84,14 @@ async function main() {
     one('user search (middle of a username)', `/api/admin/users/search?query=${encodeURIComponent(usernameMiddle)}`),
     one('user search (middle of an e-mail)', `/api/admin/users/search?query=${encodeURIComponent(emailMiddle)}`),
     one('user list filtered by q (middle of a username)', `/api/admin/users?q=${encodeURIComponent(usernameMiddle)}`),
-    // Terms many users have: the list counts every match; where matches are sorted, time grows with them.
+    // Terms many users have: a search lists at most SEARCH_LIST_LIMIT of them (decision 012), sorted.
     one('user search (common part: 1 user in 20)', `/api/admin/users/search?query=${COMMON}`, 20),
-    one('user list filtered by q (common part: 1 user in 20)', `/api/admin/users?q=${COMMON}`, 20),
+    one('user list filtered by q (common part: 1 user in 20)', `/api/admin/users?q=${COMMON}`),
     one('user search (1 user in 20, all last by username)', `/api/admin/users/search?query=${LAST_COMMON}`, 20),
-    one('user list filtered by q (1 user in 20, all last by username)', `/api/admin/users?q=${LAST_COMMON}&sort=username&order=ASC`, 20),
+    one('user list filtered by q (1 user in 20, all last by username)', `/api/admin/users?q=${LAST_COMMON}&sort=username&order=ASC`),
+    one('user list filtered by q (1 user in 20), its last page by e-mail', `/api/admin/users?q=${COMMON}&sort=email&order=DESC&page=40`),
     one('user search (part of every e-mail)', '/api/admin/users/search?query=example', 10),
-    one('user list filtered by q (part of every e-mail)', '/api/admin/users?q=example', 10),
+    one('user list filtered by q (part of every e-mail)', '/api/admin/users?q=example'),
     one('find message by session id', `/api/admin/messages/search?sessionId=${encodeURIComponent(session.session_id)}`),
     one('recent messages (20)', '/api/admin/messages/recent?limit=20'),
     one('recent messages (1000)', '/api/admin/messages/recent?limit=1000'),

@@ -28,8 +28,15 @@ export const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 25;
 
 /**
+ * The most users a `q` search of the user list answers, sorted and paged; when more match, the total
+ * is this (decision 012). A search is for finding someone: add to the term to narrow it.
+ */
+export const SEARCH_LIST_LIMIT = 1000;
+
+/**
  * `GET /api/admin/users?page=&perPage=&sort=&order=&q=`: always a JSON array (one page), with the
- * total number of matching users in the `X-Total-Count` header. Pages start at 1.
+ * total number of matching users (at most SEARCH_LIST_LIMIT with `q`) in the `X-Total-Count`
+ * header. Pages start at 1.
  */
 export const userListQuerySchema = z.object({
   page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be 1 or more').max(1_000_000).default(1),

@@ -32,3 +32,10 @@ export async function createPostgresSchema(baseUrl: string, prefix: string): Pro
   await query(baseUrl, `CREATE SCHEMA ${name}`);
   return { name, url: withSearchPath(baseUrl, name), drop: () => query(baseUrl, `DROP SCHEMA IF EXISTS ${name} CASCADE`) };
 }
+
+/** The schema `name` in the database at `baseUrl`, created if missing and kept: drop() leaves it. */
+export async function keptPostgresSchema(baseUrl: string, name: string): Promise<PostgresSchema> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`a schema name is lower-case letters, digits and _: ${name}`);
+  await query(baseUrl, `CREATE SCHEMA IF NOT EXISTS ${name}`);
+  return { name, url: withSearchPath(baseUrl, name), drop: async () => undefined };
+}

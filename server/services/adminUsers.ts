@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { PostgresAdapter, sql, type Expression, type RawBuilder, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { ADMIN_MESSAGES, type AdminUser, type UserListQuery, type UserUpdate } from '../../contract/admin';
+import { ADMIN_MESSAGES, SEARCH_LIST_LIMIT, type AdminUser, type UserListQuery, type UserUpdate } from '../../contract/admin';
 import type { Database, Db } from '../db';
 import type { UsersTable } from '../db/schema';
 import { AppError, badRequest, conflict } from '../errors';
@@ -19,14 +19,6 @@ export const SUBSTRING_MIN_LENGTH = 3;
 
 /** True when `term` is long enough to be looked up by trigrams. */
 export const matchesAnywhere = (term: string): boolean => [...term].length >= SUBSTRING_MIN_LENGTH;
-
-/**
- * SQLite: a term in more users than this is common. Sorting every match costs time in proportion to
- * them, so a common term's page is looked for by reading the sort key's index in order instead.
- */
-const COMMON_TERM_MATCHES = 1000;
-/** How far along the sort key's index (rows) a common term's page is looked for before every match is sorted after all. */
-const COMMON_TERM_SCAN = 20_000;
 
 /** A LIKE pattern (ESCAPE '\') for `part` anywhere, its own `%`, `_` and `\` taken literally. */
 export const likeContaining = (part: string): string => `%${part.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -87,65 +79,28 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     return sql<SqlBool>`${indexed} like ${likeContaining(part)} escape '\\'`;
   }
 
-  /** The ids of users with `part` anywhere in their username or e-mail (SQLite): migration 007's FTS5 trigram table. */
-  function idsContaining(part: string): RawBuilder<string> {
-    return sql<string>`(select user_id from user_search_ids where search_id in (select rowid from users_search where users_search match ${ftsPhrase(part)}))`;
+  /**
+   * The ids of users with `part` anywhere in their username or e-mail (SQLite): migration 007's FTS5
+   * trigram table; with `limit`, only that many of them, the most recently indexed.
+   */
+  function idsContaining(part: string, limit?: number): RawBuilder<string> {
+    const found = limit === undefined ? sql`` : sql` order by rowid desc limit ${limit}`;
+    return sql<string>`(select user_id from user_search_ids where search_id in (select rowid from users_search where users_search match ${ftsPhrase(part)}${found}))`;
   }
 
   /**
    * The username or e-mail (case-insensitive) has the term anywhere, or, for a term too short for
-   * trigrams, starts with it; or the id is the term.
+   * trigrams, starts with it; or the id is the term. With `limit`, SQLite's trigram table gives
+   * only that many (the caller limits the whole answer too; PostgreSQL stops as it finds them).
    */
-  function matches(term: string) {
+  function matches(term: string, limit?: number) {
     const lowered = term.toLowerCase();
     return (eb: ExpressionBuilder<Database, 'users'>) => {
       const byId = eb('id', '=', term);
       if (!matchesAnywhere(term)) return eb.or([startsWith(eb, usernameKey, lowered), startsWith(eb, emailKey, lowered), byId]);
       if (postgres) return eb.or([contains('username', lowered), contains('email', lowered), byId]);
-      return eb.or([sql<SqlBool>`id in ${idsContaining(lowered)}`, byId]);
+      return eb.or([sql<SqlBool>`id in ${idsContaining(lowered, limit)}`, byId]);
     };
-  }
-
-  /** SQLite: whether more than COMMON_TERM_MATCHES users have `part` (an FTS5 read that stops there). */
-  async function isCommon(part: string): Promise<boolean> {
-    const { rows } = await sql<{ n: number }>`select count(*) as n from (select rowid from users_search where users_search match ${ftsPhrase(part)} limit ${COMMON_TERM_MATCHES + 1})`.execute(db);
-    return Number(rows[0]?.n) > COMMON_TERM_MATCHES;
-  }
-
-  /**
-   * SQLite, a common term: rows `offset` to `offset + limit` of those matching it, found by reading
-   * the sort key's index in order up to its COMMON_TERM_SCAN-th row and testing each row (as the
-   * trigram table would: case-folded; e-mails are stored lower-cased). Null when the page is not
-   * all there.
-   */
-  async function commonTermPage(term: string, sortKey: RawBuilder<string | number>, descending: boolean, offset: number, limit: number): Promise<UsersTable[] | null> {
-    const part = term.toLowerCase();
-    const direction = descending ? 'desc' : 'asc';
-    const last = await db.selectFrom('users').select([sortKey.as('sort_key'), 'id']).orderBy(sortKey, direction).orderBy('id', direction).limit(1).offset(COMMON_TERM_SCAN - 1).executeTakeFirst();
-    const [upTo, before] = descending ? (['>=', '>'] as const) : (['<=', '<'] as const);
-    const rows = await db
-      .selectFrom('users')
-      .selectAll()
-      .where((eb) => {
-        const filters = [eb.or([sql<SqlBool>`instr(lower(username), ${part}) > 0`, sql<SqlBool>`instr(coalesce(email, ''), ${part}) > 0`, eb('id', '=', term)])];
-        if (last) filters.push(eb(sortKey, upTo, last.sort_key), eb.or([eb(sortKey, before, last.sort_key), eb('id', upTo, last.id)]));
-        return eb.and(filters);
-      })
-      .orderBy(sortKey, direction)
-      .orderBy('id', direction)
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.length === limit || !last ? rows : null;
-  }
-
-  /** SQLite: how many users have `term` anywhere or as their id, counted on the trigram table alone. */
-  async function countContaining(term: string): Promise<number> {
-    const phrase = ftsPhrase(term.toLowerCase());
-    const { rows } = await sql<{ n: number }>`select (select count(*) from users_search where users_search match ${phrase})
-      + (select count(*) from users u join user_search_ids s on s.user_id = u.id where u.id = ${term}
-         and not exists (select 1 from users_search where users_search match ${phrase} and rowid = s.search_id)) as n`.execute(db);
-    return Number(rows[0]?.n);
   }
 
   /** How many users there are: the count triggers keep in the same transaction as every insert and delete (migration 005). */
@@ -171,21 +126,24 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       const offset = (query.page - 1) * query.perPage;
       const page = () => db.selectFrom('users').selectAll().orderBy(sortKey, direction).orderBy('id', direction).limit(query.perPage);
 
-      if (query.q && !postgres && matchesAnywhere(query.q)) {
-        const term = query.q;
-        const pageRows = async () =>
-          ((await isCommon(term.toLowerCase())) ? await commonTermPage(term, sortKey, descending, offset, query.perPage) : null) ??
-          (await page().where(matches(term)).offset(offset).execute());
-        const [rows, total] = await Promise.all([pageRows(), countContaining(term)]);
-        return { users: rows.map(toAdminUser), total };
-      }
       if (query.q) {
-        const matching = matches(query.q);
-        const [rows, { total }] = await Promise.all([
-          page().where(matching).offset(offset).execute(),
-          db.selectFrom('users').where(matching).select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        ]);
-        return { users: rows.map(toAdminUser), total: Number(total) };
+        // A search lists at most SEARCH_LIST_LIMIT matches (decision 012): found, then sorted. Its
+        // cost is bounded by the limit, however many users match or wherever they sort.
+        const found = db.selectFrom('users').select(['id', sortKey.as('sort_key')]).where(matches(query.q, SEARCH_LIST_LIMIT)).limit(SEARCH_LIST_LIMIT);
+        const rows = await db
+          .with((cte) => cte('found').materialized(), () => found)
+          .with('page', (qb) => qb.selectFrom('found').select(['id', 'sort_key']).orderBy('sort_key', direction).orderBy('id', direction).limit(query.perPage).offset(offset))
+          .selectFrom('page')
+          .innerJoin('users', 'users.id', 'page.id')
+          .selectAll('users')
+          .select((eb) => eb.selectFrom('found').select(eb.fn.countAll<number | string>().as('n')).as('found_total'))
+          .orderBy('page.sort_key', direction)
+          .orderBy('page.id', direction)
+          .execute();
+        const total = rows[0]
+          ? Number(rows[0].found_total)
+          : Number((await db.with((cte) => cte('found').materialized(), () => found).selectFrom('found').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+        return { users: rows.map(toAdminUser), total };
       }
       if (offset === 0) {
         const [rows, total] = await Promise.all([page().execute(), countAll()]);

@@ -134,6 +134,7 @@ export const messages: TranslationMessages = {
     },
     users: {
       fetchFailed: 'Failed to fetch users',
+      searchLimited: 'A search lists at most %{limit} users. Add to it to narrow it down.',
       fieldsRequired: USER_FIELDS_REQUIRED,
       updateErrorTitle: 'Update Error',
       deleteFailed: 'Failed to delete user',

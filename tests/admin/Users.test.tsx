@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SEARCH_TERM_REQUIRED, type AdminUser } from '../../contract/admin';
+import { SEARCH_LIST_LIMIT, SEARCH_TERM_REQUIRED, type AdminUser } from '../../contract/admin';
 import type * as BrowserModule from '../../src/portal/browser';
 import { saveFile } from '../../src/portal/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
@@ -45,6 +45,23 @@ describe('User List (§2)', () => {
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'ada');
     await waitFor(() => expect(listQueries(fetch).at(-1)).toMatchObject({ q: 'ada', page: '1' }), { timeout: 3000 });
+  });
+
+  it('says a search lists at most SEARCH_LIST_LIMIT users only when a search reaches it', async () => {
+    let total = SEARCH_LIST_LIMIT;
+    stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => page([ada], total) });
+    renderAdmin('/admin/users');
+    await screen.findByText('ada@example.com');
+    const note = 'A search lists at most 1,000 users. Add to it to narrow it down.';
+    // The whole list is no search, however many users there are.
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'example');
+    expect(await screen.findByRole('status')).toHaveTextContent(note);
+
+    total = SEARCH_LIST_LIMIT - 1;
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), '.c');
+    await waitFor(() => expect(screen.queryByText(note)).not.toBeInTheDocument(), { timeout: 3000 });
   });
 
   it('toasts Error when the users cannot be read', async () => {

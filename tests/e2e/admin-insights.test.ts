@@ -31,12 +31,13 @@ describe.skipIf(SKIP_E2E)('An admin reads the business and cuts off a leaked lic
     return ((await response.json()) as { token: string }).token;
   }
 
-  it('sees the charts over seeded data, reissues a license and signs the player out everywhere', async () => {
+  it('sees the charts over seeded data, reissues a license, signs the player out everywhere and searches the users', async () => {
     const { page, story } = await stories.newPage({ width: 1280, height: 900 });
     await story('admin-insights', async () => {
       const base = stories.product.url;
       const { dataDir } = stories.product;
-      await runCli(dataDir, ['seed-demo', '--users', '300', '--messages', '2000']);
+      // More users than a list search shows (SEARCH_LIST_LIMIT): every seeded e-mail has `example`.
+      await runCli(dataDir, ['seed-demo', '--users', '1100', '--messages', '2000']);
       const adminEmail = uniqueEmail('admin');
       await runCli(dataDir, ['create-admin', '--email', adminEmail, '--password', ADMIN_PASSWORD]);
 
@@ -117,6 +118,19 @@ describe.skipIf(SKIP_E2E)('An admin reads the business and cuts off a leaked lic
       await page.getByText('license.reissue').first().waitFor();
       await page.getByText('user.sessions.revoke').first().waitFor();
       expect(await page.getByText(oldToken).count()).toBe(0);
+
+      // The User List's search: a term every user has reaches the search's limit and says so; the
+      // player's address finds them alone.
+      await page.getByRole('menuitem', { name: 'User List' }).click();
+      const searchBox = page.getByRole('textbox', { name: 'Search' });
+      await searchBox.fill('example');
+      const limitNote = page.getByRole('status').filter({ hasText: 'A search lists at most 1,000 users. Add to it to narrow it down.' });
+      await limitNote.waitFor();
+      await page.getByText('1-25 of 1000').waitFor();
+      await searchBox.fill(playerEmail);
+      await page.getByRole('cell', { name: playerEmail }).waitFor();
+      await page.getByText('1-1 of 1').waitFor();
+      expect(await limitNote.count()).toBe(0);
     });
   });
 });

@@ -6,10 +6,12 @@ import {
   SearchInput,
   TextField,
   TopToolbar,
+  useListContext,
   useTranslate,
   type SearchInputProps,
 } from 'react-admin';
-import { DEFAULT_PAGE_SIZE } from '../../../contract/admin';
+import { Alert } from '@mui/material';
+import { DEFAULT_PAGE_SIZE, SEARCH_LIST_LIMIT } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
 import { ExportUsersButton } from './ExportUsersButton';
 
@@ -29,6 +31,18 @@ function UserListActions() {
   );
 }
 
+/** Shown while a search lists as many users as a search can: more may match (decision 012). */
+function SearchLimitNote() {
+  const { total, filterValues } = useListContext();
+  const translate = useTranslate();
+  if (!filterValues.q || total !== SEARCH_LIST_LIMIT) return null;
+  return (
+    <Alert severity="info" role="status" sx={{ mx: 2, mt: 1 }}>
+      {translate('admin.users.searchLimited', { limit: SEARCH_LIST_LIMIT.toLocaleString('en') })}
+    </Alert>
+  );
+}
+
 /** §2 User List tab: every user, paged, sorted and searched by the server. */
 export function UserList() {
   const notifyError = useNotifyError();
@@ -42,6 +56,7 @@ export function UserList() {
       exporter={false}
       queryOptions={{ onError: (error: unknown) => notifyError({ title: 'admin.error', message: 'admin.users.fetchFailed', error }) }}
     >
+      <SearchLimitNote />
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="username" />
         <TextField source="email" />
