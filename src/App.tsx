@@ -1,7 +1,7 @@
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import type { RuntimeConfig } from '../contract/config';
 import { documentTitle, NOT_FOUND_PAGE, PAGES, pageFor, REDIRECTS, type PageInfo } from '../contract/pages';
 import { PageTracker } from './analytics/PageTracker';

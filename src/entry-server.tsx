@@ -7,7 +7,7 @@ import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router';
+import { StaticRouter } from 'react-router-dom';
 import type { BootData } from '../contract/boot';
 import { pageFor } from '../contract/pages';
 import { seededQueryClient } from './api/queryClient';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Admin, CustomRoutes, defaultTheme, localStorageStore, Resource, type RaThemeOptions } from 'react-admin';
-import { Route } from 'react-router';
+import { Route } from 'react-router-dom';
 import { authProvider } from '../authProvider/authProvider';
 import { dataProvider } from '../dataProvider';
 import { theme as portalTheme } from '../ui/theme';

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from 'react-router-dom';
 import { useCurrentUser } from '../authProvider/session';
 import { identify, track } from './index';
 import { createPageTimer, isAdminPath } from './rules';

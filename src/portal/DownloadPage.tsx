@@ -11,7 +11,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from 'react-router-dom';
 import { DownloadIcon, OpenInNewIcon } from '../ui/icons';
 import type { SageBuild } from '../../contract/builds';
 import { track } from '../analytics';

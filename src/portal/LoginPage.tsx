@@ -13,7 +13,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useRef, useState, type FormEvent } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { useRuntimeConfig } from '../runtimeConfig';
 import { useToast } from '../ui/toast';
 import { epicSignInUrl } from '../api/auth';

@@ -1,6 +1,6 @@
 import { Box, Divider, Drawer, IconButton, List, ListItem, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { useId } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink } from 'react-router-dom';
 import { CloseIcon } from '../ui/icons';
 import { SessionButton } from './NavBar';
 import type { NavItem, SessionAction } from './navItems';

@@ -1,6 +1,6 @@
 import { AppBar, Box, Button, IconButton, Link, Stack, Toolbar, Typography } from '@mui/material';
 import { lazy, Suspense, useId, useState } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink } from 'react-router-dom';
 import { reset, track } from '../analytics';
 import { useCurrentUser } from '../authProvider/session';
 import { useRuntimeConfig } from '../runtimeConfig';

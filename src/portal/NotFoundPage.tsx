@@ -1,5 +1,5 @@
 import { Button, Container, Stack, Typography } from '@mui/material';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from 'react-router-dom';
 
 /** Any portal path §2 does not list. */
 export function NotFoundPage() {

@@ -1,6 +1,6 @@
 import { Box, Link } from '@mui/material';
 import { useRef, type MouseEvent } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet } from 'react-router-dom';
 import { NavBar } from './NavBar';
 
 /** Every portal screen: the top navigation bar, then the routed page. */

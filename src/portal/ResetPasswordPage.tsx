@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Container, Link, Paper, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { resetPassword } from '../api/auth';
 import { useToast } from '../ui/toast';
 import { PasswordField } from './login/PasswordField';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from 'react-router-dom';
 import { useCurrentUser } from '../authProvider/session';
 import { routeAccess, sessionOf, type RouteAccess } from '../../contract/routeAccess';
 import { LoadingScreen } from '../ui/LoadingScreen';

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useNavigate } from 'react-router';
+import { useNavigate } from 'react-router-dom';
 import type { Subscription } from '../../contract/billing';
 import { DashboardPage } from '../../src/portal/dashboard/DashboardPage';
 import { at, subscription, subscriptionStatus, userSubscriptions } from './billingData';

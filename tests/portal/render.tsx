@@ -1,6 +1,6 @@
 import { render, screen, within, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { expect, vi } from 'vitest';
 import type { RuntimeConfig } from '../../contract/config';
 import { testConfig } from '../fixtures/runtimeConfig';

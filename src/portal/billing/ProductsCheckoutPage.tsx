@@ -14,7 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useId, useState, type ReactNode } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router-dom';
 import { TRIAL_DAYS } from '../../../contract/billing';
 import { createCheckoutSession, useProducts, useSubscriptionStatus, webCheckoutUrls } from '../../api/billing';
 import { CardGrid, CardsSkeleton } from '../../ui/CardGrid';

@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import type { SignInClient } from '../../../contract/epic';
 import { useUserSubscriptions } from '../../api/billing';
 import { BusyLine, PageCard } from '../../ui/PageCard';

@@ -1,6 +1,6 @@
 import { Box, Button, Drawer, Paper } from '@mui/material';
 import { useState } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { MOBILE_MEDIA_QUERY } from '../../ui/theme';
 import { useHydrated } from '../../ui/useHydrated';
 import { DashboardSidebar } from './DashboardSidebar';

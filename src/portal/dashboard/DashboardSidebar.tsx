@@ -1,5 +1,5 @@
 import { List, ListItemButton, ListItemText } from '@mui/material';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink } from 'react-router-dom';
 import { sectionHash, visibleSections, type DashboardSection } from './sections';
 
 export interface DashboardSidebarProps {

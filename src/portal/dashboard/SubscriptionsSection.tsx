@@ -1,6 +1,6 @@
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { Subscription } from '../../../contract/billing';
 import { track } from '../../analytics';
 import { useRefreshSubscriptions, useSubscriptionStatus, useUserSubscriptions } from '../../api/billing';

@@ -1,6 +1,6 @@
 import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { track } from '../../analytics';
 import { epicSignInUrl } from '../../api/auth';
 import { PageCard } from '../../ui/PageCard';

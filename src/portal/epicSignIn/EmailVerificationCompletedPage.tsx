@@ -1,6 +1,6 @@
 import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router-dom';
 import { VERIFY_LINK_MESSAGES } from '../../../contract/emailVerification';
 import { PageCard } from '../../ui/PageCard';
 import { closeWindow } from '../browser';

@@ -1,5 +1,5 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { BusyLine, PageCard } from '../../ui/PageCard';
 import { INTERNAL_CALLBACK_URL } from '../../api/auth';
 import { useToast } from '../../ui/toast';

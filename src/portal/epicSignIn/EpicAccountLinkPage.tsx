@@ -1,6 +1,6 @@
 import { Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { linkEmailSchema } from '../../../contract/epic';
 import { cancelEpicLink, checkEmailExists, linkEpicAccount } from '../../api/epic';
 import { useRefreshAuthStatus } from '../../authProvider/authStatus';

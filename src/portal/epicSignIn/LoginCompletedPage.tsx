@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import type { AuthStatus, SignInClient } from '../../../contract/epic';
 import { loginTracked, track } from '../../analytics';
 import { epicSignInUrl } from '../../api/auth';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from 'react-router-dom';
 import type { CurrentUser } from '../../../contract/user';
 import { identify, loginTracked, track } from '../../analytics';
 import { forgotPassword, login, register } from '../../api/auth';
