@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { migrateToLatest, openDatabase } from '../server/db';
+import { listQuery, type ListParams } from '../contract/restList';
 import { createPostgresSchema, keptPostgresSchema } from '../scripts/postgresSchema';
 import { seedDemoData } from '../server/services/demoData';
 import { run, type Case } from './measure';
@@ -74,24 +75,26 @@ async function main() {
   // quality), not undici's gzip-only default.
   const get = (url: string) => (b: string) => fetch(`${b}${url}`, { headers: { cookie, 'accept-encoding': 'gzip, deflate, br, zstd' } });
   const one = (name: string, url: string, requests = 100): Case => ({ name, requests, concurrency: 1, expect: 200, send: get(url) });
+  // The user list speaks react-admin's simple-rest dialect (contract/restList.ts): JSON parameters.
+  const users = (params: ListParams) => `/api/admin/users?${listQuery(params)}`;
   const cases: Case[] = [
-    one('user list, page 1 (newest first)', '/api/admin/users?page=1&perPage=25'),
-    one('user list, page 200 by username', '/api/admin/users?page=200&perPage=25&sort=username&order=ASC'),
-    one('user list filtered by q (prefix)', `/api/admin/users?q=${encodeURIComponent(sample.username.slice(0, 8))}`),
+    one('user list, page 1 (newest first)', users({ range: [0, 24] })),
+    one('user list, page 200 by username', users({ sort: ['username', 'ASC'], range: [4975, 4999] })),
+    one('user list filtered by q (prefix)', users({ filter: { q: sample.username.slice(0, 8) } })),
     one('user search (prefix of a username)', `/api/admin/users/search?query=${encodeURIComponent(sample.username.slice(0, 10))}`),
     one('user search (exact e-mail start)', `/api/admin/users/search?query=${encodeURIComponent(sample.username)}`),
     // Issue 14: 3 or more characters anywhere (a trigram index on each database).
     one('user search (middle of a username)', `/api/admin/users/search?query=${encodeURIComponent(usernameMiddle)}`),
     one('user search (middle of an e-mail)', `/api/admin/users/search?query=${encodeURIComponent(emailMiddle)}`),
-    one('user list filtered by q (middle of a username)', `/api/admin/users?q=${encodeURIComponent(usernameMiddle)}`),
+    one('user list filtered by q (middle of a username)', users({ filter: { q: usernameMiddle } })),
     // Terms many users have: a search lists at most SEARCH_LIST_LIMIT of them (decision 012), sorted.
     one('user search (common part: 1 user in 20)', `/api/admin/users/search?query=${COMMON}`, 20),
-    one('user list filtered by q (common part: 1 user in 20)', `/api/admin/users?q=${COMMON}`),
+    one('user list filtered by q (common part: 1 user in 20)', users({ filter: { q: COMMON } })),
     one('user search (1 user in 20, all last by username)', `/api/admin/users/search?query=${LAST_COMMON}`, 20),
-    one('user list filtered by q (1 user in 20, all last by username)', `/api/admin/users?q=${LAST_COMMON}&sort=username&order=ASC`),
-    one('user list filtered by q (1 user in 20), its last page by e-mail', `/api/admin/users?q=${COMMON}&sort=email&order=DESC&page=40`),
+    one('user list filtered by q (1 user in 20, all last by username)', users({ filter: { q: LAST_COMMON }, sort: ['username', 'ASC'] })),
+    one('user list filtered by q (1 user in 20), its last page by e-mail', users({ filter: { q: COMMON }, sort: ['email', 'DESC'], range: [975, 999] })),
     one('user search (part of every e-mail)', '/api/admin/users/search?query=example', 10),
-    one('user list filtered by q (part of every e-mail)', '/api/admin/users?q=example'),
+    one('user list filtered by q (part of every e-mail)', users({ filter: { q: 'example' } })),
     one('find message by session id', `/api/admin/messages/search?sessionId=${encodeURIComponent(session.session_id)}`),
     one('recent messages (20)', '/api/admin/messages/recent?limit=20'),
     one('recent messages (1000)', '/api/admin/messages/recent?limit=1000'),

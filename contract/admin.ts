@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filterParam, rangeParam, sortParam } from './restList';
 
 /**
  * The admin console's API (spec §3 User, AI history, Stored message, Grove metrics, Release form;
@@ -33,29 +34,43 @@ export const DEFAULT_PAGE_SIZE = 25;
  */
 export const SEARCH_LIST_LIMIT = 1000;
 
+/** The `filter` of `GET /api/admin/users`: a search, or the users with these ids (react-admin's getMany). */
+export const userListFilterSchema = z.strictObject(
+  {
+    /**
+     * Case-insensitively, 3 or more characters anywhere in the username or e-mail, 1 or 2 at its
+     * start; or an exact id.
+     */
+    q: z.string({ error: 'filter q must be text' }).trim().max(200, 'filter q must be at most 200 characters').optional(),
+    id: z
+      .array(z.string({ error: 'filter id must be a list of ids' }).min(1).max(100), { error: 'filter id must be a list of ids' })
+      .max(MAX_PAGE_SIZE, `filter id must list at most ${MAX_PAGE_SIZE} ids`)
+      .optional(),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'filter may only have q and id' : 'filter must be an object, like {"q":"smith"}') },
+);
+
 /**
- * `GET /api/admin/users?page=&perPage=&sort=&order=&q=`: always a JSON array (one page), with the
- * total number of matching users (at most SEARCH_LIST_LIMIT with `q`) in the `X-Total-Count`
- * header. Pages start at 1.
+ * `GET /api/admin/users?sort=&range=&filter=` (simple-rest's dialect, contract/restList.ts): one
+ * page as a JSON array, the total matching in `Content-Range` (at most SEARCH_LIST_LIMIT with
+ * `filter.q`). Without parameters: the newest DEFAULT_PAGE_SIZE users. With `filter.id`: those
+ * users, however many the range says.
  */
 export const userListQuerySchema = z.object({
-  page: z.coerce.number({ error: 'page must be a number' }).int('page must be a whole number').min(1, 'page must be 1 or more').max(1_000_000).default(1),
-  perPage: z.coerce
-    .number({ error: 'perPage must be a number' })
-    .int('perPage must be a whole number')
-    .min(1, 'perPage must be at least 1')
-    .max(MAX_PAGE_SIZE, `perPage must be at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE),
-  sort: z.enum(USER_SORT_FIELDS, { error: `sort must be one of ${USER_SORT_FIELDS.join(', ')}` }).default('createdAt'),
-  order: z.enum(['ASC', 'DESC'], { error: 'order must be ASC or DESC' }).default('DESC'),
-  /**
-   * Case-insensitively, 3 or more characters anywhere in the username or e-mail, 1 or 2 at its start;
-   * or an exact id.
-   */
-  q: z.string().trim().max(200).optional(),
+  sort: sortParam(USER_SORT_FIELDS).optional(),
+  range: rangeParam(MAX_PAGE_SIZE).optional(),
+  filter: filterParam(userListFilterSchema).optional(),
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
-export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+/** A page of users as the service reads it. */
+export interface UserListRequest {
+  sort: UserSortField;
+  order: 'ASC' | 'DESC';
+  offset: number;
+  limit: number;
+  q?: string;
+}
 
 /** §5 Admin search: an empty term gives `Please enter a search term`. */
 export const SEARCH_TERM_REQUIRED = 'Please enter a search term';
@@ -70,9 +85,6 @@ export const userUpdateSchema = z.object({
   status: z.string().trim().min(1).max(50).optional(),
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
-
-/** `DELETE /api/admin/users/{id}` on success. */
-export const userDeletedSchema = z.object({ ok: z.literal(true) });
 
 /** Admin refusals, in the console's words. */
 export const ADMIN_MESSAGES = {
@@ -154,10 +166,11 @@ export const auditEntrySchema = z.object({
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-/** `GET /api/admin/audit?page=&perPage=`: newest first; total in `X-Total-Count`. */
+/** `GET /api/admin/audit?sort=&range=&filter={}` (simple-rest's dialect): by time, newest first unless asked. */
 export const auditListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  perPage: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  sort: sortParam(['createdAt']).optional(),
+  range: rangeParam(MAX_PAGE_SIZE).optional(),
+  filter: filterParam(z.strictObject({}, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'the audit log has no filters' : 'filter must be an object, like {}') })).optional(),
 });
 
 /** `POST /api/admin/users/{id}/license/reissue` answers the user with their new license token. */

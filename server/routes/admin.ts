@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   accountDetailsSchema,
@@ -14,13 +14,13 @@ import {
   releaseRequestSchema,
   sessionsRevokedSchema,
   storedMessageSchema,
-  TOTAL_COUNT_HEADER,
-  userDeletedSchema,
+  DEFAULT_PAGE_SIZE,
   userListQuerySchema,
   userSearchQuerySchema,
   userUpdateSchema,
 } from '../../contract/admin';
 import { sageBuildSchema } from '../../contract/builds';
+import { CONTENT_RANGE_HEADER, contentRange } from '../../contract/restList';
 import { insightsQuerySchema, insightsSchema } from '../../contract/insights';
 import type { UsersTable } from '../db/schema';
 import { forbidden, unauthorized } from '../errors';
@@ -31,6 +31,19 @@ import type { App, RouteContext } from './types';
 const userParams = z.object({ id: z.string().trim().min(1).max(100) });
 
 const actorOf = (user: UsersTable): Actor => ({ id: user.id, email: user.email });
+
+/**
+ * Sends a list's rows, serialized (and checked) by the route's response schema and compressed like
+ * any other JSON answer. @fastify/compress's own hook leaves every answer with a Content-Range as
+ * it is (it takes it for a byte range), so a list of 1,000 users would leave uncompressed;
+ * `reply.compress` does not look at that header.
+ */
+function sendList(reply: FastifyReply, resource: string, start: number, rows: unknown[], total: number): FastifyReply {
+  reply.header(CONTENT_RANGE_HEADER, contentRange(resource, start, rows.length, total));
+  reply.type('application/json; charset=utf-8');
+  reply.compress(reply.serialize(rows));
+  return reply;
+}
 
 /**
  * The admin console's API (spec §7 `/api/admin/*`). Every route checks `isAdmin` on the server:
@@ -66,9 +79,16 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
     '/api/admin/users',
     { schema: { querystring: userListQuerySchema, response: { 200: z.array(adminUserSchema) } } },
     async (request, reply) => {
-      const { users, total } = await adminUsers.list(request.query);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return users;
+      const { sort, range, filter } = request.query;
+      const [start, end] = range ?? [0, DEFAULT_PAGE_SIZE - 1];
+      if (filter?.id) {
+        // react-admin's getMany: the users with these ids, whatever the range.
+        const users = await adminUsers.withIds(filter.id);
+        return sendList(reply, 'users', 0, users, users.length);
+      }
+      const [field, order] = sort ?? ['createdAt', 'DESC'];
+      const { users, total } = await adminUsers.list({ sort: field, order, offset: start, limit: end - start + 1, q: filter?.q || undefined });
+      return sendList(reply, 'users', start, users, total);
     },
   );
 
@@ -92,10 +112,10 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
     async (request) => adminUsers.update(actorOf(adminOf(request)), request.params.id, request.body),
   );
 
-  app.delete('/api/admin/users/:id', { schema: { params: userParams, response: { 200: userDeletedSchema } } }, async (request) => {
-    await adminUsers.remove(actorOf(adminOf(request)), request.params.id);
-    return { ok: true as const };
-  });
+  // Answers the user as they were: react-admin's simple-rest provider reads the deleted record.
+  app.delete('/api/admin/users/:id', { schema: { params: userParams, response: { 200: adminUserSchema } } }, async (request) =>
+    adminUsers.remove(actorOf(adminOf(request)), request.params.id),
+  );
 
   app.get('/api/admin/users/:id/ai-history', { schema: { params: userParams, response: { 200: aiHistorySchema } } }, async (request) => {
     await adminUsers.get(request.params.id); // 404 for an unknown user rather than an empty history.
@@ -138,9 +158,10 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
     '/api/admin/audit',
     { schema: { querystring: auditListQuerySchema, response: { 200: z.array(auditEntrySchema) } } },
     async (request, reply) => {
-      const { entries, total } = await audit.list(request.query.page, request.query.perPage);
-      reply.header(TOTAL_COUNT_HEADER, String(total));
-      return entries;
+      const [start, end] = request.query.range ?? [0, DEFAULT_PAGE_SIZE - 1];
+      const [, order] = request.query.sort ?? ['createdAt', 'DESC'];
+      const { entries, total } = await audit.list(start, end - start + 1, order);
+      return sendList(reply, 'audit', start, entries, total);
     },
   );
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { PostgresAdapter, sql, type Expression, type RawBuilder, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { ADMIN_MESSAGES, SEARCH_LIST_LIMIT, type AdminUser, type UserListQuery, type UserUpdate } from '../../contract/admin';
+import { ADMIN_MESSAGES, SEARCH_LIST_LIMIT, type AdminUser, type UserListRequest, type UserSortField, type UserUpdate } from '../../contract/admin';
 import type { Database, Db } from '../db';
 import type { UsersTable } from '../db/schema';
 import { AppError, badRequest, conflict } from '../errors';
@@ -66,7 +66,7 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
   // The indexed expressions of migration 006, compared in byte order so a prefix is a range.
   const usernameKey = postgres ? sql<string>`lower(username) collate "C"` : sql<string>`lower(username)`;
   const emailKey = postgres ? sql<string>`coalesce(email, '') collate "C"` : sql<string>`coalesce(email, '')`;
-  const sortKeys: Record<UserListQuery['sort'], RawBuilder<string | number>> = { username: usernameKey, email: emailKey, createdAt: sql<number>`created_at` };
+  const sortKeys: Record<UserSortField, RawBuilder<string | number>> = { username: usernameKey, email: emailKey, createdAt: sql<number>`created_at` };
 
   /** Starts with `prefix`: `prefix <= key < prefix + U+10FFFF`, which an index answers as a range. */
   function startsWith(eb: ExpressionBuilder<Database, 'users'>, key: Expression<string>, prefix: string): Expression<SqlBool> {
@@ -119,12 +119,12 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
      * first row is found on the sort key's index alone, then the page is read from it as a range,
      * so page 200 costs about what page 1 does. A search's matches are few: it pages by offset.
      */
-    async list(query: UserListQuery): Promise<{ users: AdminUser[]; total: number }> {
+    async list(query: UserListRequest): Promise<{ users: AdminUser[]; total: number }> {
       const descending = query.order === 'DESC';
       const direction = descending ? 'desc' : 'asc';
       const sortKey = sortKeys[query.sort];
-      const offset = (query.page - 1) * query.perPage;
-      const page = () => db.selectFrom('users').selectAll().orderBy(sortKey, direction).orderBy('id', direction).limit(query.perPage);
+      const { offset } = query;
+      const page = () => db.selectFrom('users').selectAll().orderBy(sortKey, direction).orderBy('id', direction).limit(query.limit);
 
       if (query.q) {
         // A search lists at most SEARCH_LIST_LIMIT matches (decision 012): found, then sorted. Its
@@ -132,7 +132,7 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
         const found = db.selectFrom('users').select(['id', sortKey.as('sort_key')]).where(matches(query.q, SEARCH_LIST_LIMIT)).limit(SEARCH_LIST_LIMIT);
         const rows = await db
           .with((cte) => cte('found').materialized(), () => found)
-          .with('page', (qb) => qb.selectFrom('found').select(['id', 'sort_key']).orderBy('sort_key', direction).orderBy('id', direction).limit(query.perPage).offset(offset))
+          .with('page', (qb) => qb.selectFrom('found').select(['id', 'sort_key']).orderBy('sort_key', direction).orderBy('id', direction).limit(query.limit).offset(offset))
           .selectFrom('page')
           .innerJoin('users', 'users.id', 'page.id')
           .selectAll('users')
@@ -165,6 +165,18 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
         .where((eb) => eb.and([eb(sortKey, atOrPast, first.sort_key), eb.or([eb(sortKey, past, first.sort_key), eb('id', atOrPast, first.id)])]))
         .execute();
       return { users: rows.map(toAdminUser), total };
+    },
+
+    /** The users with these ids (those that exist), in the order asked: react-admin's getMany. */
+    async withIds(ids: readonly string[]): Promise<AdminUser[]> {
+      const wanted = [...new Set(ids)];
+      if (wanted.length === 0) return [];
+      const rows = await db.selectFrom('users').selectAll().where('id', 'in', wanted).execute();
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return wanted.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [toAdminUser(row)] : [];
+      });
     },
 
     /**
@@ -228,13 +240,14 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       return toAdminUser(after);
     },
 
-    /** Deletes the user, ending their sessions (their billing mirror rows go with them). */
-    async remove(actor: Actor, id: string): Promise<void> {
+    /** Deletes the user, ending their sessions (their billing mirror rows go with them); answers them as they were. */
+    async remove(actor: Actor, id: string): Promise<AdminUser> {
       if (id === actor.id) throw badRequest('self_deletion', ADMIN_MESSAGES.selfDeletion);
       const before = await find(id);
       await deps.sessions.endAllForUser(id);
       await db.deleteFrom('users').where('id', '=', id).execute();
       await audit.record(actor, { action: 'user.delete', targetType: 'user', targetId: id, before: auditView(before) });
+      return toAdminUser(before);
     },
 
     /** users.csv, read in keyset batches so memory stays flat however many users there are. */

@@ -40,14 +40,16 @@ export function createAuditService(db: Db) {
         .execute();
     },
 
-    async list(page: number, perPage: number): Promise<{ entries: AuditEntry[]; total: number }> {
+    /** `limit` entries from the `offset`-th, by time (`order`), with how many there are. */
+    async list(offset: number, limit: number, order: 'ASC' | 'DESC'): Promise<{ entries: AuditEntry[]; total: number }> {
+      const direction = order === 'ASC' ? 'asc' : 'desc';
       const rows = await db
         .selectFrom('audit_log')
         .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
+        .orderBy('created_at', direction)
+        .orderBy('id', direction)
+        .limit(limit)
+        .offset(offset)
         .execute();
       const { total } = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
       return {

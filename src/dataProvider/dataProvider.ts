@@ -1,15 +1,5 @@
-import type {
-  DataProvider,
-  DeleteParams,
-  DeleteResult,
-  GetListParams,
-  GetListResult,
-  GetManyResult,
-  GetOneResult,
-  Identifier,
-  UpdateParams,
-  UpdateResult,
-} from 'react-admin';
+import simpleRestProvider from 'ra-data-simple-rest';
+import { withLifecycleCallbacks, type DataProvider, type GetListParams, type GetListResult, type Identifier, type UpdateParams } from 'react-admin';
 import { z } from 'zod';
 import {
   accountDetailsSchema,
@@ -17,13 +7,11 @@ import {
   AI_HISTORY_LIMIT,
   aiHistorySchema,
   auditEntrySchema,
-  DEFAULT_PAGE_SIZE,
   groveMetricsSchema,
   licenseReissuedSchema,
   recentMessagesSchema,
   sessionsRevokedSchema,
   storedMessageSchema,
-  USER_SORT_FIELDS,
   type AccountDetails,
   type AdminUser,
   type GroveMetrics,
@@ -34,7 +22,7 @@ import {
 } from '../../contract/admin';
 import { sageBuildSchema, type SageBuild } from '../../contract/builds';
 import { insightsSchema, type InsightRange, type Insights } from '../../contract/insights';
-import { send, sendFor, sendForFile, sendPage, type DownloadedFile } from './http';
+import { httpClient, sendFor, sendForFile, type DownloadedFile } from './http';
 
 /**
  * The admin console's data (spec §7 `/api/admin/*`) as react-admin resources:
@@ -72,35 +60,31 @@ export interface AdminDataProvider extends DataProvider {
 /** One AI chat thread as a record (§3 AI history). */
 export type AiThread = z.infer<typeof aiHistorySchema>['threads'][number];
 
-const USERS = '/api/admin/users';
+const ADMIN_API = '/api/admin';
+const USERS = `${ADMIN_API}/users`;
 const userPath = (id: Identifier) => `${USERS}/${encodeURIComponent(String(id))}`;
 
 /** The cache buster the console sends with message look-ups (§7 `_t`). */
 const cacheBuster = () => String(Date.now());
 
-const unsupported = (method: string, resource: string): Promise<never> =>
-  Promise.reject(new Error(`The admin API has no ${method} for ${resource}`));
-
-function pageQuery(params: GetListParams): URLSearchParams {
-  const { page, perPage } = params.pagination ?? { page: 1, perPage: DEFAULT_PAGE_SIZE };
-  return new URLSearchParams({ page: String(page), perPage: String(perPage) });
+/** What an admin edits of a user: only that travels, not the license token or the times. */
+function editedUser(params: UpdateParams): UpdateParams {
+  const { username, email, isAdmin, status } = params.data as Partial<AdminUser>;
+  const data: Partial<UserUpdate> = { username, email: email ?? undefined, isAdmin, status };
+  return { ...params, data };
 }
 
-const isUserSortField = (field: string | undefined): field is (typeof USER_SORT_FIELDS)[number] =>
-  (USER_SORT_FIELDS as readonly string[]).includes(field ?? '');
+/**
+ * The records, `users` and `audit`, through ra-data-simple-rest over `/api/admin` (decision 013):
+ * its list dialect (`sort`, `range`, `filter`, `Content-Range`), getMany as `filter={"id":[…]}`,
+ * PUT and DELETE by id. Every record read is checked against the contract.
+ */
+const records = withLifecycleCallbacks(simpleRestProvider(ADMIN_API, httpClient), [
+  { resource: 'users', afterRead: async (record) => adminUserSchema.parse(record), beforeUpdate: async (params) => editedUser(params) },
+  { resource: 'audit', afterRead: async (record) => auditEntrySchema.parse(record) },
+]);
 
-async function listUsers(params: GetListParams): Promise<GetListResult> {
-  const query = pageQuery(params);
-  // Other columns are not sortable on the server; its default order (newest first) applies.
-  if (params.sort && isUserSortField(params.sort.field)) {
-    query.set('sort', params.sort.field);
-    query.set('order', params.sort.order === 'ASC' ? 'ASC' : 'DESC');
-  }
-  const q: unknown = params.filter?.q;
-  if (typeof q === 'string' && q.trim()) query.set('q', q.trim());
-  return sendPage(adminUserSchema, `${USERS}?${query}`);
-}
-
+/** A user's AI threads (§3 AI history: at most 10), as the `ai-history` list filtered by `userId`. */
 async function listAiThreads(params: GetListParams): Promise<GetListResult> {
   const userId: unknown = params.filter?.userId;
   if (typeof userId !== 'string' && typeof userId !== 'number') throw new Error('ai-history needs a userId filter');
@@ -109,49 +93,9 @@ async function listAiThreads(params: GetListParams): Promise<GetListResult> {
   return { data, total: data.length };
 }
 
-const listAudit = (params: GetListParams): Promise<GetListResult> =>
-  sendPage(auditEntrySchema, `/api/admin/audit?${pageQuery(params)}`);
-
-async function getUser(id: Identifier): Promise<GetOneResult> {
-  return { data: await sendFor(adminUserSchema, userPath(id)) };
-}
-
-async function updateUser(params: UpdateParams): Promise<UpdateResult> {
-  const { username, email, isAdmin, status } = params.data as Partial<AdminUser>;
-  const body: Partial<UserUpdate> = { username, email: email ?? undefined, isAdmin, status };
-  return { data: await sendFor(adminUserSchema, userPath(params.id), { method: 'PUT', body }) };
-}
-
-async function deleteUser(params: DeleteParams): Promise<DeleteResult> {
-  await send(userPath(params.id), { method: 'DELETE' });
-  return { data: params.previousData ?? { id: params.id } };
-}
-
 export const dataProvider: AdminDataProvider = {
-  getList(resource, params) {
-    if (resource === 'users') return listUsers(params);
-    if (resource === 'ai-history') return listAiThreads(params);
-    if (resource === 'audit') return listAudit(params);
-    return unsupported('list', resource);
-  },
-  getOne(resource, params) {
-    return resource === 'users' ? getUser(params.id) : unsupported('getOne', resource);
-  },
-  async getMany(resource, params): Promise<GetManyResult> {
-    if (resource !== 'users') return unsupported('getMany', resource);
-    const users = await Promise.all(params.ids.map(getUser));
-    return { data: users.map((user) => user.data) };
-  },
-  update(resource, params) {
-    return resource === 'users' ? updateUser(params) : unsupported('update', resource);
-  },
-  delete(resource, params) {
-    return resource === 'users' ? deleteUser(params) : unsupported('delete', resource);
-  },
-  getManyReference: (resource) => unsupported('getManyReference', resource),
-  create: (resource) => unsupported('create', resource),
-  updateMany: (resource) => unsupported('updateMany', resource),
-  deleteMany: (resource) => unsupported('deleteMany', resource),
+  ...records,
+  getList: (resource, params) => (resource === 'ai-history' ? listAiThreads(params) : records.getList(resource, params)),
 
   groveMetrics: () => sendFor(groveMetricsSchema, '/api/admin/grove-metrics'),
   insights: (days) => sendFor(insightsSchema, `/api/admin/insights?${new URLSearchParams({ days: String(days) })}`),

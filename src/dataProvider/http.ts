@@ -1,6 +1,5 @@
-import { HttpError } from 'react-admin';
+import { HttpError, type fetchUtils } from 'react-admin';
 import type { z } from 'zod';
-import { TOTAL_COUNT_HEADER } from '../../contract/admin';
 import { bodyMessage, request } from '../api/client';
 
 /**
@@ -32,14 +31,25 @@ export async function sendFor<T>(schema: z.ZodType<T>, path: string, init?: { me
   return schema.parse(await res.json());
 }
 
-/** A page of a list and the total the server counted (`X-Total-Count`). */
-export async function sendPage<T>(schema: z.ZodType<T>, path: string): Promise<{ data: T[]; total: number }> {
-  const res = await send(path);
-  const total = Number(res.headers.get(TOTAL_COUNT_HEADER) ?? Number.NaN);
-  if (!Number.isInteger(total) || total < 0) throw new Error(`${path} answered without a total count`);
-  const data = (await res.json()) as unknown;
-  if (!Array.isArray(data)) throw new Error(`${path} did not answer a list`);
-  return { data: data.map((item) => schema.parse(item)), total };
+/** What ra-data-simple-rest reads of an answer (fetchUtils.fetchJson's shape). */
+export interface HttpClientAnswer {
+  status: number;
+  headers: Headers;
+  body: string;
+  json: unknown;
+}
+
+/**
+ * The `httpClient` ra-data-simple-rest sends the console's record calls through: our `send`, so
+ * they carry the session cookie and fail as every admin call does (`adminError`: the server's
+ * message; a 401 or 403 then reaches the authProvider). simple-rest hands a body over as JSON text:
+ * it is read back so that `request`, shared with the portal, stays the one place bodies are written.
+ */
+export async function httpClient(url: string, options: fetchUtils.Options = {}): Promise<HttpClientAnswer> {
+  const body = typeof options.body === 'string' && options.body ? (JSON.parse(options.body) as unknown) : undefined;
+  const res = await send(url, { method: options.method, body });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text, json: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
 /** A file the server sent as an attachment. */

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../contract/admin';
 import { stubFetch } from '../portal/render';
-import { renderAdmin, setUpAdminTests, signedInAdmin } from './render';
+import { listPage, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
 
 setUpAdminTests();
 
@@ -22,7 +22,7 @@ describe('Audit Log', () => {
   it('lists who did what to which record, with the record before and after', async () => {
     const fetch = stubFetch({
       ...signedInAdmin,
-      'GET /api/admin/audit': () => new Response(JSON.stringify([entry]), { headers: { 'x-total-count': '30' } }),
+      'GET /api/admin/audit': () => listPage('audit', [entry], 30),
     });
     renderAdmin('/admin/audit');
     const row = (await screen.findByText('root@example.com')).closest('tr') as HTMLElement;
@@ -32,6 +32,6 @@ describe('Audit Log', () => {
     expect(within(row).getByText('{ "username": "ada2" }')).toBeInTheDocument();
     expect(screen.getByText('1-25 of 30')).toBeInTheDocument();
     const url = new URL(String(fetch.mock.calls.find(([u]) => String(u).startsWith('/api/admin/audit'))?.[0]), 'http://localhost');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ page: '1', perPage: '25' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({ sort: '["createdAt","DESC"]', range: '[0,24]', filter: '{}' });
   });
 });

@@ -6,7 +6,7 @@ import { formatDateTime } from '../../src/admin/format';
 import type * as BrowserModule from '../../src/portal/browser';
 import { saveFile } from '../../src/portal/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { ada, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/portal/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -128,8 +128,8 @@ describe('A user’s page (§2, §3)', () => {
 
   it('deletes the user after confirmation and goes to the list', async () => {
     const fetch = stubUser({
-      'DELETE /api/admin/users/u1': () => json({ ok: true }),
-      'GET /api/admin/users': () => new Response('[]', { headers: { 'content-type': 'application/json', 'x-total-count': '0' } }),
+      'DELETE /api/admin/users/u1': () => json(ada),
+      'GET /api/admin/users': () => listPage('users', [], 0),
     });
     await openUser();
     await userEvent.click(screen.getByRole('button', { name: 'Delete' }));

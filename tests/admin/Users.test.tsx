@@ -5,7 +5,7 @@ import { SEARCH_LIST_LIMIT, SEARCH_TERM_REQUIRED, type AdminUser } from '../../c
 import type * as BrowserModule from '../../src/portal/browser';
 import { saveFile } from '../../src/portal/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { ada, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/portal/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -17,8 +17,7 @@ beforeEach(() => vi.mocked(saveFile).mockReset());
 
 const grace: AdminUser = { ...ada, id: 'u2', username: 'grace', email: 'grace@example.com', isAdmin: true, token: 'lic-2' };
 
-const page = (users: AdminUser[], total: number) =>
-  new Response(JSON.stringify(users), { headers: { 'content-type': 'application/json', 'x-total-count': String(total) } });
+const page = (users: AdminUser[], total: number) => listPage('users', users, total);
 
 const listQueries = (fetch: ReturnType<typeof stubFetch>) =>
   fetch.mock.calls
@@ -32,7 +31,7 @@ describe('User List (§2)', () => {
     renderAdmin('/admin/users');
     expect(await screen.findByText('grace@example.com')).toBeInTheDocument();
     expect(screen.getByText('1-25 of 60')).toBeInTheDocument();
-    expect(listQueries(fetch)[0]).toEqual({ page: '1', perPage: '25', sort: 'createdAt', order: 'DESC' });
+    expect(listQueries(fetch)[0]).toEqual({ sort: '["createdAt","DESC"]', range: '[0,24]', filter: '{}' });
   });
 
   it('sorts by a column and searches on the server', async () => {
@@ -41,10 +40,10 @@ describe('User List (§2)', () => {
     await screen.findByText('ada@example.com');
 
     await userEvent.click(screen.getByRole('button', { name: 'Sort by username ascending' }));
-    await waitFor(() => expect(listQueries(fetch).at(-1)).toMatchObject({ sort: 'username', order: 'ASC' }));
+    await waitFor(() => expect(listQueries(fetch).at(-1)).toMatchObject({ sort: '["username","ASC"]' }));
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'ada');
-    await waitFor(() => expect(listQueries(fetch).at(-1)).toMatchObject({ q: 'ada', page: '1' }), { timeout: 3000 });
+    await waitFor(() => expect(listQueries(fetch).at(-1)).toMatchObject({ filter: '{"q":"ada"}', range: '[0,24]' }), { timeout: 3000 });
   });
 
   it('says a search lists at most SEARCH_LIST_LIMIT users only when a search reaches it', async () => {

@@ -55,6 +55,12 @@ export function noInsights(days = 30, today = '2026-11-23'): Insights {
  * under the test transform), gives its screens time to mount, and starts each test with an empty
  * react-admin store.
  */
+/** A list's answer as the server gives it (simple-rest's dialect): `rows` from `start`, the total in Content-Range. */
+export function listPage(resource: string, rows: unknown[], total: number, start = 0): Response {
+  const range = rows.length ? `${resource} ${start}-${start + rows.length - 1}/${total}` : `${resource} */${total}`;
+  return new Response(JSON.stringify(rows), { headers: { 'content-type': 'application/json', 'content-range': range } });
+}
+
 export function setUpAdminTests() {
   vi.setConfig({ testTimeout: 30_000 });
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertUsers, signedInAdmin, signedInUser, userRow } from './adminFlow';
+import { insertUsers, listUrl, signedInAdmin, signedInUser, userRow } from './adminFlow';
 import { databases, errorBody, useTestServer, type TestClient, type TestServer } from './harness';
 
 type Method = Parameters<TestClient['request']>[0];
@@ -39,9 +39,9 @@ const ENDPOINTS: Endpoint[] = [
   {
     name: 'GET users (list)',
     method: 'GET',
-    path: () => '/api/admin/users?page=1&perPage=5&sort=username&order=ASC',
+    path: () => listUrl('users', { sort: ['username', 'ASC'], range: [0, 4], filter: {} }),
     adminStatus: 200,
-    invalid: { method: 'GET', path: () => '/api/admin/users?perPage=0' },
+    invalid: { method: 'GET', path: () => listUrl('users', { range: [4, 0] }) },
   },
   {
     name: 'GET users/search',
@@ -127,9 +127,9 @@ const ENDPOINTS: Endpoint[] = [
   {
     name: 'GET audit',
     method: 'GET',
-    path: () => '/api/admin/audit?page=1&perPage=5',
+    path: () => listUrl('audit', { sort: ['createdAt', 'DESC'], range: [0, 4], filter: {} }),
     adminStatus: 200,
-    invalid: { method: 'GET', path: () => '/api/admin/audit?page=0' },
+    invalid: { method: 'GET', path: () => listUrl('audit', { range: [-5, -1] }) },
   },
 ];
 

@@ -5,10 +5,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { AuditEntry } from '../../contract/admin';
+import type { AdminUser, AuditEntry } from '../../contract/admin';
+import { CONTENT_RANGE_HEADER, listQuery, type ListParams } from '../../contract/restList';
 import type { Db } from '../../server/db';
 import type { BillingSubscriptionsTable, UsersTable } from '../../server/db/schema';
 import { uniqueEmail, type TestClient, type TestServer } from './harness';
+
+export type { ListParams };
 
 export interface Signed {
   client: TestClient;
@@ -100,11 +103,56 @@ export async function insertUsers(db: Db, rows: UsersTable[], batch = 250): Prom
 export const put = (client: TestClient, url: string, json: unknown): Promise<LightMyRequestResponse> => client.request('PUT', url, { json });
 export const del = (client: TestClient, url: string): Promise<LightMyRequestResponse> => client.request('DELETE', url);
 
+/** The address of an admin list with these parameters. */
+export function listUrl(resource: 'users' | 'audit', params: ListParams = {}): string {
+  const query = listQuery(params);
+  return `/api/admin/${resource}${query ? `?${query}` : ''}`;
+}
+
+/** The rows of page `page` (from 1) of `perPage`, as a `range`. */
+export const pageRange = (page: number, perPage: number): [number, number] => [(page - 1) * perPage, page * perPage - 1];
+
+export interface ContentRange {
+  resource: string;
+  /** Null for `*`: no rows. */
+  first: number | null;
+  last: number | null;
+  total: number;
+}
+
+/** The answer's `Content-Range: <resource> <first>-<last>/<total>` (`*` for first-last on an empty page), which must be there. */
+export function contentRangeOf(response: LightMyRequestResponse): ContentRange {
+  const header = response.headers[CONTENT_RANGE_HEADER];
+  const match = /^([a-z]+) (?:(\d+)-(\d+)|\*)\/(\d+)$/.exec(String(header));
+  expect(match, `Content-Range: ${String(header)}`).not.toBeNull();
+  const [, resource, first, last, total] = match!;
+  return { resource: resource!, first: first === undefined ? null : Number(first), last: last === undefined ? null : Number(last), total: Number(total) };
+}
+
+/**
+ * A list's rows and total, from a 200 answer whose Content-Range names `resource` and counts the
+ * rows it holds (`*` exactly when there are none).
+ */
+export function listed<T>(response: LightMyRequestResponse, resource: 'users' | 'audit'): { rows: T[]; total: number } {
+  expect(response.statusCode, response.body).toBe(200);
+  const rows = response.json<T[]>();
+  expect(Array.isArray(rows)).toBe(true);
+  const range = contentRangeOf(response);
+  expect(range.resource).toBe(resource);
+  expect(range.first === null ? 0 : range.last! - range.first + 1, String(response.headers[CONTENT_RANGE_HEADER])).toBe(rows.length);
+  return { rows, total: range.total };
+}
+
+/** A page of the user list as the console asks for it, with the total matching. */
+export async function listUsers(admin: TestClient, params: ListParams = {}): Promise<{ users: AdminUser[]; total: number }> {
+  const { rows, total } = listed<AdminUser>(await admin.get(listUrl('users', params)), 'users');
+  return { users: rows, total };
+}
+
 /** The newest audit entries, as the console lists them. */
 export async function auditLog(admin: TestClient, perPage = 25): Promise<{ entries: AuditEntry[]; total: number }> {
-  const response = await admin.get(`/api/admin/audit?perPage=${perPage}`);
-  expect(response.statusCode).toBe(200);
-  return { entries: response.json<AuditEntry[]>(), total: Number(response.headers['x-total-count']) };
+  const { rows, total } = listed<AuditEntry>(await admin.get(listUrl('audit', { range: [0, perPage - 1] })), 'audit');
+  return { entries: rows, total };
 }
 
 /** Lets the clock move on, so two writes never share a millisecond. */

@@ -1,17 +1,15 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SEARCH_LIST_LIMIT, type AdminUser } from '../../contract/admin';
-import { del, insertUsers, put, signedInAdmin, uniqueTag, userRow } from './adminFlow';
+import { del, insertUsers, listUsers, pageRange, put, signedInAdmin, uniqueTag, userRow, type ListParams } from './adminFlow';
 import { databases, useTestServer, type TestClient } from './harness';
 
 // Issue 14: a term of 3 or more characters matches anywhere in a username or e-mail; shorter
 // terms match a start; an id matches whole. Tags keep each test's rows apart from the others'.
 
-async function list(admin: TestClient, query: string): Promise<{ ids: string[]; names: string[]; total: number }> {
-  const response = await admin.get(`/api/admin/users?${query}`);
-  expect(response.statusCode, response.body).toBe(200);
-  const users = response.json<AdminUser[]>();
-  return { ids: users.map((u) => u.id), names: users.map((u) => u.username), total: Number(response.headers['x-total-count']) };
+async function list(admin: TestClient, params: ListParams): Promise<{ ids: string[]; names: string[]; total: number }> {
+  const { users, total } = await listUsers(admin, params);
+  return { ids: users.map((u) => u.id), names: users.map((u) => u.username), total };
 }
 
 async function search(admin: TestClient, term: string): Promise<string[]> {
@@ -23,7 +21,7 @@ async function search(admin: TestClient, term: string): Promise<string[]> {
 /** The ids both the search endpoint and the list's `q` find for `term`, which must agree. */
 async function found(admin: TestClient, term: string): Promise<string[]> {
   const bySearch = await search(admin, term);
-  const byList = await list(admin, `q=${encodeURIComponent(term)}&sort=username&order=ASC&perPage=1000`);
+  const byList = await list(admin, { filter: { q: term }, sort: ['username', 'ASC'], range: [0, 999] });
   expect(byList.ids, term).toEqual(bySearch);
   expect(byList.total, term).toBe(bySearch.length);
   return bySearch;
@@ -142,12 +140,12 @@ describe.each(databases)('admin user search on $label', (database) => {
     );
     const fragment = `${tag.slice(1)}-X`;
     const pages = [];
-    for (const page of [1, 2, 3]) pages.push(await list(admin.client, `q=${encodeURIComponent(fragment)}&sort=username&order=ASC&perPage=3&page=${page}`));
+    for (const page of [1, 2, 3]) pages.push(await list(admin.client, { filter: { q: fragment }, sort: ['username', 'ASC'], range: pageRange(page, 3) }));
     expect(pages.map((p) => p.total)).toEqual([7, 7, 7]);
     expect(pages.flatMap((p) => p.names.map((n) => n.split('-')[0]))).toEqual(['Alpha', 'Bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf']);
-    const newest = await list(admin.client, `q=${encodeURIComponent(fragment)}&perPage=2&page=2`);
+    const newest = await list(admin.client, { filter: { q: fragment }, range: pageRange(2, 2) });
     expect(newest).toMatchObject({ total: 7, ids: [rows[4]!.id, rows[3]!.id] });
-    expect(await list(admin.client, `q=${encodeURIComponent(fragment)}&perPage=3&page=4`)).toEqual({ ids: [], names: [], total: 7 });
+    expect(await list(admin.client, { filter: { q: fragment }, range: pageRange(4, 3) })).toEqual({ ids: [], names: [], total: 7 });
   });
 
   it('answers the first 50 by username when a part matches more, from usernames and e-mails alike', async () => {
@@ -162,7 +160,7 @@ describe.each(databases)('admin user search on $label', (database) => {
       }),
     );
     expect(await search(admin.client, tag.slice(1))).toEqual(rows.slice(0, 50).map((r) => r.id));
-    expect((await list(admin.client, `q=${tag.slice(1)}`)).total).toBe(70);
+    expect((await list(admin.client, { filter: { q: tag.slice(1) } })).total).toBe(70);
   });
 
   it('lists at most SEARCH_LIST_LIMIT users for a part more have: the same ones on every page and in every order', async () => {
@@ -182,26 +180,28 @@ describe.each(databases)('admin user search on $label', (database) => {
     const part = tag.slice(1).toUpperCase();
     const byName: string[] = [];
     for (let page = 1; page <= SEARCH_LIST_LIMIT / 25; page++) {
-      const { ids, total } = await list(admin.client, `q=${part}&sort=username&order=ASC&perPage=25&page=${page}`);
+      const { ids, total } = await list(admin.client, { filter: { q: part }, sort: ['username', 'ASC'], range: pageRange(page, 25) });
       expect(total, `page ${page}`).toBe(SEARCH_LIST_LIMIT);
       byName.push(...ids);
     }
     expect(new Set(byName).size).toBe(SEARCH_LIST_LIMIT);
     expect(byName.every((id) => byId.has(id))).toBe(true);
     expect(byName).toEqual([...byName].sort((a, b) => (key(a) < key(b) ? -1 : 1)));
-    expect(await list(admin.client, `q=${part}&sort=username&order=ASC&perPage=25&page=${SEARCH_LIST_LIMIT / 25 + 1}`)).toEqual({ ids: [], names: [], total: SEARCH_LIST_LIMIT });
+    expect(await list(admin.client, { filter: { q: part }, sort: ['username', 'ASC'], range: pageRange(SEARCH_LIST_LIMIT / 25 + 1, 25) })).toEqual({ ids: [], names: [], total: SEARCH_LIST_LIMIT });
 
     const createdAt = (id: string) => byId.get(id)!.created_at;
     const newestFirst = [...byName].sort((a, b) => createdAt(b) - createdAt(a));
-    const cases: [string, string[]][] = [
-      ['sort=username&order=DESC&perPage=1000&page=1', [...byName].reverse()],
-      ['sort=createdAt&order=DESC&perPage=10&page=1', newestFirst.slice(0, 10)],
-      ['sort=createdAt&order=ASC&perPage=100&page=3', [...newestFirst].reverse().slice(200, 300)],
+    const cases: [ListParams, string[]][] = [
+      [{ sort: ['username', 'DESC'], range: [0, 999] }, [...byName].reverse()],
+      [{ sort: ['createdAt', 'DESC'], range: [0, 9] }, newestFirst.slice(0, 10)],
+      [{ sort: ['createdAt', 'ASC'], range: [200, 299] }, [...newestFirst].reverse().slice(200, 300)],
+      // A range no page size lines up with.
+      [{ sort: ['createdAt', 'ASC'], range: [37, 61] }, [...newestFirst].reverse().slice(37, 62)],
     ];
-    for (const [query, expected] of cases) {
-      const { ids, total } = await list(admin.client, `q=${part}&${query}`);
-      expect(ids, query).toEqual(expected);
-      expect(total, query).toBe(SEARCH_LIST_LIMIT);
+    for (const [params, expected] of cases) {
+      const { ids, total } = await list(admin.client, { ...params, filter: { q: part } });
+      expect(ids, JSON.stringify(params)).toEqual(expected);
+      expect(total, JSON.stringify(params)).toBe(SEARCH_LIST_LIMIT);
     }
     // The Search tab's answer is its own: 50, in username order.
     expect(await search(admin.client, part)).toHaveLength(50);

@@ -48,7 +48,7 @@ const HIDDEN = [
 
 type Operation = {
   security?: Record<string, string[]>[];
-  parameters?: { in: string; name: string; required?: boolean }[];
+  parameters?: { in: string; name: string; required?: boolean; schema?: Record<string, unknown> }[];
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
 };
@@ -152,6 +152,24 @@ describe('GET /api/openapi.json', () => {
     expect(document.paths['/api/ingest/threads/{threadId}']?.put?.security).toEqual([{ bearerToken: [] }]);
     expect(document.paths['/api/config']?.get?.security).toEqual([]);
     expect(document.paths['/api/user']?.get?.security).toEqual([{ sessionCookie: [] }]);
+  });
+
+  it('describes the admin lists’ JSON parameters (sort, range, filter) and their array answers, and the deleted user', async () => {
+    const document = await openapiDocument();
+    for (const url of ['/api/admin/users', '/api/admin/audit']) {
+      const list = document.paths[url]?.get;
+      const query = (list?.parameters ?? []).filter((p) => p.in === 'query');
+      expect(query.map((p) => p.name).sort(), url).toEqual(['filter', 'range', 'sort']);
+      for (const parameter of query) {
+        expect(parameter.required ?? false, `${url} ${parameter.name}`).toBe(false);
+        // Sent as JSON text: the document shows what the query string carries.
+        expect(parameter.schema, `${url} ${parameter.name}`).toMatchObject({ type: 'string' });
+      }
+      expect(list?.responses['200']?.content?.['application/json']?.schema, url).toMatchObject({ type: 'array' });
+      expect(Object.keys(list?.responses ?? {}), url).toEqual(expect.arrayContaining(['200', '400', '401', '403']));
+    }
+    const deleted = document.paths['/api/admin/users/{id}']?.delete?.responses['200']?.content?.['application/json']?.schema;
+    expect(deleted).toMatchObject({ properties: { id: {}, username: {}, email: {}, token: {}, createdAt: {} } });
   });
 
   it('keeps the answers of routes given a response schema for it as they were', async () => {
