@@ -57,7 +57,14 @@ interface RouteDoc {
   errors?: Record<number, string>;
   /** The answer when it is not JSON (and so has no response schema). */
   ok?: Record<string, unknown>;
+  /** Headers of the 200 answer worth naming. */
+  okHeaders?: Record<string, { type: 'string'; description: string }>;
 }
+
+/** The two admin lists answer a page and say its place in the whole (decision 013). */
+const LIST_PAGE = {
+  'Content-Range': { type: 'string', description: 'The rows answered and the total: `users 0-24/1234`, or `users */1234` past the end' },
+} as const;
 
 const ACCOUNT = 'Account';
 const EPIC = 'Epic sign-in';
@@ -150,6 +157,8 @@ const ROUTES: Record<string, RouteDoc> = {
     errors: { 403: "Another user's license: admins only (forbidden)", 404: 'Unknown product or user (not_found)' },
   },
 
+  'GET /api/admin/users': { tag: ADMIN, security: SESSION, admin: true, okHeaders: LIST_PAGE },
+  'GET /api/admin/audit': { tag: ADMIN, security: SESSION, admin: true, okHeaders: LIST_PAGE },
   'GET /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'PUT /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)', 409: 'Another user has this e-mail (email_taken)' } },
   'DELETE /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
@@ -231,7 +240,7 @@ export function documentRoute(method: string, url: string, schema: FastifySchema
   const own = Object.fromEntries(
     Object.entries((schema.response ?? {}) as Record<string, object>).map(([status, json]) => [
       status,
-      { 'x-response-description': SUCCESS[status] ?? 'Answer', ...json },
+      { 'x-response-description': SUCCESS[status] ?? 'Answer', ...(status === '200' && doc.okHeaders ? { headers: doc.okHeaders } : {}), ...json },
     ]),
   );
   const response = doc.redirect

@@ -50,7 +50,7 @@ type Operation = {
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string; required?: boolean; schema?: Record<string, unknown> }[];
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
+  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }>; headers?: Record<string, { schema?: Record<string, unknown>; description?: string }> }>;
 };
 type Document = {
   openapi: string;
@@ -167,6 +167,7 @@ describe('GET /api/openapi.json', () => {
       }
       expect(list?.responses['200']?.content?.['application/json']?.schema, url).toMatchObject({ type: 'array' });
       expect(Object.keys(list?.responses ?? {}), url).toEqual(expect.arrayContaining(['200', '400', '401', '403']));
+      expect(list?.responses['200']?.headers?.['Content-Range'], url).toMatchObject({ schema: { type: 'string' } });
     }
     const deleted = document.paths['/api/admin/users/{id}']?.delete?.responses['200']?.content?.['application/json']?.schema;
     expect(deleted).toMatchObject({ properties: { id: {}, username: {}, email: {}, token: {}, createdAt: {} } });
