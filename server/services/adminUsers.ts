@@ -117,7 +117,8 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     /**
      * One page of users and how many match in all. The whole list seeks (decision 011): the page's
      * first row is found on the sort key's index alone, then the page is read from it as a range,
-     * so page 200 costs about what page 1 does. A search's matches are few: it pages by offset.
+     * so page 200 costs about what page 1 does. A search takes at most SEARCH_LIST_LIMIT matches
+     * and pages them by offset.
      */
     async list(query: UserListRequest): Promise<{ users: AdminUser[]; total: number }> {
       const descending = query.order === 'DESC';
