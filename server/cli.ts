@@ -131,8 +131,7 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
             ue56Url: values.ue56,
             ue57Url: values.ue57,
           });
-        const released = await createBuildService(db).release(build, null);
-        await createAuditService(db).record(null, { action: 'build.release', targetType: 'build', targetId: released.version, after: released });
+        await createBuildService(db, createAuditService(db)).release(build, null);
         out(`Sage build ${build.version} released successfully`);
         return 0;
       }

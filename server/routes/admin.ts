@@ -147,12 +147,10 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
     async (request) => ({ messages: await messages.recent(request.query.limit) }),
   );
 
-  app.post('/api/admin/release-sage-build', { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } } }, async (request) => {
-    const admin = adminOf(request);
-    const build = await builds.release({ ...request.body, ue54Url: '' }, admin.id);
-    await audit.record(actorOf(admin), { action: 'build.release', targetType: 'build', targetId: build.version, after: build });
-    return build;
-  });
+  // The build and its audit entry are one write (the CLI's release calls the same method).
+  app.post('/api/admin/release-sage-build', { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } } }, async (request) =>
+    builds.release({ ...request.body, ue54Url: '' }, actorOf(adminOf(request))),
+  );
 
   app.get(
     '/api/admin/audit',

@@ -109,7 +109,6 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     return Number(row_count);
   }
 
-  const find = (id: string) => findUser(db, id);
 
   return {
     totalUsers: countAll,
@@ -211,44 +210,52 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     },
 
     async get(id: string): Promise<AdminUser> {
-      return toAdminUser(await find(id));
+      return toAdminUser(await findUser(db, id));
     },
 
+    /** Edits the user; the change, its audit entry and a demoted admin's ended sessions are one transaction. */
     async update(actor: Actor, id: string, changes: UserUpdate): Promise<AdminUser> {
-      const before = await find(id);
-      const isAdmin = changes.isAdmin ?? before.is_admin === 1;
-      if (id === actor.id && !isAdmin) throw badRequest('self_demotion', ADMIN_MESSAGES.selfDemotion);
-      const email = normalizeEmail(changes.email);
-      const values = {
-        username: changes.username,
-        email,
-        // A changed address is no longer the one that was verified.
-        email_verified_at: email === before.email ? before.email_verified_at : null,
-        is_admin: isAdmin ? 1 : 0,
-        status: changes.status ?? before.status,
-        updated_at: Date.now(),
-      };
-      try {
-        await db.updateTable('users').set(values).where('id', '=', id).execute();
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict('email_taken', ADMIN_MESSAGES.emailTaken);
-        throw err;
-      }
-      const after = await find(id);
-      await audit.record(actor, { action: 'user.update', targetType: 'user', targetId: id, before: auditView(before), after: auditView(after) });
-      // A demoted admin keeps no admin session.
-      if (before.is_admin === 1 && !isAdmin) await deps.sessions.endAllForUser(id);
-      return toAdminUser(after);
+      return db.transaction().execute(async (trx) => {
+        const before = await findUser(trx, id);
+        const isAdmin = changes.isAdmin ?? before.is_admin === 1;
+        if (id === actor.id && !isAdmin) throw badRequest('self_demotion', ADMIN_MESSAGES.selfDemotion);
+        const email = normalizeEmail(changes.email);
+        const values = {
+          username: changes.username,
+          email,
+          // A changed address is no longer the one that was verified.
+          email_verified_at: email === before.email ? before.email_verified_at : null,
+          is_admin: isAdmin ? 1 : 0,
+          status: changes.status ?? before.status,
+          updated_at: Date.now(),
+        };
+        try {
+          await trx.updateTable('users').set(values).where('id', '=', id).execute();
+        } catch (err) {
+          if (isUniqueViolation(err)) throw conflict('email_taken', ADMIN_MESSAGES.emailTaken);
+          throw err;
+        }
+        const after = await findUser(trx, id);
+        await audit.record(actor, { action: 'user.update', targetType: 'user', targetId: id, before: auditView(before), after: auditView(after) }, trx);
+        // A demoted admin keeps no admin session.
+        if (before.is_admin === 1 && !isAdmin) await deps.sessions.endAllForUser(id, trx);
+        return toAdminUser(after);
+      });
     },
 
-    /** Deletes the user, ending their sessions (their billing mirror rows go with them); answers them as they were. */
+    /**
+     * Deletes the user, ending their sessions (their billing mirror rows go with them), with its
+     * audit entry, in one transaction; answers them as they were.
+     */
     async remove(actor: Actor, id: string): Promise<AdminUser> {
       if (id === actor.id) throw badRequest('self_deletion', ADMIN_MESSAGES.selfDeletion);
-      const before = await find(id);
-      await deps.sessions.endAllForUser(id);
-      await db.deleteFrom('users').where('id', '=', id).execute();
-      await audit.record(actor, { action: 'user.delete', targetType: 'user', targetId: id, before: auditView(before) });
-      return toAdminUser(before);
+      return db.transaction().execute(async (trx) => {
+        const before = await findUser(trx, id);
+        await deps.sessions.endAllForUser(id, trx);
+        await trx.deleteFrom('users').where('id', '=', id).execute();
+        await audit.record(actor, { action: 'user.delete', targetType: 'user', targetId: id, before: auditView(before) }, trx);
+        return toAdminUser(before);
+      });
     },
 
     /** users.csv, read in keyset batches so memory stays flat however many users there are. */

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SageBuild } from '../../contract/builds';
 import type { Db } from '../db';
+import type { Actor, AuditService } from './audit';
 
-export function createBuildService(db: Db) {
+/** The builds the download page offers; a release and its audit entry are one write. */
+export function createBuildService(db: Db, audit: AuditService) {
   return {
     /** The most recently released build, or null before the first release. */
     async current(): Promise<SageBuild | null> {
@@ -22,25 +24,31 @@ export function createBuildService(db: Db) {
       };
     },
 
-    /** Makes `build` the current one; `releasedBy` is the admin's user id, null from the CLI. */
-    async release(build: SageBuild, releasedBy: string | null): Promise<SageBuild> {
-      // Releases are ordered by time; two in one millisecond still get distinct, ordered stamps.
-      const latest = await db.selectFrom('sage_builds').select('released_at').orderBy('released_at', 'desc').limit(1).executeTakeFirst();
-      const releasedAt = Math.max(Date.now(), (latest?.released_at ?? 0) + 1);
-      await db
-        .insertInto('sage_builds')
-        .values({
-          id: randomUUID(),
-          version: build.version,
-          ue54_url: build.ue54Url,
-          ue55_url: build.ue55Url,
-          ue56_url: build.ue56Url,
-          ue57_url: build.ue57Url,
-          released_at: releasedAt,
-          released_by: releasedBy,
-        })
-        .execute();
-      return build;
+    /**
+     * Makes `build` the current one, with its audit entry, in one transaction: the admin console's
+     * Release and the CLI's `release` both come here. `actor` is the admin, null from the CLI.
+     */
+    async release(build: SageBuild, actor: Actor | null): Promise<SageBuild> {
+      return db.transaction().execute(async (trx) => {
+        // Releases are ordered by time; two in one millisecond still get distinct, ordered stamps.
+        const latest = await trx.selectFrom('sage_builds').select('released_at').orderBy('released_at', 'desc').limit(1).executeTakeFirst();
+        const releasedAt = Math.max(Date.now(), (latest?.released_at ?? 0) + 1);
+        await trx
+          .insertInto('sage_builds')
+          .values({
+            id: randomUUID(),
+            version: build.version,
+            ue54_url: build.ue54Url,
+            ue55_url: build.ue55Url,
+            ue56_url: build.ue56Url,
+            ue57_url: build.ue57Url,
+            released_at: releasedAt,
+            released_by: actor?.id ?? null,
+          })
+          .execute();
+        await audit.record(actor, { action: 'build.release', targetType: 'build', targetId: build.version, after: build }, trx);
+        return build;
+      });
     },
   };
 }

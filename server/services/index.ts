@@ -69,7 +69,6 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: deps.config.publicUrl,
     onMailError: deps.onMailError,
   });
-  const builds = createBuildService(deps.db);
   const epicSignIn = createEpicSignInService({
     db: deps.db,
     users,
@@ -98,6 +97,7 @@ export function createServices(deps: ServiceDeps) {
     ...loadLicenseSigningKey({ configured: deps.config.licenseSigningKey, dataDir: deps.config.dataDir }),
   });
   const audit = createAuditService(deps.db);
+  const builds = createBuildService(deps.db, audit);
   const pluginHandOff = createPluginHandOffService({
     db: deps.db,
     subscriptionSummary: billing.summary,

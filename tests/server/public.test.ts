@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_BUILD_VERSION, type SageBuild } from '../../contract/builds';
+import { createAuditService } from '../../server/services/audit';
 import { createBuildService } from '../../server/services/builds';
 import type { BootData } from '../../contract/boot';
 import type { RenderPage } from '../../server/plugins/pages';
@@ -55,7 +56,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
   });
 
   it('answers GET /api/current-sage-build with the newest released build', async () => {
-    const builds = createBuildService(server().db);
+    const builds = createBuildService(server().db, createAuditService(server().db));
     await builds.release(build('2026-01-01a'), null);
     expect((await server().client().get('/api/current-sage-build')).json()).toEqual(build('2026-01-01a'));
 
@@ -66,7 +67,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
   });
 
   it('makes the last release current even when two land in the same millisecond', async () => {
-    const builds = createBuildService(server().db);
+    const builds = createBuildService(server().db, createAuditService(server().db));
     vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2030, 0, 1));
     for (const version of ['2030-01-01a', '2030-01-01b', '2030-01-01c', '2030-01-01d']) {
       await builds.release(build(version), null);
