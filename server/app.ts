@@ -7,6 +7,7 @@ import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { AppError, RateLimitedError } from './errors';
 import { OneLinePerRequest } from './logging';
+import { auth } from './plugins/auth';
 import { compression } from './plugins/compression';
 import { createMetrics, metrics as metricsPlugin, type AppMetrics } from './plugins/metrics';
 import { openapi } from './plugins/openapi';
@@ -117,6 +118,8 @@ export async function buildApp(deps: AppDeps) {
   });
 
   await app.register(fastifyCookie);
+  // The guards every route module names: app.requireUser, app.requireAdmin and request.user.
+  await app.register(auth, { services });
   // Before any route: it attaches itself to each route as the route is added.
   await app.register(compression);
   await app.register(metricsPlugin, { metrics, allow: config.metrics.allow, token: config.metrics.token, trustProxy: config.trustProxy });

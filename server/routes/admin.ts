@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   accountDetailsSchema,
@@ -23,9 +23,7 @@ import { sageBuildSchema } from '../../contract/builds';
 import { CONTENT_RANGE_HEADER, contentRange } from '../../contract/restList';
 import { insightsQuerySchema, insightsSchema } from '../../contract/insights';
 import type { UsersTable } from '../db/schema';
-import { forbidden, unauthorized } from '../errors';
 import type { Actor } from '../services/audit';
-import { sessionUser } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 const userParams = z.object({ id: z.string().trim().min(1).max(100) });
@@ -52,16 +50,9 @@ function sendList(reply: FastifyReply, resource: string, start: number, rows: un
 export async function adminRoutes(app: App, { services }: RouteContext) {
   const { adminUsers, accountControl, messages, audit, builds } = services;
 
-  /** The signed-in admin, put on the request by the hook below. */
-  const adminOf = (request: FastifyRequest) => (request as FastifyRequest & { admin: UsersTable }).admin;
-
   // onRequest runs before body and query validation: a stranger learns nothing from error messages.
-  app.addHook('onRequest', async (request) => {
-    const user = await sessionUser(request, services);
-    if (!user) throw unauthorized();
-    if (user.is_admin !== 1) throw forbidden('forbidden', 'Admins only');
-    (request as FastifyRequest & { admin: UsersTable }).admin = user;
-  });
+  // It puts the admin on request.user (plugins/auth.ts).
+  app.addHook('onRequest', app.requireAdmin);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -109,12 +100,12 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
   app.put(
     '/api/admin/users/:id',
     { schema: { params: userParams, body: userUpdateSchema, response: { 200: adminUserSchema } } },
-    async (request) => adminUsers.update(actorOf(adminOf(request)), request.params.id, request.body),
+    async (request) => adminUsers.update(actorOf(request.user), request.params.id, request.body),
   );
 
   // Answers the user as they were: react-admin's simple-rest provider reads the deleted record.
   app.delete('/api/admin/users/:id', { schema: { params: userParams, response: { 200: adminUserSchema } } }, async (request) =>
-    adminUsers.remove(actorOf(adminOf(request)), request.params.id),
+    adminUsers.remove(actorOf(request.user), request.params.id),
   );
 
   app.get('/api/admin/users/:id/ai-history', { schema: { params: userParams, response: { 200: aiHistorySchema } } }, async (request) => {
@@ -130,11 +121,11 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
   app.post(
     '/api/admin/users/:id/license/reissue',
     { schema: { params: userParams, response: { 200: licenseReissuedSchema } } },
-    async (request) => accountControl.reissueLicense(actorOf(adminOf(request)), request.params.id),
+    async (request) => accountControl.reissueLicense(actorOf(request.user), request.params.id),
   );
 
   app.post('/api/admin/users/:id/sessions/revoke', { schema: { params: userParams, response: { 200: sessionsRevokedSchema } } }, async (request) =>
-    accountControl.revokeSessions(actorOf(adminOf(request)), request.params.id),
+    accountControl.revokeSessions(actorOf(request.user), request.params.id),
   );
 
   app.get('/api/admin/messages/search', { schema: { querystring: messageSearchQuerySchema, response: { 200: storedMessageSchema } } }, async (request) =>
@@ -149,7 +140,7 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
 
   // The build and its audit entry are one write (the CLI's release calls the same method).
   app.post('/api/admin/release-sage-build', { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } } }, async (request) =>
-    builds.release({ ...request.body, ue54Url: '' }, actorOf(adminOf(request))),
+    builds.release({ ...request.body, ue54Url: '' }, actorOf(request.user)),
   );
 
   app.get(

@@ -7,7 +7,7 @@ import {
   resetPasswordRequestSchema,
 } from '../../contract/auth';
 import { currentUserSchema } from '../../contract/user';
-import { AppError, RateLimitedError, unauthorized } from '../errors';
+import { AppError, RateLimitedError } from '../errors';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../services/users';
 import { enforceLimits } from './rateLimit';
@@ -36,15 +36,14 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     if (token) await services.sessions.end(token);
   }
 
-  app.get('/api/user', { schema: { response: { 200: currentUserSchema } } }, async (request, reply) => {
-    const user = await sessionUser(request, services);
-    if (!user) {
-      // A cookie of an ended session is useless: drop it so the browser stops sending it.
-      if (sessionToken(request)) clearSessionCookie(reply, secure);
-      throw unauthorized();
-    }
-    return toCurrentUser(user);
-  });
+  /** A cookie of an ended session is useless: drop it so the browser stops sending it (requireUser then answers 401). */
+  async function dropEndedSession(request: FastifyRequest, reply: FastifyReply) {
+    if (sessionToken(request) && !(await sessionUser(request, services))) clearSessionCookie(reply, secure);
+  }
+
+  app.get('/api/user', { preHandler: [dropEndedSession, app.requireUser], schema: { response: { 200: currentUserSchema } } }, async (request) =>
+    toCurrentUser(request.user),
+  );
 
   app.post('/api/login', { schema: { body: loginRequestSchema, response: OK } }, async (request, reply) => {
     const { email, password, rememberMe } = request.body;

@@ -15,7 +15,6 @@ import {
 } from '../../contract/epic';
 import { checkLoopbackRedirect } from '../../contract/loopbackRedirect';
 import { ACCOUNT_EXISTS_MESSAGE } from '../../contract/user';
-import { unauthorized } from '../errors';
 import { loginCompletedPath, type CallbackOutcome, type PluginRequest } from '../services/epicSignIn';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { failurePage } from './pageErrors';
@@ -167,13 +166,15 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     return epicSignIn.link(signInToken(request), request.body.email);
   });
 
-  app.post('/api/auth/ue-store-payload', { schema: { response: { 200: storePayloadResponseSchema } } }, async (request, reply) => {
-    const user = await sessionUser(request, services);
-    if (!user) throw unauthorized();
-    reply.header('cache-control', 'no-store');
-    const issued = await pluginHandOff.issueCode(await epicSignIn.flow(signInToken(request)), user);
-    return { ok: true as const, ...issued };
-  });
+  app.post(
+    '/api/auth/ue-store-payload',
+    { preHandler: app.requireUser, schema: { response: { 200: storePayloadResponseSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const issued = await pluginHandOff.issueCode(await epicSignIn.flow(signInToken(request)), request.user);
+      return { ok: true as const, ...issued };
+    },
+  );
 
   app.post('/api/auth/ue-clear', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
     await epicSignIn.clearPluginRequest(signInToken(request));

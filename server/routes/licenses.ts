@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeySchema } from '../../contract/license';
-import { AppError, forbidden, unauthorized } from '../errors';
+import { AppError, forbidden } from '../errors';
 import { LICENSE_RATE_LIMITS } from '../services/rateLimiter';
 import { enforceLimits } from './rateLimit';
-import { bearerToken, licenseTokenRefusal, sessionUser } from './sessionCookie';
+import { bearerToken, licenseTokenRefusal } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 const paramsSchema = z.object({
@@ -50,12 +50,19 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
 
   app.get(
     '/api/:product/:id/license',
-    { schema: { params: paramsSchema, querystring: querySchema, response: { 200: licenseFileSchema } } },
+    {
+      schema: { params: paramsSchema, querystring: querySchema, response: { 200: licenseFileSchema } },
+      preHandler: [
+        // An unknown product is a 404 whoever asks, signed in or not; then the session.
+        async (request) => {
+          if (!isLicenseProduct(request.params.product)) throw new AppError(404, 'not_found', 'Unknown product');
+        },
+        app.requireUser,
+      ],
+    },
     async (request, reply) => {
-      const { product, id } = request.params;
-      if (!isLicenseProduct(product)) throw new AppError(404, 'not_found', 'Unknown product');
-      const user = await sessionUser(request, services);
-      if (!user) throw unauthorized();
+      const { id } = request.params;
+      const { user } = request;
       if (user.is_admin !== 1 && user.id !== id) throw forbidden('forbidden', 'Admins only');
       const license = await licenses.licenseFile(id);
       // The file carries the license token: no cache keeps a copy.

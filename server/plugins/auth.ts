@@ -1,0 +1,73 @@
+/**
+ * Who may call a route, said once (decision 014, "Guards"). Two guards for the routes to name:
+ *
+ *   - `app.requireAdmin`, an `onRequest` hook for a whole module (routes/admin.ts): 401 signed out,
+ *     403 for anyone but an admin, before the query or body is validated (decision 007).
+ *   - `app.requireUser`, a route's `preHandler`: 401 signed out, after validation, as the user
+ *     routes have always answered.
+ *
+ * Either puts the signed-in user on `request.user`. Routes for which signing in is optional keep
+ * asking `sessionUser(request, services)` (routes/sessionCookie.ts), which may answer null.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { UsersTable } from '../db/schema';
+import { forbidden, unauthorized } from '../errors';
+import { sessionUser } from '../routes/sessionCookie';
+import type { Services } from '../services';
+
+/** A hook that lets the request through or throws its 401 or 403. */
+export type Guard = (request: FastifyRequest) => Promise<void>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `preHandler` guard: the signed-in user, else 401 `unauthorized`. */
+    requireUser: Guard;
+    /** `onRequest` guard: the signed-in admin, else 401 `unauthorized` or 403 `forbidden`. */
+    requireAdmin: Guard;
+  }
+  interface FastifyRequest {
+    /**
+     * The user a guard let through. Typed as always present so guarded handlers need neither a
+     * null check nor a cast; the price is that the type cannot tell a guarded route from another,
+     * so reading it on a route without `requireUser` or `requireAdmin` throws (a 500 naming the
+     * mistake) instead of quietly giving `undefined`. It is read-only: only a guard sets it.
+     */
+    readonly user: UsersTable;
+  }
+}
+
+export interface AuthOptions {
+  services: Services;
+}
+
+async function authPlugin(app: FastifyInstance, { services }: AuthOptions) {
+  const guarded = new WeakMap<FastifyRequest, UsersTable>();
+
+  app.decorateRequest('user', {
+    getter(this: FastifyRequest): UsersTable {
+      const user = guarded.get(this);
+      if (!user) throw new Error(`request.user read on ${this.method} ${this.routeOptions.url ?? this.url}, which has no requireUser or requireAdmin guard`);
+      return user;
+    },
+  });
+
+  const requireUser: Guard = async (request) => {
+    const user = await sessionUser(request, services);
+    if (!user) throw unauthorized();
+    guarded.set(request, user);
+  };
+
+  const requireAdmin: Guard = async (request) => {
+    const user = await sessionUser(request, services);
+    if (!user) throw unauthorized();
+    if (user.is_admin !== 1) throw forbidden('forbidden', 'Admins only');
+    guarded.set(request, user);
+  };
+
+  app.decorate('requireUser', requireUser);
+  app.decorate('requireAdmin', requireAdmin);
+}
+
+/** Registered once at the root (fastify-plugin), so every route module sees the guards. */
+export const auth = fp(authPlugin, { name: 'sage-auth', dependencies: ['@fastify/cookie'] });
