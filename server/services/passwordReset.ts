@@ -51,28 +51,31 @@ export function createPasswordResetService(deps: {
       mailer.send({ to: user.email, ...passwordResetMail(link) }).catch(deps.onMailError);
     },
 
-    /** Sets the new password once per token, then ends every session of the user. */
+    /**
+     * Sets the new password once per token and ends every session of the user: the token's use, the
+     * password, the ended sessions and the user's other links are one transaction.
+     */
     async reset(token: string, newPassword: string): Promise<void> {
       const tokenHash = hashToken(token);
       const row = await db.selectFrom('password_reset_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
       if (!row || row.used_at !== null) throw badRequest('invalid_token', INVALID_LINK);
       const now = Date.now();
       if (row.expires_at <= now) throw badRequest('expired_token', EXPIRED_LINK);
-      // Claim the token first: of two concurrent resets only one updates the row.
-      const claimed = await db
-        .updateTable('password_reset_tokens')
-        .set({ used_at: now })
-        .where('token_hash', '=', tokenHash)
-        .where('used_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('invalid_token', INVALID_LINK);
-      await users.setPassword(row.user_id, newPassword);
-      await sessions.endAllForUser(row.user_id);
-      await db
-        .deleteFrom('password_reset_tokens')
-        .where('user_id', '=', row.user_id)
-        .where('used_at', 'is', null)
-        .execute();
+      // Hashed before the transaction: scrypt takes its time, and SQLite's one connection would wait.
+      const passwordHash = await users.passwordHash(newPassword);
+      await db.transaction().execute(async (trx) => {
+        // Claim the token first: of two concurrent resets only one updates the row.
+        const claimed = await trx
+          .updateTable('password_reset_tokens')
+          .set({ used_at: now })
+          .where('token_hash', '=', tokenHash)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('invalid_token', INVALID_LINK);
+        await users.setPasswordHash(row.user_id, passwordHash, trx);
+        await sessions.endAllForUser(row.user_id, trx);
+        await trx.deleteFrom('password_reset_tokens').where('user_id', '=', row.user_id).where('used_at', 'is', null).execute();
+      });
     },
 
     /** Housekeeping: drops tokens that can no longer be used, expired or spent. */

@@ -153,11 +153,15 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
     },
 
     async setPassword(userId: string, password: string): Promise<void> {
-      await db
-        .updateTable('users')
-        .set({ password_hash: await hashPassword(password, scryptCost), updated_at: Date.now() })
-        .where('id', '=', userId)
-        .execute();
+      await service.setPasswordHash(userId, await service.passwordHash(password));
+    },
+
+    /** The hash to store for `password` (scrypt: slow on purpose, so kept out of transactions). */
+    passwordHash: (password: string): Promise<string> => hashPassword(password, scryptCost),
+
+    /** Stores a hash made by `passwordHash`; `trx`: within the caller's transaction. */
+    async setPasswordHash(userId: string, passwordHash: string, trx: Db = db): Promise<void> {
+      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: Date.now() }).where('id', '=', userId).execute();
     },
 
     /**

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db';
+import { hashToken } from '../../server/services/tokens';
 import { del, put, signedInAdmin, signedInUser, uniqueTag } from './adminFlow';
 import { databases, useTestServer } from './harness';
 
@@ -8,21 +10,31 @@ import { databases, useTestServer } from './harness';
 // itself refuse the last write of an operation (a trigger, as a full disk or a lost connection
 // would refuse it) and shows that nothing of the earlier writes remains.
 
-/** From now on the database refuses audit entries about `targetId`; answers how to stop it. */
-async function refuseAuditOf(db: Db, kind: 'sqlite' | 'postgres', targetId: string): Promise<() => Promise<void>> {
-  const name = `refuse_audit_${uniqueTag()}`;
-  const target = sql.lit(targetId);
+type Kind = 'sqlite' | 'postgres';
+
+/**
+ * From now on the database refuses `event` (insert or delete) on `table` for rows whose `column`
+ * is `value`; answers how to stop it.
+ */
+async function refuse(db: Db, kind: Kind, event: 'insert' | 'delete', table: 'audit_log' | 'sessions', column: 'target_id' | 'user_id', value: string): Promise<() => Promise<void>> {
+  const name = sql.raw(`refuse_${uniqueTag()}`);
+  const row = sql.raw(`${event === 'insert' ? 'new' : 'old'}.${column}`);
+  const on = sql.raw(`before ${event} on ${table}`);
   if (kind === 'sqlite') {
-    await sql`create trigger ${sql.raw(name)} before insert on audit_log when new.target_id = ${target} begin select raise(abort, 'injected failure'); end`.execute(db);
-    return async () => void (await sql`drop trigger ${sql.raw(name)}`.execute(db));
+    await sql`create trigger ${name} ${on} when ${row} = ${sql.lit(value)} begin select raise(abort, 'injected failure'); end`.execute(db);
+    return async () => void (await sql`drop trigger ${name}`.execute(db));
   }
-  await sql`create function ${sql.raw(name)}() returns trigger language plpgsql as $$ begin if new.target_id = ${target} then raise exception 'injected failure'; end if; return new; end $$`.execute(db);
-  await sql`create trigger ${sql.raw(name)} before insert on audit_log for each row execute function ${sql.raw(name)}()`.execute(db);
+  const result = sql.raw(event === 'insert' ? 'new' : 'old');
+  await sql`create function ${name}() returns trigger language plpgsql as $$ begin if ${row} = ${sql.lit(value)} then raise exception 'injected failure'; end if; return ${result}; end $$`.execute(db);
+  await sql`create trigger ${name} ${on} for each row execute function ${name}()`.execute(db);
   return async () => {
-    await sql`drop trigger ${sql.raw(name)} on audit_log`.execute(db);
-    await sql`drop function ${sql.raw(name)}()`.execute(db);
+    await sql`drop trigger ${name} on ${sql.raw(table)}`.execute(db);
+    await sql`drop function ${name}()`.execute(db);
   };
 }
+
+/** The database refuses audit entries about `targetId`: the last write of an admin's operation. */
+const refuseAuditOf = (db: Db, kind: Kind, targetId: string) => refuse(db, kind, 'insert', 'audit_log', 'target_id', targetId);
 
 describe.each(databases)('writes that belong together, on $label', (database) => {
   const server = useTestServer(database);
@@ -78,5 +90,26 @@ describe.each(databases)('writes that belong together, on $label', (database) =>
     await stop();
     expect((await del(admin.client, `/api/admin/users/${member.id}`)).statusCode).toBe(200);
     expect((await member.client.get('/api/user')).statusCode).toBe(401);
+  });
+
+  it('resets a password, ending every session of the user, or not at all', async () => {
+    const member = await signedInUser(server());
+    const db = server().db;
+    const token = `reset-${uniqueTag()}-${randomUUID()}`;
+    const now = Date.now();
+    await db.insertInto('password_reset_tokens').values({ token_hash: hashToken(token), user_id: member.id, created_at: now, expires_at: now + 3_600_000, used_at: null }).execute();
+    const before = await db.selectFrom('users').select('password_hash').where('id', '=', member.id).executeTakeFirstOrThrow();
+    const stop = await refuse(db, database.kind, 'delete', 'sessions', 'user_id', member.id);
+
+    const refused = await server().client().post('/api/reset-password', { token, newPassword: 'a new password 1' });
+    expect(refused.statusCode).toBe(500);
+    expect(await db.selectFrom('users').select('password_hash').where('id', '=', member.id).executeTakeFirstOrThrow()).toEqual(before);
+    expect((await db.selectFrom('password_reset_tokens').select('used_at').where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow()).used_at).toBeNull();
+    expect((await member.client.get('/api/user')).statusCode).toBe(200);
+
+    await stop();
+    expect((await server().client().post('/api/reset-password', { token, newPassword: 'a new password 1' })).statusCode).toBe(200);
+    expect((await member.client.get('/api/user')).statusCode).toBe(401);
+    expect((await db.selectFrom('users').select('password_hash').where('id', '=', member.id).executeTakeFirstOrThrow()).password_hash).not.toBe(before.password_hash);
   });
 });
