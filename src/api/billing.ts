@@ -55,9 +55,9 @@ async function getSubscriptionJson<T>(path: string, schema: z.ZodType<T>, failur
   } catch {
     throw new Error(failure);
   }
-  if (res.status === 401) throw new HttpError(401, BILLING_ERRORS.authRequired);
+  if (res.status === 401) throw new HttpError({ status: 401, message: BILLING_ERRORS.authRequired });
   if (allowMissing && res.status === 404) return null;
-  if (!res.ok) throw new HttpError(res.status, failure);
+  if (!res.ok) throw new HttpError({ status: res.status, message: failure });
   const parsed = schema.safeParse(await res.json().catch(() => undefined));
   if (!parsed.success) throw new Error(failure);
   return parsed.data;

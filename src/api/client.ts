@@ -7,34 +7,56 @@ export interface AnswerSchema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false };
 }
 
-/** A failed API call; `message` follows spec §8 (`status: statusText` or `status: body text`). */
+/**
+ * A failed API call, the one error class of both the portal and the admin console (react-admin
+ * reads `status`, `message` and `body` off it). `code` is the server's `error` code
+ * (contract/errors.ts) when the answer was ours: screens branch on it, never on `message`, which is
+ * for people (§8 decides its wording at each call site).
+ */
 export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
+  readonly status: number;
+  readonly code: string | undefined;
+  /** The answer's body: parsed JSON when it was JSON, else its text. */
+  readonly body: unknown;
+
+  constructor(init: { status: number; message: string; code?: string; body?: unknown }) {
+    super(init.message);
     this.name = 'HttpError';
+    this.status = init.status;
+    this.code = init.code;
+    this.body = init.body;
   }
 }
 
-/** The readable part of an error body: our `{ error, message }` JSON's message, else the text. */
-export function bodyMessage(text: string): string {
-  let parsed: unknown;
+/** An error answer read once: its body (JSON or text), and our `{ error, message }` parts when it is ours. */
+export interface ErrorAnswer {
+  body: unknown;
+  code: string | undefined;
+  /** Our body's message, else the text itself (§8). */
+  message: string;
+}
+
+/** Reads an error answer's text (contract/errors.ts `{ error, message }`, checked by hand to keep zod out). */
+export function errorAnswer(text: string): ErrorAnswer {
+  let body: unknown;
   try {
-    parsed = JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
-    return text; // Not JSON: the text itself is the message.
+    return { body: text, code: undefined, message: text }; // Not JSON: the text itself is the message.
   }
-  // Our `{ error, message }` body (contract/errors.ts), checked by hand to keep zod out of this module.
-  const message = typeof parsed === 'object' && parsed !== null ? (parsed as { message?: unknown }).message : undefined;
-  return typeof message === 'string' ? message : text;
+  const fields = typeof body === 'object' && body !== null ? (body as { error?: unknown; message?: unknown }) : {};
+  return {
+    body,
+    code: typeof fields.error === 'string' ? fields.error : undefined,
+    message: typeof fields.message === 'string' ? fields.message : text,
+  };
 }
 
 /** §8: status ≥ 500 → `status: statusText`; other non-OK → `status: body text`. */
 export async function errorFromResponse(res: Response): Promise<HttpError> {
-  if (res.status >= 500) return new HttpError(res.status, `${res.status}: ${res.statusText}`);
-  return new HttpError(res.status, `${res.status}: ${bodyMessage(await res.text())}`);
+  const answer = errorAnswer(await res.text().catch(() => ''));
+  const message = res.status >= 500 ? `${res.status}: ${res.statusText}` : `${res.status}: ${answer.message}`;
+  return new HttpError({ status: res.status, message, code: answer.code, body: answer.body });
 }
 
 /** Every call sends credentials (the session cookie); bodies are JSON. */
@@ -60,10 +82,14 @@ export interface ActionResult {
   ok: boolean;
   message: string;
   status?: number;
+  code?: string;
 }
 
 /** A call's outcome with its validated answer: failures are values, as with `action`. */
-export type CallResult<T> = { ok: true; data: T; status: number } | { ok: false; message: string; status?: number };
+export type CallResult<T> =
+  | { ok: true; data: T; status: number }
+  /** `code`: the server's error code when it answered with our error body (absent for network failures). */
+  | { ok: false; message: string; status?: number; code?: string };
 
 /**
  * A POST whose failure is shown to the user rather than thrown (§8: login, logout, register, the
@@ -78,8 +104,8 @@ export async function call<T>(path: string, schema: AnswerSchema<T> | null, body
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
   if (!res.ok) {
-    const message = res.status >= 500 ? res.statusText : bodyMessage(await res.text());
-    return { ok: false, message, status: res.status };
+    const answer = errorAnswer(await res.text().catch(() => ''));
+    return { ok: false, message: res.status >= 500 ? res.statusText : answer.message, status: res.status, code: answer.code };
   }
   const answer: unknown = await res.json().catch(() => undefined);
   if (!schema) return { ok: true, data: answer as T, status: res.status };

@@ -1,21 +1,16 @@
-import { HttpError, type fetchUtils } from 'react-admin';
+import type { fetchUtils } from 'react-admin';
 import type { z } from 'zod';
-import { bodyMessage, request } from '../api/client';
+import { errorAnswer, HttpError, request } from '../api/client';
 
 /**
- * A failed admin call as react-admin wants it: an HttpError whose message is the server's own
- * (our `{ error, message }` body), so a notification can show it as it stands (§8 `Update Error`
- * with the server message). A body that is not ours falls back to its text, then the status text.
+ * A failed admin call: our one HttpError, whose message is the server's own (our `{ error, message }`
+ * body), so a notification can show it as it stands (§8 `Update Error` with the server message), and
+ * whose `code` the screens branch on. A body that is not ours falls back to its text, then the status text.
  */
 export async function adminError(res: Response): Promise<HttpError> {
-  const text = await res.text().catch(() => '');
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON: keep the text.
-  }
-  return new HttpError(bodyMessage(text) || res.statusText || `Request failed with status ${res.status}`, res.status, body);
+  const answer = errorAnswer(await res.text().catch(() => ''));
+  const message = answer.message || res.statusText || `Request failed with status ${res.status}`;
+  return new HttpError({ status: res.status, message, code: answer.code, body: answer.body });
 }
 
 /** Sends an admin call (credentials always, §7) and throws `adminError` unless it succeeded. */

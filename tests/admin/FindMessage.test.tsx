@@ -45,7 +45,7 @@ describe('Find Message (§2, §5, §8)', () => {
   it('says no message was found on a 404', async () => {
     stubFetch({
       ...signedInAdmin,
-      'GET /api/admin/messages/search': () => json({ error: 'Not Found', message: ADMIN_MESSAGES.messageNotFound }, 404, 'Not Found'),
+      'GET /api/admin/messages/search': () => json({ error: 'not_found', message: ADMIN_MESSAGES.messageNotFound }, 404, 'Not Found'),
     });
     await find('nope');
     expect(await screen.findByText('No message found for session ID')).toBeInTheDocument();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchCurrentUser, forgotPassword, login, logout, register, resetPassword } from '../../src/api/auth';
-import { action, bodyMessage, errorFromResponse, getJson, HttpError, request } from '../../src/api/client';
+import { action, call, type ActionResult, errorAnswer, errorFromResponse, getJson, HttpError, request } from '../../src/api/client';
 import { currentUserSchema } from '../../contract/user';
 import { jsonResponse, stubFetchWith } from './fetchStub';
 
@@ -12,15 +12,32 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('bodyMessage', () => {
-  it.each([
-    ['{"error":"Unauthorized","message":"Invalid email or password"}', 'Invalid email or password'],
-    ['{"error":"Bad Request"}', '{"error":"Bad Request"}'],
-    ['{"message":42}', '{"message":42}'],
-    ['plain text', 'plain text'],
-    ['', ''],
-  ])('%j → %j', (text, expected) => {
-    expect(bodyMessage(text)).toBe(expected);
+describe('errorAnswer', () => {
+  it.each<[string, string, string | undefined]>([
+    ['{"error":"unauthorized","message":"Invalid email or password"}', 'Invalid email or password', 'unauthorized'],
+    ['{"error":"Bad Request"}', '{"error":"Bad Request"}', 'Bad Request'],
+    ['{"message":42}', '{"message":42}', undefined],
+    ['plain text', 'plain text', undefined],
+    ['', '', undefined],
+  ])('%j → message %j, code %j', (text, message, code) => {
+    expect(errorAnswer(text)).toMatchObject({ message, code });
+  });
+});
+
+describe('the server\'s error code reaches the screens', () => {
+  it('a thrown HttpError carries status, code, message and the parsed body', async () => {
+    const body = { error: 'verification_expired', message: 'Verification expired' };
+    const error = await errorFromResponse(jsonResponse(body, 410, 'Gone'));
+    expect(error).toMatchObject({ status: 410, code: 'verification_expired', message: '410: Verification expired', body });
+  });
+
+  it('a failed call keeps the code beside the message; a network failure has none', async () => {
+    stubFetchWith(async () => jsonResponse({ error: 'rate_limited', message: 'Too many attempts' }, 429, 'Too Many Requests'));
+    expect(await call('/api/x', null)).toEqual({ ok: false, status: 429, code: 'rate_limited', message: 'Too many attempts' });
+    stubFetchWith(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    expect(await call('/api/x', null)).toEqual({ ok: false, message: 'Failed to fetch' });
   });
 });
 
@@ -68,13 +85,13 @@ describe('request', () => {
 });
 
 describe('action (§8: login, logout, register)', () => {
-  it.each<[string, () => Response | Promise<Response>, { ok: boolean; message: string; status?: number }]>([
+  it.each<[string, () => Response | Promise<Response>, ActionResult]>([
     ['200 is ok', () => jsonResponse({ ok: true, message: 'Signed in' }), { ok: true, message: '', status: 200 }],
     ['201 is ok', () => jsonResponse({ ok: true, message: '' }, 201, 'Created'), { ok: true, message: '', status: 201 }],
     [
       '401 carries the JSON message',
       () => jsonResponse({ error: 'Unauthorized', message: 'Invalid email or password' }, 401, 'Unauthorized'),
-      { ok: false, message: 'Invalid email or password', status: 401 },
+      { ok: false, message: 'Invalid email or password', status: 401, code: 'Unauthorized' },
     ],
     ['409 carries a text body', () => textResponse('Taken', 409, 'Conflict'), { ok: false, message: 'Taken', status: 409 }],
     [

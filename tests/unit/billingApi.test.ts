@@ -57,7 +57,7 @@ describe('billing reads (§7, §8)', () => {
     ['subscription status', fetchSubscriptionStatus, 'Failed to fetch subscription status'],
   ])('%s: failures carry the §8 message and keep the status', async (_name, read, message) => {
     stubFetchWith(() => apiError(401, 'Not signed in'));
-    await expect(read()).rejects.toEqual(new HttpError(401, 'Authentication required'));
+    await expect(read()).rejects.toEqual(new HttpError({ status: 401, message: 'Authentication required' }));
     stubFetchWith(() => new Response('', { status: 500, statusText: 'Internal Server Error' }));
     const error = await read().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
@@ -76,12 +76,12 @@ describe('billing reads (§7, §8)', () => {
 
 describe('retrySubscriptionRead (§9: up to 2 retries, none on 401)', () => {
   it.each<[number, Error, boolean]>([
-    [0, new HttpError(500, 'x'), true],
-    [1, new HttpError(500, 'x'), true],
-    [2, new HttpError(500, 'x'), false],
+    [0, new HttpError({ status: 500, message: 'x' }), true],
+    [1, new HttpError({ status: 500, message: 'x' }), true],
+    [2, new HttpError({ status: 500, message: 'x' }), false],
     [0, new Error('network'), true],
-    [0, new HttpError(401, 'Authentication required'), false],
-    [0, new HttpError(403, 'x'), true],
+    [0, new HttpError({ status: 401, message: 'Authentication required' }), false],
+    [0, new HttpError({ status: 403, message: 'x' }), true],
   ])('after %i failures of %s → %s', (failures, error, expected) => {
     expect(retrySubscriptionRead(failures, error)).toBe(expected);
   });
@@ -141,6 +141,7 @@ describe('billing writes', () => {
     await expect(createCheckoutSession({ priceId: 'p', productId: 'q' })).resolves.toEqual({
       ok: false,
       status: 409,
+      code: expect.any(String),
       message: 'You are already subscribed to this plan.',
     });
     stubFetchWith(() => jsonResponse({ ok: true }));

@@ -1,4 +1,4 @@
-import { HttpError } from 'react-admin';
+import { HttpError } from '../../src/api/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_MESSAGES, type AdminUser, type StoredMessage } from '../../contract/admin';
 import { dataProvider } from '../../src/dataProvider';

@@ -1,13 +1,14 @@
 import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { HttpError, Title, useTranslate } from 'react-admin';
+import { Title, useTranslate } from 'react-admin';
+import { HttpError } from '../../api/client';
 import { useAdminDataProvider } from '../../dataProvider';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { prettyJson } from './messageRules';
 
-const isNotFound = (error: unknown) => error instanceof HttpError && error.status === 404;
+const isNotFound = (error: unknown) => error instanceof HttpError && error.code === 'not_found';
 
 /** §2 Find Message tab: the message stored under a session id. */
 export function FindMessage() {
