@@ -81,19 +81,18 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
 
   /**
    * The ids of users with `part` anywhere in their username or e-mail (SQLite): migration 007's FTS5
-   * trigram table; with `limit`, only that many of them, the most recently indexed.
+   * trigram table; `limit` of them, the most recently indexed.
    */
-  function idsContaining(part: string, limit?: number): RawBuilder<string> {
-    const found = limit === undefined ? sql`` : sql` order by rowid desc limit ${limit}`;
-    return sql<string>`(select user_id from user_search_ids where search_id in (select rowid from users_search where users_search match ${ftsPhrase(part)}${found}))`;
+  function idsContaining(part: string, limit: number): RawBuilder<string> {
+    return sql<string>`(select user_id from user_search_ids where search_id in (select rowid from users_search where users_search match ${ftsPhrase(part)} order by rowid desc limit ${limit}))`;
   }
 
   /**
    * The username or e-mail (case-insensitive) has the term anywhere, or, for a term too short for
-   * trigrams, starts with it; or the id is the term. With `limit`, SQLite's trigram table gives
-   * only that many (the caller limits the whole answer too; PostgreSQL stops as it finds them).
+   * trigrams, starts with it; or the id is the term. SQLite's trigram table gives only `limit` of
+   * them (the caller limits the whole answer too; PostgreSQL stops as it finds them).
    */
-  function matches(term: string, limit?: number) {
+  function matches(term: string, limit: number) {
     const lowered = term.toLowerCase();
     return (eb: ExpressionBuilder<Database, 'users'>) => {
       const byId = eb('id', '=', term);
@@ -199,7 +198,7 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       if (found.size < SEARCH_LIMIT && matchesAnywhere(term)) {
         const anywhere = postgres
           ? db.selectFrom('users').selectAll().where((eb) => eb.or([contains('username', lowered), contains('email', lowered)]))
-          : db.selectFrom('users').selectAll().where(sql<SqlBool>`id in (select user_id from user_search_ids where search_id in (select rowid from users_search where users_search match ${ftsPhrase(lowered)} limit ${SEARCH_LIMIT}))`);
+          : db.selectFrom('users').selectAll().where(sql<SqlBool>`id in ${idsContaining(lowered, SEARCH_LIMIT)}`);
         for (const row of await anywhere.limit(SEARCH_LIMIT).execute()) if (!found.has(row.id)) found.set(row.id, row);
       }
       const key = (row: UsersTable) => row.username.toLowerCase();
