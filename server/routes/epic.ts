@@ -19,7 +19,7 @@ import { loginCompletedPath, type CallbackOutcome, type PluginRequest } from '..
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { failurePage } from './pageErrors';
 import { enforceLimits } from './rateLimit';
-import { sessionUser, setSignInCookie, signInToken, startSession } from './sessionCookie';
+import { sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 const TOO_MANY = {
@@ -64,15 +64,15 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
   const { epicSignIn, pluginHandOff } = services;
 
   /** Sends the browser where a callback's outcome leads, signing it in when it succeeded. */
-  async function land(request: FastifyRequest, reply: FastifyReply, outcome: CallbackOutcome) {
+  function land(reply: FastifyReply, outcome: CallbackOutcome) {
     if (outcome.kind === 'failed') {
       services.metrics.signIn('epic', 'failure');
       return reply.redirect(failurePath(outcome.reason));
     }
     // The pages of the link carry the client, so that Cancel and Back lead where it started.
     if (outcome.kind === 'link_email') return reply.redirect(`/epic_account_link?client=${outcome.client}`);
-    // No Remember me box on this path: an Epic sign-in keeps its session like Remember me does.
-    await startSession(request, reply, services, { userId: outcome.user.id, persistent: true, secure, method: 'epic' });
+    // The service started the session (and ended this browser's earlier one) with the flow's last step.
+    setSessionCookie(reply, outcome.session, secure);
     services.metrics.signIn('epic', 'success');
     return reply.redirect(loginCompletedPath(outcome.client));
   }
@@ -130,11 +130,11 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     // Not an answer our authorize request could have produced.
     if (request.validationError) return reply.redirect(failurePath('state_mismatch'));
     const query = new URL(request.url, 'http://callback.invalid').searchParams;
-    return land(request, reply, await epicSignIn.finishCallback(signInToken(request), query));
+    return land(reply, await epicSignIn.finishCallback(signInToken(request), query, sessionToken(request)));
   });
 
   app.get('/api/auth/callback-internal', { errorHandler: toFailurePage }, async (request, reply) =>
-    land(request, reply, await epicSignIn.completeVerifiedLink(signInToken(request))),
+    land(reply, await epicSignIn.completeVerifiedLink(signInToken(request), sessionToken(request))),
   );
 
   app.get('/api/auth/status', { schema: { response: { 200: authStatusSchema } } }, async (request, reply) => {

@@ -94,21 +94,24 @@ export function createEmailVerificationService(deps: {
         throw new RateLimitedError(`Please wait ${Math.ceil(waitMs / 1000)} seconds before requesting another email`, waitMs);
       }
       const token = newToken();
-      await db.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
       try {
-        await db
-          .insertInto('email_verifications')
-          .values({
-            token_hash: hashToken(token),
-            flow_id: flow.id,
-            email: flow.email,
-            epic_account_id: flow.epicAccountId,
-            epic_display_name: flow.displayName,
-            created_at: now,
-            expires_at: now + VERIFICATION_TTL_MS,
-            verified_at: null,
-          })
-          .execute();
+        // The new link replaces the earlier one in one transaction: a failure leaves the earlier one.
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
+          await trx
+            .insertInto('email_verifications')
+            .values({
+              token_hash: hashToken(token),
+              flow_id: flow.id,
+              email: flow.email,
+              epic_account_id: flow.epicAccountId,
+              epic_display_name: flow.displayName,
+              created_at: now,
+              expires_at: now + VERIFICATION_TTL_MS,
+              verified_at: null,
+            })
+            .execute();
+        });
       } catch (err) {
         // One link per flow (unique index): a send racing this one got there first and mails it.
         if (isUniqueViolation(err)) return { ok: true, code: 'already_sent', message: 'Verification email already sent' };
@@ -144,24 +147,27 @@ export function createEmailVerificationService(deps: {
       if (!row || row.verified_at !== null) return { success: false, message: INVALID_LINK };
       const now = Date.now();
       if (row.expires_at <= now) return { success: false, message: VERIFICATION_EXPIRED_MESSAGE };
-      // The account first, the mark second: the waiting page, polling meanwhile, must not see
-      // "verified" before there is an account to sign in to. Creating it twice returns the same one.
+      // The link's use and the account are one transaction: the waiting page, polling meanwhile, sees
+      // "verified" only with an account to sign in to. Creating it twice returns the same one.
       try {
-        await users.createEpicUser({ email: row.email, epicAccountId: row.epic_account_id, displayName: row.epic_display_name });
+        return await db.transaction().execute(async (trx) => {
+          const claimed = await trx
+            .updateTable('email_verifications')
+            .set({ verified_at: now })
+            .where('token_hash', '=', tokenHash)
+            .where('verified_at', 'is', null)
+            .executeTakeFirst();
+          // Opened twice at once: one of the two is the link's single use.
+          if (Number(claimed.numUpdatedRows) !== 1) return { success: false, message: INVALID_LINK };
+          await users.createEpicUser({ email: row.email, epicAccountId: row.epic_account_id, displayName: row.epic_display_name }, trx);
+          return { success: true, message: VERIFY_LINK_MESSAGES.verified };
+        });
       } catch (err) {
+        // Refused (the link stays unused): the address or the Epic account is another account's.
         if (!(err instanceof AppError)) throw err;
         const taken = err.code === 'epic_account_linked' ? VERIFY_LINK_MESSAGES.epicAccountLinked : VERIFY_LINK_MESSAGES.emailTaken;
         return { success: false, message: taken };
       }
-      const claimed = await db
-        .updateTable('email_verifications')
-        .set({ verified_at: now })
-        .where('token_hash', '=', tokenHash)
-        .where('verified_at', 'is', null)
-        .executeTakeFirst();
-      // Opened twice at once: one of the two is the link's single use.
-      if (Number(claimed.numUpdatedRows) !== 1) return { success: false, message: INVALID_LINK };
-      return { success: true, message: VERIFY_LINK_MESSAGES.verified };
     },
 
     /**

@@ -4,6 +4,7 @@ import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
 import { AppError, conflict, forbidden } from '../errors';
 import { EpicSignInError, type EpicOAuth } from './epicOAuth';
+import type { NewSession, SessionService } from './sessions';
 import { hashToken, newToken, safeEqual } from './tokens';
 import { normalizeEmail, type UserService } from './users';
 
@@ -17,9 +18,9 @@ export interface PluginRequest {
   codeChallenge: string;
 }
 
-/** Where an Epic callback leaves the browser. */
+/** Where an Epic callback leaves the browser: signed in, with the session for its cookie. */
 export type CallbackOutcome =
-  | { kind: 'signed_in'; user: UsersTable; client: SignInClient }
+  | { kind: 'signed_in'; user: UsersTable; client: SignInClient; session: NewSession }
   | { kind: 'link_email'; client: SignInClient }
   | { kind: 'failed'; reason: AuthFailureReason };
 
@@ -31,14 +32,26 @@ export const loginCompletedPath = (client: SignInClient) => `/login_completed?cl
 export function createEpicSignInService(deps: {
   db: Db;
   users: UserService;
+  sessions: SessionService;
   /** Null when Epic is not configured: sign-in is unavailable. */
   epic: EpicOAuth | null;
   onError: (err: unknown, step: string) => void;
 }) {
-  const { db, users, epic } = deps;
+  const { db, users, sessions, epic } = deps;
 
-  async function update(flow: SignInFlowsTable, changes: Partial<SignInFlowsTable>): Promise<void> {
-    await db.updateTable('sign_in_flows').set(changes).where('id', '=', flow.id).execute();
+  /** `trx`, here and below: within the caller's transaction. */
+  async function update(flow: SignInFlowsTable, changes: Partial<SignInFlowsTable>, trx: Db = db): Promise<void> {
+    await trx.updateTable('sign_in_flows').set(changes).where('id', '=', flow.id).execute();
+  }
+
+  /**
+   * A sign-in's last writes, in the transaction of the step that completes the flow: the browser's
+   * earlier session ends and a new one starts. No Remember me box on this path: an Epic sign-in
+   * keeps its session like Remember me does.
+   */
+  async function startSession(trx: Db, userId: string, previousSession: string | undefined): Promise<NewSession> {
+    if (previousSession) await sessions.end(previousSession, trx);
+    return sessions.start(userId, true, 'epic', trx);
   }
 
   const service = {
@@ -89,15 +102,19 @@ export function createEpicSignInService(deps: {
       return { ...flow, epic_account_id: flow.epic_account_id, epic_display_name: flow.epic_display_name };
     },
 
-    /** Handles Epic's redirect back: checks the state, exchanges the code and resolves the user. */
-    async finishCallback(token: string | undefined, query: URLSearchParams): Promise<CallbackOutcome> {
+    /**
+     * Handles Epic's redirect back: checks the state, exchanges the code and resolves the user. A
+     * known user is signed in, ending this browser's `previousSession`.
+     */
+    async finishCallback(token: string | undefined, query: URLSearchParams, previousSession?: string): Promise<CallbackOutcome> {
       const flow = await service.flow(token);
       // A callback that is not this browser's own (no flow, spent or wrong state) changes nothing:
       // another site must not be able to end a sign-in in progress.
       const mismatch: CallbackOutcome = { kind: 'failed', reason: 'state_mismatch' };
       if (!flow?.oauth_state || !flow.oauth_code_verifier || !epic) return mismatch;
       if (!safeEqual(query.get('state') ?? '', flow.oauth_state)) return mismatch;
-      // Spend the state first, so a replayed (or concurrent) callback finds nothing to use.
+      // Spend the state first, so a replayed (or concurrent) callback finds nothing to use. A write
+      // of its own: Epic is asked next, and no transaction waits on the network.
       const spent = await db
         .updateTable('sign_in_flows')
         .set({ oauth_state: null, oauth_code_verifier: null })
@@ -124,9 +141,13 @@ export function createEpicSignInService(deps: {
       }
       const user = await users.findByEpicAccount(account.accountId);
       if (user?.email) {
-        await users.recordEpicDisplayName(user.id, account.displayName);
-        await update(flow, { user_id: user.id, ue_status: 'success', ue_message: 'Signed in' });
-        return { kind: 'signed_in', user, client: flow.client };
+        // The display name, the flow's success and the session land together or not at all.
+        const session = await db.transaction().execute(async (trx) => {
+          await users.recordEpicDisplayName(user.id, account.displayName, trx);
+          await update(flow, { user_id: user.id, ue_status: 'success', ue_message: 'Signed in' }, trx);
+          return startSession(trx, user.id, previousSession);
+        });
+        return { kind: 'signed_in', user, client: flow.client, session };
       }
       await update(flow, { epic_account_id: account.accountId, epic_display_name: account.displayName, link_email: null });
       return { kind: 'link_email', client: flow.client };
@@ -160,25 +181,32 @@ export function createEpicSignInService(deps: {
       };
     },
 
-    /** `POST /api/auth/epic/cancel`: abandons the Epic account's linking. */
+    /** `POST /api/auth/epic/cancel`: abandons the Epic account's linking, its links with it. */
     async cancel(token: string | undefined): Promise<void> {
       const flow = await service.flow(token);
       if (!flow) return;
-      await db.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
-      await update(flow, {
-        epic_account_id: null,
-        epic_display_name: null,
-        link_email: null,
-        ue_status: flow.user_id ? flow.ue_status : 'canceled',
-        ue_message: flow.user_id ? flow.ue_message : 'Sign-in was canceled',
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
+        await update(
+          flow,
+          {
+            epic_account_id: null,
+            epic_display_name: null,
+            link_email: null,
+            ue_status: flow.user_id ? flow.ue_status : 'canceled',
+            ue_message: flow.user_id ? flow.ue_message : 'Sign-in was canceled',
+          },
+          trx,
+        );
       });
     },
 
     /**
      * `GET /api/auth/callback-internal`: after the e-mail is verified, signs this browser in as the
-     * Epic account's user. Refused unless this flow's own linked e-mail was verified.
+     * Epic account's user, ending its `previousSession`. Refused unless this flow's own linked e-mail
+     * was verified.
      */
-    async completeVerifiedLink(token: string | undefined): Promise<CallbackOutcome> {
+    async completeVerifiedLink(token: string | undefined, previousSession?: string): Promise<CallbackOutcome> {
       const flow = await service.flow(token);
       if (!flow?.epic_account_id || !flow.link_email) return { kind: 'failed', reason: 'verification_required' };
       const verified = await db
@@ -193,16 +221,17 @@ export function createEpicSignInService(deps: {
       if (!user || user.email !== flow.link_email || (!verified && user.email_verified_at === null)) {
         return { kind: 'failed', reason: 'verification_required' };
       }
-      await db.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
-      await update(flow, {
-        epic_account_id: null,
-        epic_display_name: null,
-        link_email: null,
-        user_id: user.id,
-        ue_status: 'success',
-        ue_message: 'Signed in',
+      // The spent links, the flow's success and the session land together or not at all.
+      const session = await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
+        await update(
+          flow,
+          { epic_account_id: null, epic_display_name: null, link_email: null, user_id: user.id, ue_status: 'success', ue_message: 'Signed in' },
+          trx,
+        );
+        return startSession(trx, user.id, previousSession);
       });
-      return { kind: 'signed_in', user, client: flow.client };
+      return { kind: 'signed_in', user, client: flow.client, session };
     },
 
     /** `GET /api/auth/status` (spec §3 Auth status). */

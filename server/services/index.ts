@@ -72,6 +72,7 @@ export function createServices(deps: ServiceDeps) {
   const epicSignIn = createEpicSignInService({
     db: deps.db,
     users,
+    sessions,
     epic: deps.config.epic ? createEpicOAuth(deps.config.epic) : null,
     onError: deps.onError,
   });

@@ -54,20 +54,24 @@ export function createPluginHandOffService(deps: {
       }
       const code = newToken();
       const now = Date.now();
-      await db.deleteFrom('plugin_hand_off_codes').where('flow_id', '=', flow.id).where('used_at', 'is', null).execute();
-      await db
-        .insertInto('plugin_hand_off_codes')
-        .values({
-          code_hash: hashToken(code),
-          flow_id: flow.id,
-          user_id: user.id,
-          code_challenge: flow.plugin_code_challenge,
-          redirect_uri: flow.plugin_redirect_uri,
-          created_at: now,
-          expires_at: now + HAND_OFF_CODE_TTL_MS,
-          used_at: null,
-        })
-        .execute();
+      const { plugin_code_challenge: codeChallenge, plugin_redirect_uri: redirectUri } = flow;
+      // The new code replaces the unused one in one transaction: a failure leaves the earlier code.
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('plugin_hand_off_codes').where('flow_id', '=', flow.id).where('used_at', 'is', null).execute();
+        await trx
+          .insertInto('plugin_hand_off_codes')
+          .values({
+            code_hash: hashToken(code),
+            flow_id: flow.id,
+            user_id: user.id,
+            code_challenge: codeChallenge,
+            redirect_uri: redirectUri,
+            created_at: now,
+            expires_at: now + HAND_OFF_CODE_TTL_MS,
+            used_at: null,
+          })
+          .execute();
+      });
       count('issued');
       return { code, redirectUrl: handOffRedirect(flow.plugin_redirect_uri, code, flow.plugin_state) };
     },

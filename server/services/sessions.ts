@@ -31,15 +31,16 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
 
   return {
     /**
-     * Starts a session for the user and records it as their last sign-in, in one transaction; the
-     * returned token goes into the cookie and nowhere else.
+     * Starts a session for the user and records it as their last sign-in, in one transaction (the
+     * caller's `trx` when the sign-in writes more); the returned token goes into the cookie and
+     * nowhere else.
      */
-    async start(userId: string, persistent: boolean, method: SignInMethod): Promise<NewSession> {
+    async start(userId: string, persistent: boolean, method: SignInMethod, trx?: Db): Promise<NewSession> {
       const token = newToken();
       const now = Date.now();
       const expiresAt = now + policy.absoluteMs;
-      await db.transaction().execute(async (trx) => {
-        await trx
+      const write = async (into: Db) => {
+        await into
           .insertInto('sessions')
           .values({
             token_hash: hashToken(token),
@@ -50,8 +51,9 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
             expires_at: expiresAt,
           })
           .execute();
-        await trx.updateTable('users').set({ last_sign_in_at: now, last_sign_in_method: method }).where('id', '=', userId).execute();
-      });
+        await into.updateTable('users').set({ last_sign_in_at: now, last_sign_in_method: method }).where('id', '=', userId).execute();
+      };
+      await (trx ? write(trx) : db.transaction().execute(write));
       return { token, expiresAt, persistent };
     },
 
@@ -72,8 +74,9 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
       return user;
     },
 
-    async end(token: string): Promise<void> {
-      await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+    /** `trx`: within the caller's transaction. */
+    async end(token: string, trx: Db = db): Promise<void> {
+      await trx.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
     },
 
     /** Ends every session of the user; answers how many there were. `trx`: within the caller's transaction. */

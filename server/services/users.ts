@@ -37,8 +37,9 @@ export function isUniqueViolation(err: unknown): boolean {
 
 export function createUserService(db: Db, scryptCost?: ScryptCost) {
   const service = {
-    async findByEmail(email: string): Promise<UsersTable | undefined> {
-      return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+    /** `trx`, here and below: within the caller's transaction. */
+    async findByEmail(email: string, trx: Db = db): Promise<UsersTable | undefined> {
+      return trx.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
     },
 
     /** Registers a legacy e-mail account; refuses an e-mail that already has one. */
@@ -87,30 +88,30 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
       return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
     },
 
-    async findByEpicAccount(epicAccountId: string): Promise<UsersTable | undefined> {
-      return db.selectFrom('users').selectAll().where('epic_account_id', '=', epicAccountId).executeTakeFirst();
+    async findByEpicAccount(epicAccountId: string, trx: Db = db): Promise<UsersTable | undefined> {
+      return trx.selectFrom('users').selectAll().where('epic_account_id', '=', epicAccountId).executeTakeFirst();
     },
 
     /** Keeps the Epic display name current; it can change at Epic between sign-ins. */
-    async recordEpicDisplayName(userId: string, displayName: string): Promise<void> {
-      await db.updateTable('users').set({ epic_display_name: displayName, updated_at: Date.now() }).where('id', '=', userId).execute();
+    async recordEpicDisplayName(userId: string, displayName: string, trx: Db = db): Promise<void> {
+      await trx.updateTable('users').set({ epic_display_name: displayName, updated_at: Date.now() }).where('id', '=', userId).execute();
     },
 
     /**
      * Creates the account of an Epic user whose e-mail has just been verified. When the Epic
      * account already has one with this e-mail (another tab finished first), that account is
-     * returned; with another e-mail, 409.
+     * returned; with another e-mail, 409. `trx`: within the caller's transaction.
      */
-    async createEpicUser(input: { email: string; epicAccountId: string; displayName: string }): Promise<UsersTable> {
+    async createEpicUser(input: { email: string; epicAccountId: string; displayName: string }, trx: Db = db): Promise<UsersTable> {
       const email = normalizeEmail(input.email);
       // Only that account with this very address: a tab that linked another one has linked nothing.
       const sameAccount = (user: UsersTable) => {
         if (user.email !== email) throw conflict('epic_account_linked', EPIC_ACCOUNT_LINKED);
         return user;
       };
-      const existing = await service.findByEpicAccount(input.epicAccountId);
+      const existing = await service.findByEpicAccount(input.epicAccountId, trx);
       if (existing) return sameAccount(existing);
-      const owner = await service.findByEmail(email);
+      const owner = await service.findByEmail(email, trx);
       // Created by the other tab between the two look-ups.
       if (owner?.epic_account_id === input.epicAccountId) return owner;
       if (owner) throw conflict('email_taken', EMAIL_TAKEN);
@@ -131,15 +132,12 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         last_sign_in_at: null,
         last_sign_in_method: null,
       };
-      try {
-        await db.insertInto('users').values(row).execute();
-      } catch (err) {
-        if (!isUniqueViolation(err)) throw err;
-        const raced = await service.findByEpicAccount(input.epicAccountId);
-        if (raced) return sameAccount(raced);
-        throw conflict('email_taken', EMAIL_TAKEN);
-      }
-      return row;
+      // A clash on a unique index is no error here: PostgreSQL would abort the caller's transaction.
+      const inserted = await trx.insertInto('users').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return row;
+      const raced = await service.findByEpicAccount(input.epicAccountId, trx);
+      if (raced) return sameAccount(raced);
+      throw conflict('email_taken', EMAIL_TAKEN);
     },
 
     /** The user whose e-mail and password match, else null; takes as long either way. */

@@ -1,10 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { RESEND_COOLDOWN_MS, VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
 import type { Db } from '../../server/db';
+import type { Database } from '../../server/db/schema';
 import { hashToken } from '../../server/services/tokens';
 import { del, put, signedInAdmin, signedInUser, uniqueTag } from './adminFlow';
-import { databases, useTestServer } from './harness';
+import { creditBalance, seedCatalogue, sessionIdOf, signedInUser as signedInBuyer, startCheckout, useBillingServer } from './billingFlow';
+import {
+  ageVerifications,
+  completedPage,
+  existingEpicUser,
+  failedWith,
+  linkedEpicBrowser,
+  location,
+  pathOf,
+  pkcePair,
+  pluginLoginUrl,
+  signInFlowOf,
+  signInWithEpic,
+  userByEmail,
+  VERIFIED_PAGE,
+  verificationLink,
+} from './epicFlow';
+import { databases, uniqueEmail, useTestServer, type TestClient, type TestServer } from './harness';
 
 // Issue 16: a write that belongs together lands whole or not at all. Each test makes the database
 // itself refuse the last write of an operation (a trigger, as a full disk or a lost connection
@@ -13,10 +32,17 @@ import { databases, useTestServer } from './harness';
 type Kind = 'sqlite' | 'postgres';
 
 /**
- * From now on the database refuses `event` (insert or delete) on `table` for rows whose `column`
- * is `value`; answers how to stop it.
+ * From now on the database refuses `event` on `table` for rows whose `column` is `value` (before
+ * the change: an update is matched on the row as it was); answers how to stop it.
  */
-async function refuse(db: Db, kind: Kind, event: 'insert' | 'delete', table: 'audit_log' | 'sessions', column: 'target_id' | 'user_id', value: string): Promise<() => Promise<void>> {
+async function refuse<T extends keyof Database & string>(
+  db: Db,
+  kind: Kind,
+  event: 'insert' | 'update' | 'delete',
+  table: T,
+  column: keyof Database[T] & string,
+  value: string,
+): Promise<() => Promise<void>> {
   const name = sql.raw(`refuse_${uniqueTag()}`);
   const row = sql.raw(`${event === 'insert' ? 'new' : 'old'}.${column}`);
   const on = sql.raw(`before ${event} on ${table}`);
@@ -24,7 +50,7 @@ async function refuse(db: Db, kind: Kind, event: 'insert' | 'delete', table: 'au
     await sql`create trigger ${name} ${on} when ${row} = ${sql.lit(value)} begin select raise(abort, 'injected failure'); end`.execute(db);
     return async () => void (await sql`drop trigger ${name}`.execute(db));
   }
-  const result = sql.raw(event === 'insert' ? 'new' : 'old');
+  const result = sql.raw(event === 'delete' ? 'old' : 'new');
   await sql`create function ${name}() returns trigger language plpgsql as $$ begin if ${row} = ${sql.lit(value)} then raise exception 'injected failure'; end if; return ${result}; end $$`.execute(db);
   await sql`create trigger ${name} ${on} for each row execute function ${name}()`.execute(db);
   return async () => {
@@ -111,5 +137,146 @@ describe.each(databases)('writes that belong together, on $label', (database) =>
     expect((await server().client().post('/api/reset-password', { token, newPassword: 'a new password 1' })).statusCode).toBe(200);
     expect((await member.client.get('/api/user')).statusCode).toBe(401);
     expect((await db.selectFrom('users').select('password_hash').where('id', '=', member.id).executeTakeFirstOrThrow()).password_hash).not.toBe(before.password_hash);
+  });
+});
+
+/** The browser's verification links (their rows), oldest first. */
+async function verificationsOf(server: TestServer, browser: TestClient) {
+  const flow = await signInFlowOf(server, browser);
+  return server.db.selectFrom('email_verifications').selectAll().where('flow_id', '=', flow.id).orderBy('created_at').execute();
+}
+
+describe.each(databases)('the steps of a sign-in with Epic, each whole or not at all, on $label', (database) => {
+  const server = useTestServer(database);
+
+  it('signs a known Epic user in: display name, the flow and the session together', async () => {
+    const known = await existingEpicUser(server());
+    const before = await userByEmail(server(), known.email);
+    if (!before) throw new Error('no account');
+    const browser = server().client();
+    const stop = await refuse(server().db, database.kind, 'insert', 'sessions', 'user_id', before.id);
+
+    expect(location(await signInWithEpic(browser, known.displayName))).toBe(failedWith('server_error'));
+    expect(await userByEmail(server(), known.email)).toEqual(before);
+    expect(await signInFlowOf(server(), browser)).toMatchObject({ user_id: null, ue_status: null });
+    expect((await browser.get('/api/user')).statusCode).toBe(401);
+
+    await stop();
+    expect(location(await signInWithEpic(browser, known.displayName))).toBe('/login_completed?client=web');
+    expect((await browser.get('/api/user')).json()).toMatchObject({ email: known.email });
+  });
+
+  it('opens a verification link once, with the account it creates, or not at all', async () => {
+    const email = uniqueEmail('atomic');
+    const { browser } = await linkedEpicBrowser(server(), email);
+    const link = pathOf(await verificationLink(server(), email));
+    const stop = await refuse(server().db, database.kind, 'insert', 'users', 'email', email);
+
+    expect(location(await server().client().get(link))).toBe(completedPage(false, VERIFY_LINK_MESSAGES.failed));
+    expect(await userByEmail(server(), email)).toBeUndefined();
+    expect((await verificationsOf(server(), browser)).map((v) => v.verified_at)).toEqual([null]);
+    expect((await browser.post('/api/email/check-verification-status', { email })).json()).toMatchObject({ verified: false });
+
+    await stop();
+    expect(location(await server().client().get(link))).toBe(VERIFIED_PAGE);
+    expect(await userByEmail(server(), email)).toMatchObject({ email });
+  });
+
+  it('replaces a verification link with a new one, or keeps the earlier one', async () => {
+    const email = uniqueEmail('atomic');
+    const { browser } = await linkedEpicBrowser(server(), email);
+    await ageVerifications(server(), browser, 'created_at', RESEND_COOLDOWN_MS);
+    const [earlier] = await verificationsOf(server(), browser);
+    const flow = await signInFlowOf(server(), browser);
+    const stop = await refuse(server().db, database.kind, 'insert', 'email_verifications', 'flow_id', flow.id);
+
+    expect((await browser.post('/api/email/resend-verification', { email })).statusCode).toBe(500);
+    expect(await verificationsOf(server(), browser)).toEqual([earlier]);
+
+    await stop();
+    expect((await browser.post('/api/email/resend-verification', { email })).json()).toMatchObject({ code: 'sent' });
+    expect((await verificationsOf(server(), browser)).map((v) => v.token_hash)).not.toContain(earlier?.token_hash);
+  });
+
+  it('signs in after the verified link: the spent links, the flow and the session together', async () => {
+    const email = uniqueEmail('atomic');
+    const { browser } = await linkedEpicBrowser(server(), email);
+    expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+    const user = await userByEmail(server(), email);
+    if (!user) throw new Error('no account');
+    const flow = await signInFlowOf(server(), browser);
+    const links = await verificationsOf(server(), browser);
+    const stop = await refuse(server().db, database.kind, 'insert', 'sessions', 'user_id', user.id);
+
+    expect(location(await browser.get('/api/auth/callback-internal'))).toBe(failedWith('server_error'));
+    expect(await signInFlowOf(server(), browser)).toEqual(flow);
+    expect(await verificationsOf(server(), browser)).toEqual(links);
+    expect(await userByEmail(server(), email)).toEqual(user);
+    expect((await browser.get('/api/user')).statusCode).toBe(401);
+
+    await stop();
+    expect(location(await browser.get('/api/auth/callback-internal'))).toBe('/login_completed?client=web');
+    expect(await verificationsOf(server(), browser)).toEqual([]);
+  });
+
+  it('cancels a linking with its verification links, or not at all', async () => {
+    const email = uniqueEmail('atomic');
+    const { browser } = await linkedEpicBrowser(server(), email);
+    const flow = await signInFlowOf(server(), browser);
+    const links = await verificationsOf(server(), browser);
+    const stop = await refuse(server().db, database.kind, 'update', 'sign_in_flows', 'id', flow.id);
+
+    expect((await browser.post('/api/auth/epic/cancel')).statusCode).toBe(500);
+    expect(await signInFlowOf(server(), browser)).toEqual(flow);
+    expect(await verificationsOf(server(), browser)).toEqual(links);
+
+    await stop();
+    expect((await browser.post('/api/auth/epic/cancel')).statusCode).toBe(200);
+    expect(await signInFlowOf(server(), browser)).toMatchObject({ epic_account_id: null, link_email: null, ue_status: 'canceled' });
+    expect(await verificationsOf(server(), browser)).toEqual([]);
+  });
+
+  it("replaces the plugin's unused hand-off code with a new one, or keeps it", async () => {
+    const { displayName } = await existingEpicUser(server());
+    const pkce = pkcePair();
+    const browser = server().client();
+    expect(location(await signInWithEpic(browser, displayName, pluginLoginUrl({ code_challenge: pkce.challenge })))).toBe('/login_completed?client=ue');
+    const first = (await browser.post('/api/auth/ue-store-payload')).json<{ code: string }>();
+    const flow = await signInFlowOf(server(), browser);
+    const stop = await refuse(server().db, database.kind, 'insert', 'plugin_hand_off_codes', 'flow_id', flow.id);
+
+    expect((await browser.post('/api/auth/ue-store-payload')).statusCode).toBe(500);
+    const unused = await server().db.selectFrom('plugin_hand_off_codes').select('code_hash').where('flow_id', '=', flow.id).where('used_at', 'is', null).execute();
+    expect(unused).toEqual([{ code_hash: hashToken(first.code) }]);
+    expect((await server().client().get(`/api/auth/ue-payload?code=${first.code}&code_verifier=${pkce.verifier}`)).statusCode).toBe(200);
+
+    await stop();
+    expect((await browser.post('/api/auth/ue-store-payload')).statusCode).toBe(200);
+  });
+});
+
+describe.each(databases)('a credit pack bought, on $label', (database) => {
+  const { server, stripe } = useBillingServer(database);
+
+  it("credits the pack with the webhook event's record, or neither", async () => {
+    const catalogue = await seedCatalogue(stripe());
+    const buyer = await signedInBuyer(server());
+    const url = await startCheckout(buyer, catalogue.pack.price, catalogue.pack.id);
+    stripe().deliverTo(null); // Stripe's events are held back, to be delivered below.
+    const { events } = await stripe().completeCheckoutSession(sessionIdOf(url));
+    const completed = events.find((e) => e.type === 'checkout.session.completed');
+    if (!completed) throw new Error('no checkout.session.completed event');
+    stripe().deliverTo(async (payload, headers) => (await server().app.inject({ method: 'POST', url: '/api/stripe/webhook', payload, headers })).statusCode);
+    const recorded = () => server().db.selectFrom('billing_events').select('id').where('id', '=', completed.id).execute();
+    const stop = await refuse(server().db, database.kind, 'insert', 'billing_events', 'id', completed.id);
+
+    expect(await stripe().redeliver(completed)).toBe(500);
+    expect(await creditBalance(server().db, buyer.userId)).toBe(0);
+    expect(await recorded()).toEqual([]);
+
+    await stop();
+    expect(await stripe().redeliver(completed)).toBe(200);
+    expect(await creditBalance(server().db, buyer.userId)).toBe(catalogue.pack.credits);
+    expect(await recorded()).toEqual([{ id: completed.id }]);
   });
 });

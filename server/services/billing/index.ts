@@ -4,7 +4,7 @@ import type { Db } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../../errors';
 import type { WebhookOutcome } from '../metrics';
-import { createBillingMirror } from './mirror';
+import { createBillingMirror, writeToMirror, type MirrorWrite } from './mirror';
 import type { CheckoutSessionParams, EventSubject, StripeGateway } from './stripeGateway';
 
 /** Where Stripe sends the browser back when the caller names no address (the plugin's checkout). */
@@ -35,6 +35,9 @@ export function createBillingService(deps: BillingDeps) {
   const allowedOrigins = new Set([new URL(deps.publicUrl).origin, ...deps.extraOrigins]);
   /** Customer creation in flight per user, so two clicks in this process share one. */
   const creating = new Map<string, Promise<string>>();
+
+  /** Stripe is read first; the mirror writes it asks for then land in one transaction. */
+  const write = (...writes: (MirrorWrite | undefined)[]) => writeToMirror(deps.db, writes);
 
   function requireGateway(): StripeGateway {
     if (!gateway) throw unavailable();
@@ -68,16 +71,16 @@ export function createBillingService(deps: BillingDeps) {
     return work;
   }
 
-  /** Re-reads one subscription from Stripe into the mirror; its customer decides whose it is. */
-  async function refreshSubscription(id: string): Promise<void> {
+  /** Re-reads one subscription from Stripe for the mirror; its customer decides whose it is. */
+  async function readSubscription(id: string): Promise<MirrorWrite | undefined> {
     const sub = await requireGateway().retrieveSubscription(id);
-    if (!sub) return;
+    if (!sub) return undefined;
     const owner = (await mirror.userOfCustomer(sub.customerId))?.user_id ?? (await ownerFromStripe(sub.customerId));
     if (!owner) {
       deps.onError(new Error(`subscription ${id} belongs to customer ${sub.customerId}, who is no user of ours`), 'billing webhook');
-      return;
+      return undefined;
     }
-    await mirror.upsertSubscription(owner, sub);
+    return (m) => m.upsertSubscription(owner, sub);
   }
 
   /** A customer made before the mirror knew it (a lost row, a restored database): its metadata says whose. */
@@ -91,38 +94,38 @@ export function createBillingService(deps: BillingDeps) {
     return user.id;
   }
 
-  async function refreshCustomer(customerId: string): Promise<void> {
+  async function readCustomer(customerId: string): Promise<MirrorWrite> {
     const customer = await requireGateway().retrieveCustomer(customerId);
     // A customer deleted at Stripe is forgotten: the user's next checkout makes a new one.
-    if (!customer || customer.deleted) await mirror.forgetCustomer(customerId);
-    else await mirror.setCustomerDefault(customerId, customer.defaultPaymentMethod);
+    if (!customer || customer.deleted) return (m) => m.forgetCustomer(customerId);
+    return (m) => m.setCustomerDefault(customerId, customer.defaultPaymentMethod);
   }
 
   /** Re-reads all of a customer's subscriptions; answers whether one is live. */
   async function refreshCustomerSubscriptions(userId: string, customerId: string): Promise<boolean> {
     const stripe = requireGateway();
     const subs = await stripe.listCustomerSubscriptions(customerId);
-    for (const sub of subs) await mirror.upsertSubscription(userId, sub);
-    await refreshCustomer(customerId);
+    await write(...subs.map((sub): MirrorWrite => (m) => m.upsertSubscription(userId, sub)), await readCustomer(customerId));
     return subs.some((s) => isLiveStatus(s.status));
   }
 
   /** What a finished Checkout means: a subscription to mirror, a pack to credit, or a card to use. */
-  async function applyCheckoutSession(id: string): Promise<void> {
+  async function readCheckoutSession(id: string): Promise<MirrorWrite | undefined> {
     const stripe = requireGateway();
     const session = await stripe.retrieveCheckoutSession(id);
-    if (!session?.complete || !session.customerId) return;
-    if (session.mode === 'subscription' && session.subscriptionId) {
-      await refreshSubscription(session.subscriptionId);
-    } else if (session.mode === 'payment' && session.paid) {
+    if (!session?.complete || !session.customerId) return undefined;
+    if (session.mode === 'subscription' && session.subscriptionId) return readSubscription(session.subscriptionId);
+    if (session.mode === 'payment' && session.paid) {
       const userId = (await mirror.userOfCustomer(session.customerId))?.user_id;
       const credits = Number(session.metadata.credits_amount);
-      if (userId && Number.isInteger(credits) && credits > 0) {
-        await mirror.addCredits(userId, credits, `Credit pack ${session.metadata.price_id ?? ''}`.trim(), `checkout:${session.id}`);
-      }
-    } else if (session.mode === 'setup' && session.setupPaymentMethod) {
+      if (!userId || !Number.isInteger(credits) || credits <= 0) return undefined;
+      return (m) => m.addCredits(userId, credits, `Credit pack ${session.metadata.price_id ?? ''}`.trim(), `checkout:${session.id}`);
+    }
+    // Saving a card talks to Stripe between its writes: each is a re-read that a retry repeats.
+    if (session.mode === 'setup' && session.setupPaymentMethod) {
       await adoptNewCard(session.customerId, session.setupPaymentMethod, session.metadata.resume_subscription_id);
     }
+    return undefined;
   }
 
   /** A card saved through Checkout becomes the customer's default and that of subscriptions without one. */
@@ -139,25 +142,26 @@ export function createBillingService(deps: BillingDeps) {
     await refreshCustomerSubscriptions(userId, customerId);
   }
 
-  async function applySubject(subject: EventSubject): Promise<void> {
+  /** What an event's object, re-read from Stripe, asks of the mirror. */
+  async function readSubject(subject: EventSubject): Promise<MirrorWrite | undefined> {
     const stripe = requireGateway();
     switch (subject.kind) {
       case 'subscription':
-        return refreshSubscription(subject.id);
+        return readSubscription(subject.id);
       case 'checkout':
-        return applyCheckoutSession(subject.id);
+        return readCheckoutSession(subject.id);
       case 'product': {
         const product = await stripe.retrieveProduct(subject.id);
-        return product ? mirror.upsertProduct(product) : mirror.removeProduct(subject.id);
+        return product ? (m) => m.upsertProduct(product) : (m) => m.removeProduct(subject.id);
       }
       case 'price': {
         const price = await stripe.retrievePrice(subject.id);
-        return price ? mirror.upsertPrice(price) : mirror.removePrice(subject.id);
+        return price ? (m) => m.upsertPrice(price) : (m) => m.removePrice(subject.id);
       }
       case 'customer':
-        return refreshCustomer(subject.id);
+        return readCustomer(subject.id);
       case 'none':
-        return;
+        return undefined;
     }
   }
 
@@ -309,7 +313,7 @@ export function createBillingService(deps: BillingDeps) {
       if (!sub.default_payment_method) return paymentMethodSession(user, url, sub.id);
       const back = returnUrl(url, '/dashboard#subscriptions');
       await stripe.resumeSubscription(sub.id);
-      await refreshSubscription(sub.id);
+      await write(await readSubscription(sub.id));
       return back;
     },
 
@@ -326,7 +330,7 @@ export function createBillingService(deps: BillingDeps) {
       const customer = await mirror.customerOf(userId);
       if (!customer) return;
       const session = sessionId ? await gateway.retrieveCheckoutSession(sessionId) : null;
-      if (session && session.customerId === customer.customer_id) await applyCheckoutSession(session.id);
+      if (session && session.customerId === customer.customer_id) await write(await readCheckoutSession(session.id));
       else await refreshCustomerSubscriptions(userId, customer.customer_id);
     },
 
@@ -349,9 +353,9 @@ export function createBillingService(deps: BillingDeps) {
           count(event.type, 'duplicate');
           return { duplicate: true };
         }
-        await applySubject(event.subject);
-        // Recorded only once applied: a failure answers 5xx and Stripe delivers the event again.
-        await mirror.recordEvent(event.id, event.type, event.created);
+        // Recorded with what it changed (a pack's credits…), in one transaction: a failure leaves
+        // neither, answers 5xx, and Stripe delivers the event again.
+        await write(await readSubject(event.subject), (m) => m.recordEvent(event.id, event.type, event.created));
       } catch (err) {
         count(event.type, 'failed');
         throw err;

@@ -223,7 +223,10 @@ export function createBillingMirror(db: Db) {
       return row !== undefined;
     },
 
-    /** Credits a pack once: `source` names what paid for it, and a second entry for it is ignored. */
+    /**
+     * Credits a pack once: `source` names what paid for it, and a second entry for it is ignored.
+     * One INSERT: the daily roll-up (migration 008's trigger) is written by the same statement.
+     */
     async addCredits(userId: string, amount: number, reason: string, source: string): Promise<boolean> {
       const result = await db
         .insertInto('credit_ledger')
@@ -257,3 +260,14 @@ export function createBillingMirror(db: Db) {
 }
 
 export type BillingMirror = ReturnType<typeof createBillingMirror>;
+
+/** Mirror writes decided from what Stripe said: Stripe is read before, never during, the transaction. */
+export type MirrorWrite = (mirror: BillingMirror) => Promise<unknown>;
+
+/** Makes the writes in one transaction, all of them or none (a webhook's with its event's record). */
+export async function writeToMirror(db: Db, writes: (MirrorWrite | undefined)[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const within = createBillingMirror(trx);
+    for (const write of writes) await write?.(within);
+  });
+}
