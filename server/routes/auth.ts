@@ -11,7 +11,7 @@ import { AppError, RateLimitedError } from '../errors';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../services/users';
 import { enforceLimits } from './rateLimit';
-import { clearSessionCookie, sessionToken, sessionUser, startSession } from './sessionCookie';
+import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie, startSession } from './sessionCookie';
 import type { App, RouteContext } from './types';
 
 const TOO_MANY = {
@@ -72,8 +72,11 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
       [`register:ip:${request.ip}`, AUTH_RATE_LIMITS.registerPerIp],
       [`register:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.registerPerEmail],
     ]);
-    const user = await services.users.registerWithPassword(email, password);
-    await startSession(request, reply, services, { userId: user.id, persistent: false, secure, method: 'password' });
+    // The account and its first session are one transaction: no account is left without it.
+    const session = await services.users.registerWithPassword(email, password, (user, trx) =>
+      services.sessions.signIn(sessionToken(request), user.id, false, 'password', trx),
+    );
+    setSessionCookie(reply, session, secure);
     return reply.code(201).send({ ok: true as const, message: 'Account created' });
   });
 

@@ -46,9 +46,8 @@ export async function startSession(
   services: Services,
   opts: { userId: string; persistent: boolean; secure: boolean; method: SignInMethod },
 ): Promise<void> {
-  const previous = sessionToken(request);
-  if (previous) await services.sessions.end(previous);
-  setSessionCookie(reply, await services.sessions.start(opts.userId, opts.persistent, opts.method), opts.secure);
+  const session = await services.sessions.signIn(sessionToken(request), opts.userId, opts.persistent, opts.method);
+  setSessionCookie(reply, session, opts.secure);
 }
 
 export function signInToken(request: FastifyRequest): string | undefined {

@@ -45,14 +45,11 @@ export function createEpicSignInService(deps: {
   }
 
   /**
-   * A sign-in's last writes, in the transaction of the step that completes the flow: the browser's
-   * earlier session ends and a new one starts. No Remember me box on this path: an Epic sign-in
-   * keeps its session like Remember me does.
+   * A sign-in's last writes, in the transaction of the step that completes the flow. No Remember me
+   * box on this path: an Epic sign-in keeps its session like Remember me does.
    */
-  async function startSession(trx: Db, userId: string, previousSession: string | undefined): Promise<NewSession> {
-    if (previousSession) await sessions.end(previousSession, trx);
-    return sessions.start(userId, true, 'epic', trx);
-  }
+  const signIn = (trx: Db, userId: string, previousSession: string | undefined): Promise<NewSession> =>
+    sessions.signIn(previousSession, userId, true, 'epic', trx);
 
   const service = {
     available: epic !== null,
@@ -145,7 +142,7 @@ export function createEpicSignInService(deps: {
         const session = await db.transaction().execute(async (trx) => {
           await users.recordEpicDisplayName(user.id, account.displayName, trx);
           await update(flow, { user_id: user.id, ue_status: 'success', ue_message: 'Signed in' }, trx);
-          return startSession(trx, user.id, previousSession);
+          return signIn(trx, user.id, previousSession);
         });
         return { kind: 'signed_in', user, client: flow.client, session };
       }
@@ -229,7 +226,7 @@ export function createEpicSignInService(deps: {
           { epic_account_id: null, epic_display_name: null, link_email: null, user_id: user.id, ue_status: 'success', ue_message: 'Signed in' },
           trx,
         );
-        return startSession(trx, user.id, previousSession);
+        return signIn(trx, user.id, previousSession);
       });
       return { kind: 'signed_in', user, client: flow.client, session };
     },

@@ -29,7 +29,7 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
     .where('sessions.token_hash', '=', '')
     .compile();
 
-  return {
+  const service = {
     /**
      * Starts a session for the user and records it as their last sign-in, in one transaction (the
      * caller's `trx` when the sign-in writes more); the returned token goes into the cookie and
@@ -55,6 +55,19 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
       };
       await (trx ? write(trx) : db.transaction().execute(write));
       return { token, expiresAt, persistent };
+    },
+
+    /**
+     * Signs a browser in as the user: ends the session it had (`previous`, its cookie's token: the
+     * token rotates at sign-in) and starts a new one, in one transaction (the caller's `trx` when
+     * the sign-in writes more).
+     */
+    async signIn(previous: string | undefined, userId: string, persistent: boolean, method: SignInMethod, trx?: Db): Promise<NewSession> {
+      const write = async (into: Db) => {
+        if (previous) await service.end(previous, into);
+        return service.start(userId, persistent, method, into);
+      };
+      return trx ? write(trx) : db.transaction().execute(write);
     },
 
     /** The user behind a cookie token, or null when the session is unknown, idle or expired. */
@@ -107,6 +120,7 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
         .execute();
     },
   };
+  return service;
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -42,17 +42,22 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
       return trx.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
     },
 
-    /** Registers a legacy e-mail account; refuses an e-mail that already has one. */
-    async registerWithPassword(email: string, password: string): Promise<UsersTable> {
+    /**
+     * Registers a legacy e-mail account, refusing an e-mail that already has one, and runs `then`
+     * (the first session) in the same transaction: an account exists only with it. The password is
+     * hashed before the transaction starts (scrypt is slow on purpose; SQLite's one connection would wait).
+     */
+    async registerWithPassword<T>(email: string, password: string, then: (user: UsersTable, trx: Db) => Promise<T>): Promise<T> {
       const normalized = normalizeEmail(email);
       if (await service.findByEmail(normalized)) throw conflict('email_taken', EMAIL_TAKEN);
+      const passwordHash = await hashPassword(password, scryptCost);
       const now = Date.now();
       const row: UsersTable = {
         id: randomUUID(),
         username: usernameFromEmail(normalized),
         email: normalized,
         email_verified_at: null,
-        password_hash: await hashPassword(password, scryptCost),
+        password_hash: passwordHash,
         status: 'Active',
         is_admin: 0,
         license_token: newToken(),
@@ -63,14 +68,16 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         last_sign_in_at: null,
         last_sign_in_method: null,
       };
-      try {
-        await db.insertInto('users').values(row).execute();
-      } catch (err) {
-        // Two registrations racing for one e-mail: the unique index decides.
-        if (isUniqueViolation(err)) throw conflict('email_taken', EMAIL_TAKEN);
-        throw err;
-      }
-      return row;
+      return db.transaction().execute(async (trx) => {
+        try {
+          await trx.insertInto('users').values(row).execute();
+        } catch (err) {
+          // Two registrations racing for one e-mail: the unique index decides.
+          if (isUniqueViolation(err)) throw conflict('email_taken', EMAIL_TAKEN);
+          throw err;
+        }
+        return then(row, trx);
+      });
     },
 
     /** The plugin's (and the AI service's, on its behalf) proof of who the user is. */
@@ -174,8 +181,11 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         return { user: { ...existing, is_admin: 1 }, created: false, password };
       }
       const initial = password ?? generated();
-      const user = await service.registerWithPassword(email, initial);
-      await db.updateTable('users').set({ is_admin: 1 }).where('id', '=', user.id).execute();
+      // Created an admin in one transaction: never an ordinary account with the admin's password.
+      const user = await service.registerWithPassword(email, initial, async (row, trx) => {
+        await trx.updateTable('users').set({ is_admin: 1 }).where('id', '=', row.id).execute();
+        return row;
+      });
       return { user: { ...user, is_admin: 1 }, created: true, password: initial };
     },
   };

@@ -140,6 +140,45 @@ describe.each(databases)('writes that belong together, on $label', (database) =>
   });
 });
 
+describe.each(databases)('an e-mail account and its session, on $label', (database) => {
+  const server = useTestServer(database);
+  const password = 'a password 123';
+
+  it('registers an account with its first session, or neither', async () => {
+    const db = server().db;
+    const email = uniqueEmail('register');
+    // The session's last write: the new account's last sign-in.
+    const stop = await refuse(db, database.kind, 'update', 'users', 'email', email);
+
+    const browser = server().client();
+    expect((await browser.post('/api/register', { email, password })).statusCode).toBe(500);
+    expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([]);
+    expect((await browser.get('/api/user')).statusCode).toBe(401);
+
+    await stop();
+    expect((await browser.post('/api/register', { email, password })).statusCode).toBe(201);
+    expect((await browser.get('/api/user')).json<{ email: string }>().email).toBe(email);
+  });
+
+  it("signs in, ending the browser's earlier session with the new one started, or neither", async () => {
+    const member = await signedInUser(server());
+    const db = server().db;
+    const sessionsBefore = await db.selectFrom('sessions').select('token_hash').where('user_id', '=', member.id).execute();
+    const stop = await refuse(db, database.kind, 'update', 'users', 'id', member.id);
+
+    const refused = await member.client.login(member.email);
+    expect(refused.statusCode).toBe(500);
+    expect(await db.selectFrom('sessions').select('token_hash').where('user_id', '=', member.id).execute()).toEqual(sessionsBefore);
+    expect((await member.client.get('/api/user')).statusCode).toBe(200);
+
+    await stop();
+    expect((await member.client.login(member.email)).statusCode).toBe(200);
+    const sessionsAfter = await db.selectFrom('sessions').select('token_hash').where('user_id', '=', member.id).execute();
+    expect(sessionsAfter).toHaveLength(1);
+    expect(sessionsAfter).not.toEqual(sessionsBefore);
+  });
+});
+
 /** The browser's verification links (their rows), oldest first. */
 async function verificationsOf(server: TestServer, browser: TestClient) {
   const flow = await signInFlowOf(server, browser);
