@@ -5,3 +5,17 @@ export const apiErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
 });
+
+/**
+ * The `error` codes that more than one area throws and the screens branch on (an `HttpError`'s or
+ * a failed call's `code`), named once for both sides. A code belonging to one flow is named in
+ * that flow's contract module.
+ */
+export const ERROR_CODES = {
+  /** 401: no session (a signed-out visitor, or a session that ended). */
+  unauthorized: 'unauthorized',
+  /** 403 "Admins only": signed in, but not as an admin. */
+  forbidden: 'forbidden',
+  /** 404: no such record (a user, a message, a product) or endpoint. */
+  notFound: 'not_found',
+} as const;

@@ -5,6 +5,7 @@ import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, typ
 import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
+import { ERROR_CODES } from '../contract/errors';
 import { AppError, RateLimitedError } from './errors';
 import { OneLinePerRequest } from './logging';
 import { auth } from './plugins/auth';
@@ -188,7 +189,7 @@ export async function buildApp(deps: AppDeps) {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '';
     if (url.startsWith('/api/') || url === '/api' || !servePage || request.method !== 'GET') {
-      return reply.code(404).send({ error: 'not_found', message: `No such endpoint: ${request.method} ${url}` });
+      return reply.code(404).send({ error: ERROR_CODES.notFound, message: `No such endpoint: ${request.method} ${url}` });
     }
     // Every other GET is a screen of the single-page app.
     return servePage(request, reply);

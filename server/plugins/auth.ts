@@ -12,6 +12,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UsersTable } from '../db/schema';
+import { ERROR_CODES } from '../../contract/errors';
 import { forbidden, unauthorized } from '../errors';
 import { sessionUser } from '../routes/sessionCookie';
 import type { Services } from '../services';
@@ -61,7 +62,7 @@ async function authPlugin(app: FastifyInstance, { services }: AuthOptions) {
   const requireAdmin: Guard = async (request) => {
     const user = await sessionUser(request, services);
     if (!user) throw unauthorized();
-    if (user.is_admin !== 1) throw forbidden('forbidden', 'Admins only');
+    if (user.is_admin !== 1) throw forbidden(ERROR_CODES.forbidden, 'Admins only');
     guarded.set(request, user);
   };
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { analyticsLocationSchema } from '../../contract/analytics';
-import { AppError } from '../errors';
+import { AppError, notFound } from '../errors';
 import { ANALYTICS_RATE_LIMITS } from '../services/rateLimiter';
 import { enforceLimits } from './rateLimit';
 import type { App, RouteContext } from './types';
@@ -51,7 +51,7 @@ export async function ingestProxyRoutes(app: App, { config, services }: RouteCon
 
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
     const analytics = config.analytics;
-    if (!analytics) throw new AppError(404, 'not_found', `No such endpoint: ${request.method} /ingest`);
+    if (!analytics) throw notFound(`No such endpoint: ${request.method} /ingest`);
     // A page sends a batch every few seconds; a flood is somebody using us as an open relay.
     await enforceLimits(services, 'Too many analytics requests. Please slow down.', [[`ingest-proxy:ip:${request.ip}`, ANALYTICS_RATE_LIMITS.proxyPerIp]]);
     const rest = request.url.slice('/ingest'.length);
@@ -103,7 +103,7 @@ export async function ingestProxyRoutes(app: App, { config, services }: RouteCon
 /** `GET /api/analytics/location`: the caller's location, looked up by the IP-location service. */
 export async function analyticsLocationRoutes(app: App, { services }: RouteContext) {
   app.get('/api/analytics/location', { schema: { response: { 200: analyticsLocationSchema } } }, async (request, reply) => {
-    if (!services.ipLocation.configured) throw new AppError(404, 'not_found', 'No IP-location provider is configured');
+    if (!services.ipLocation.configured) throw notFound('No IP-location provider is configured');
     reply.header('cache-control', 'private, max-age=3600');
     try {
       return await services.ipLocation.lookup(request.ip);

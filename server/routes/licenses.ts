@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeySchema } from '../../contract/license';
-import { AppError, forbidden } from '../errors';
+import { ERROR_CODES } from '../../contract/errors';
+import { forbidden, notFound } from '../errors';
 import { LICENSE_RATE_LIMITS } from '../services/rateLimiter';
 import { enforceLimits } from './rateLimit';
 import { bearerToken, licenseTokenRefusal } from './sessionCookie';
@@ -55,7 +56,7 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
       preHandler: [
         // An unknown product is a 404 whoever asks, signed in or not; then the session.
         async (request) => {
-          if (!isLicenseProduct(request.params.product)) throw new AppError(404, 'not_found', 'Unknown product');
+          if (!isLicenseProduct(request.params.product)) throw notFound('Unknown product');
         },
         app.requireUser,
       ],
@@ -63,7 +64,7 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
     async (request, reply) => {
       const { id } = request.params;
       const { user } = request;
-      if (user.is_admin !== 1 && user.id !== id) throw forbidden('forbidden', 'Admins only');
+      if (user.is_admin !== 1 && user.id !== id) throw forbidden(ERROR_CODES.forbidden, 'Admins only');
       const license = await licenses.licenseFile(id);
       // The file carries the license token: no cache keeps a copy.
       reply.header('cache-control', 'no-store');

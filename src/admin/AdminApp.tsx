@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Admin, CustomRoutes, defaultTheme, localStorageStore, Resource, type RaThemeOptions } from 'react-admin';
 import { Route } from 'react-router-dom';
-import { authProvider } from '../authProvider/authProvider';
+import { createAuthProvider } from '../authProvider/authProvider';
 import { dataProvider } from '../dataProvider';
 import { theme as portalTheme } from '../ui/theme';
 import { AdminLayout, ADMIN_PAGES } from './AdminLayout';
@@ -34,10 +35,12 @@ const store = localStorageStore(undefined, 'SageAdmin');
 
 /**
  * The admin console at /admin (§2 Admin dashboard), loaded as its own chunk. It shares the portal's
- * QueryClient (§9 defaults; a release updates the download page's build at once).
+ * QueryClient (§9 defaults; a release updates the download page's build at once), and its
+ * authProvider reads the portal's current user from it: one `GET /api/user` per page load.
  */
 export default function AdminApp() {
   const queryClient = useQueryClient();
+  const authProvider = useMemo(() => createAuthProvider(queryClient), [queryClient]);
   return (
     <Admin
       basename="/admin"

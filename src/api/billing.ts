@@ -12,7 +12,7 @@ import {
   type SubscriptionStatusResponse,
   type UserSubscriptionsResponse,
 } from '../../contract/billing';
-import { call, getJson, HttpError, request } from './client';
+import { call, errorAnswer, getJson, HttpError, request } from './client';
 
 /** Where a Stripe page sends the browser back: the web dashboard or the plugin's update page. */
 export type BillingClient = 'web' | 'ue';
@@ -55,9 +55,13 @@ async function getSubscriptionJson<T>(path: string, schema: z.ZodType<T>, failur
   } catch {
     throw new Error(failure);
   }
-  if (res.status === 401) throw new HttpError({ status: 401, message: BILLING_ERRORS.authRequired });
-  if (allowMissing && res.status === 404) return null;
-  if (!res.ok) throw new HttpError({ status: res.status, message: failure });
+  if (!res.ok) {
+    // §8 words the message; the server's code and body go along, as on every HttpError.
+    const { code, body } = errorAnswer(await res.text().catch(() => ''));
+    if (res.status === 401) throw new HttpError({ status: 401, code, message: BILLING_ERRORS.authRequired, body });
+    if (allowMissing && res.status === 404) return null;
+    throw new HttpError({ status: res.status, code, message: failure, body });
+  }
   const parsed = schema.safeParse(await res.json().catch(() => undefined));
   if (!parsed.success) throw new Error(failure);
   return parsed.data;

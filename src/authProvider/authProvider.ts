@@ -1,8 +1,11 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { AuthProvider } from 'react-admin';
-import { fetchCurrentUser, logout as endSession } from '../api/auth';
+import { logout as endSession } from '../api/auth';
+import { assignLocation } from '../browser';
+import { ERROR_CODES } from '../../contract/errors';
 import type { CurrentUser } from '../../contract/user';
-import { assignLocation } from '../portal/browser';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
+import { currentUserQuery, USER_QUERY_KEY } from './session';
 
 /**
  * Where a visitor of /admin belongs instead, or null for an admin: the portal's own admin-route
@@ -20,46 +23,71 @@ interface AuthRejection {
 }
 
 /**
- * react-admin's view of the session (`GET /api/user`, shared with the portal's session hook through
- * `fetchCurrentUser`). Every refused check ends in `logout`, which decides where the browser goes:
- * signed out → `/`, a signed-in non-admin → the portal's `/dashboard` (keeping their session), an
- * admin → the session is ended, then `/`. Those places are outside react-admin's `/admin` basename,
- * so the browser is sent there (`assignLocation`) and react-admin is told not to navigate itself.
+ * react-admin's view of the session, read through the portal's query client: the user is the
+ * portal's `['user']` query (`currentUserQuery`), so the checks react-admin runs on every route
+ * change ask nothing the page already knows, and one page load makes one `GET /api/user`. The
+ * console learns that the session changed from its calls' answers instead (`checkError`).
+ *
+ * Every refused check ends in `logout`, which decides where the browser goes: signed out → `/`, a
+ * signed-in non-admin → the portal's `/dashboard` (keeping their session), an admin → the session
+ * is ended, then `/`. Those places are outside react-admin's `/admin` basename, so the browser is
+ * sent there (`assignLocation`) and react-admin is told not to navigate itself.
  */
-export const authProvider = {
-  /** Signing in happens on the portal's /login; the console has no login page. */
-  async login() {
-    throw new Error('Sign in at /login');
-  },
+export function createAuthProvider(queryClient: QueryClient) {
+  const currentUser = () => queryClient.fetchQuery(currentUserQuery);
 
-  async checkAuth() {
-    const redirectTo = elsewhere(await fetchCurrentUser());
-    if (redirectTo) throw { redirectTo, message: false } satisfies AuthRejection;
-  },
+  return {
+    /** Signing in happens on the portal's /login; the console has no login page. */
+    async login() {
+      throw new Error('Sign in at /login');
+    },
 
-  /** Only a 401 means the session is gone; a 403 (say, a refused action) keeps the admin here. */
-  async checkError(error: unknown) {
-    const status = (error as { status?: unknown } | null)?.status;
-    if (status === 401) throw { redirectTo: '/', message: false } satisfies AuthRejection;
-  },
+    async checkAuth() {
+      const redirectTo = elsewhere(await currentUser());
+      if (redirectTo) throw { redirectTo, message: false } satisfies AuthRejection;
+    },
 
-  async logout() {
-    // A failed look-up is treated as signed out: the console cannot be used either way.
-    const user = await fetchCurrentUser().catch(() => null);
-    const redirectTo = elsewhere(user);
-    if (!redirectTo) await endSession();
-    assignLocation(redirectTo ?? '/');
-    return false;
-  },
+    /**
+     * Only a 401 means the session is gone; a 403 (say, a refused action) keeps the admin here,
+     * unless it is the "Admins only" refusal and the user, read again, is no longer an admin.
+     */
+    async checkError(error: unknown) {
+      const { status, code } = (error ?? {}) as { status?: unknown; code?: unknown };
+      if (status === 401) {
+        // What a 401 of `GET /api/user` would say: the portal's screens see the same.
+        queryClient.setQueryData(USER_QUERY_KEY, null);
+        throw { redirectTo: '/', message: false } satisfies AuthRejection;
+      }
+      if (code === ERROR_CODES.forbidden) {
+        // Demoted while the console was open: the cached user is out of date, so it is asked for.
+        const user = await queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => undefined);
+        const redirectTo = user === undefined ? null : elsewhere(user);
+        if (redirectTo) throw { redirectTo, message: false } satisfies AuthRejection;
+      }
+    },
 
-  async getIdentity() {
-    const user = await fetchCurrentUser();
-    if (!user) throw new Error('Not signed in');
-    return { id: user.id, fullName: user.username, email: user.email ?? undefined };
-  },
+    async logout() {
+      // A failed look-up is treated as signed out: the console cannot be used either way.
+      const user = await currentUser().catch(() => null);
+      const redirectTo = elsewhere(user);
+      if (!redirectTo) {
+        await endSession();
+        // The cached admin went with the session: whatever reads the user next asks the server.
+        queryClient.removeQueries({ queryKey: USER_QUERY_KEY });
+      }
+      assignLocation(redirectTo ?? '/');
+      return false;
+    },
 
-  async getPermissions() {
-    const user = await fetchCurrentUser();
-    return { isAdmin: user?.isAdmin ?? false };
-  },
-} satisfies AuthProvider;
+    async getIdentity() {
+      const user = await currentUser();
+      if (!user) throw new Error('Not signed in');
+      return { id: user.id, fullName: user.username, email: user.email ?? undefined };
+    },
+
+    async getPermissions() {
+      const user = await currentUser();
+      return { isAdmin: user?.isAdmin ?? false };
+    },
+  } satisfies AuthProvider;
+}

@@ -3,12 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_MESSAGES, type AccountDetails } from '../../contract/admin';
 import { formatDateTime } from '../../src/admin/format';
-import type * as BrowserModule from '../../src/portal/browser';
-import { saveFile } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { saveFile } from '../../src/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
 import { ada, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
 });

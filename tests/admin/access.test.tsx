@@ -2,12 +2,12 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '../../contract/user';
-import type * as BrowserModule from '../../src/portal/browser';
-import { assignLocation } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { assignLocation } from '../../src/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { admin, ada, expectNotification, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { admin, ada, expectNotification, listPage, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
 });
@@ -20,8 +20,14 @@ const signedOut = () => json({ error: 'Unauthorized', message: 'Authentication r
 const metrics = () => json({ userStats: { totalUsers: 3 } });
 const insights = () => json(noInsights());
 
-/** `GET /api/user` answers the admin first (the portal's guard), then `later` (react-admin's checks). */
-function sessionChangesTo(later: () => Response) {
+const adminsOnly = () => json({ error: 'forbidden', message: 'Admins only' }, 403, 'Forbidden');
+
+/**
+ * The session changes once the console is open: `GET /api/user` answered the admin when the page
+ * loaded (its one read, shared by the portal's guard and react-admin), `later` from then on, and
+ * the console's calls are refused as the server refuses them after the change (`refused`).
+ */
+function sessionChangesTo(later: () => Response, refused: () => Response) {
   let first = true;
   return {
     'GET /api/user': () => {
@@ -29,8 +35,12 @@ function sessionChangesTo(later: () => Response) {
       first = false;
       return response;
     },
+    'GET /api/admin/grove-metrics': refused,
+    'GET /api/admin/insights': refused,
   };
 }
+
+const userReads = (fetch: ReturnType<typeof stubFetch>) => fetch.mock.calls.filter(([url, init]) => String(url) === '/api/user' && (init?.method ?? 'GET') === 'GET').length;
 
 describe('who may open /admin (§2, §6)', () => {
   it('sends a signed-out visitor to / (the download page)', async () => {
@@ -53,18 +63,43 @@ describe('who may open /admin (§2, §6)', () => {
     expect(currentLocation()).toBe('/admin');
     expect(assignLocation).not.toHaveBeenCalled();
   });
+
+  it('reads the current user once per page load, however many pages the admin opens', async () => {
+    const fetch = stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/grove-metrics': metrics,
+      'GET /api/admin/insights': insights,
+      'GET /api/admin/users': () => listPage('users', [ada], 1),
+      'GET /api/admin/audit': () => listPage('audit', [], 0),
+    });
+    renderAdmin('/admin');
+    expect(await screen.findByText('Grove Users')).toBeInTheDocument();
+    for (const [item, path] of [
+      ['Release', '/admin/release'],
+      ['Search', '/admin/search'],
+      ['Find Message', '/admin/find-message'],
+      ['User List', '/admin/users'],
+      ['Audit Log', '/admin/audit'],
+      ['Home', '/admin/'],
+    ] as const) {
+      await userEvent.click(screen.getByRole('menuitem', { name: item }));
+      await waitFor(() => expect(currentLocation()).toBe(path));
+    }
+    expect(userReads(fetch)).toBe(1);
+    expect(assignLocation).not.toHaveBeenCalled();
+  });
 });
 
 describe('when the session changes while the console is open', () => {
   it('sends a demoted admin to the portal’s /dashboard, keeping their session', async () => {
-    const fetch = stubFetch({ ...sessionChangesTo(() => json(user)), 'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights });
+    const fetch = stubFetch(sessionChangesTo(() => json(user), adminsOnly));
     renderAdmin('/admin');
     await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/dashboard'));
     expect(fetch.mock.calls.some(([url]) => String(url) === '/api/logout')).toBe(false);
   });
 
   it('sends a signed-out admin to /', async () => {
-    stubFetch({ ...sessionChangesTo(signedOut), 'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights });
+    stubFetch(sessionChangesTo(signedOut, signedOut));
     renderAdmin('/admin');
     await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/'));
   });

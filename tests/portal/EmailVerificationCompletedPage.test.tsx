@@ -1,13 +1,13 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as BrowserModule from '../../src/portal/browser';
-import { closeWindow } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { closeWindow } from '../../src/browser';
 import { EmailVerificationCompletedPage } from '../../src/portal/epicSignIn/EmailVerificationCompletedPage';
 import { VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
 import { renderScreen } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), closeWindow: vi.fn() };
 });

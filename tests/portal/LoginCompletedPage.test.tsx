@@ -4,12 +4,12 @@ import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthStatus } from '../../contract/epic';
 import { useAuthStatus } from '../../src/authProvider/authStatus';
-import type * as BrowserModule from '../../src/portal/browser';
-import { assignLocation } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { assignLocation } from '../../src/browser';
 import { LoginCompletedPage } from '../../src/portal/epicSignIn/LoginCompletedPage';
 import { deferred, json, renderPortal, renderScreen, stubFetch } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), closeWindow: vi.fn() };
 });

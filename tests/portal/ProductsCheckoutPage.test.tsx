@@ -2,12 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Product } from '../../contract/billing';
-import type * as BrowserModule from '../../src/portal/browser';
-import { assignLocation } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { assignLocation } from '../../src/browser';
 import { monthly, oneTime, price, product, subscription, subscriptionStatus, yearly } from './billingData';
 import { bodyOf, currentLocation, deferred, expectToast, json, renderPortal, stubFetch } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), closeWindow: vi.fn() };
 });

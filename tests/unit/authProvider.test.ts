@@ -1,10 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '../../contract/user';
-import { authProvider } from '../../src/authProvider/authProvider';
-import { assignLocation } from '../../src/portal/browser';
+import type { QueryClient } from '@tanstack/react-query';
+import { createQueryClient } from '../../src/api/queryClient';
+import { createAuthProvider } from '../../src/authProvider/authProvider';
+import { USER_QUERY_KEY } from '../../src/authProvider/session';
+import { assignLocation } from '../../src/browser';
 import { jsonResponse, stubFetchWith } from './fetchStub';
 
-vi.mock('../../src/portal/browser', () => ({ assignLocation: vi.fn(), closeWindow: vi.fn(), saveFile: vi.fn() }));
+vi.mock('../../src/browser', () => ({ assignLocation: vi.fn(), closeWindow: vi.fn(), saveFile: vi.fn() }));
 
 const user: CurrentUser = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
 const admin: CurrentUser = { ...user, id: 'a1', username: 'root', isAdmin: true };
@@ -22,7 +25,14 @@ function answers(...responses: (() => Response)[]) {
 
 const calls = (spy: ReturnType<typeof stubFetchWith>) => spy.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
 
-beforeEach(() => vi.mocked(assignLocation).mockReset());
+// A page load: the portal's query client, empty, and the console's authProvider over it.
+let queryClient: QueryClient;
+let authProvider: ReturnType<typeof createAuthProvider>;
+beforeEach(() => {
+  vi.mocked(assignLocation).mockReset();
+  queryClient = createQueryClient();
+  authProvider = createAuthProvider(queryClient);
+});
 afterEach(() => vi.unstubAllGlobals());
 
 describe('checkAuth (§2, §6)', () => {
@@ -104,5 +114,61 @@ describe('identity and permissions', () => {
   ])('gives %s isAdmin %s', async (_who, response, isAdmin) => {
     answers(response);
     await expect(authProvider.getPermissions()).resolves.toEqual({ isAdmin });
+  });
+});
+
+describe('one current user per page load, shared with the portal', () => {
+  it('asks GET /api/user once, however many checks react-admin runs', async () => {
+    const spy = answers(() => jsonResponse(admin));
+    // react-admin checks on every route change, and asks for the identity and the permissions.
+    await Promise.all([authProvider.checkAuth(), authProvider.getIdentity(), authProvider.getPermissions()]);
+    for (let route = 0; route < 5; route++) await authProvider.checkAuth();
+    await authProvider.getIdentity();
+    await authProvider.getPermissions();
+    expect(calls(spy)).toEqual(['GET /api/user']);
+  });
+
+  it('asks nothing when the portal already read the user', async () => {
+    queryClient.setQueryData(USER_QUERY_KEY, admin);
+    const spy = answers();
+    await expect(authProvider.checkAuth()).resolves.toBeUndefined();
+    await expect(authProvider.getPermissions()).resolves.toEqual({ isAdmin: true });
+    expect(calls(spy)).toEqual([]);
+  });
+
+  it('a 401 from any call marks the user signed out, then logout sends the browser to / without another call', async () => {
+    queryClient.setQueryData(USER_QUERY_KEY, admin);
+    const spy = answers();
+    await expect(authProvider.checkError({ status: 401, code: 'unauthorized', message: 'Authentication required' })).rejects.toEqual({ redirectTo: '/', message: false });
+    expect(queryClient.getQueryData(USER_QUERY_KEY)).toBeNull();
+    await expect(authProvider.logout()).resolves.toBe(false);
+    expect(assignLocation).toHaveBeenCalledWith('/');
+    expect(calls(spy)).toEqual([]);
+  });
+
+  it('an "Admins only" 403 reads the user again: a demoted admin goes to /dashboard', async () => {
+    queryClient.setQueryData(USER_QUERY_KEY, admin);
+    const spy = answers(() => jsonResponse(user));
+    await expect(authProvider.checkError({ status: 403, code: 'forbidden', message: 'Admins only' })).rejects.toEqual({ redirectTo: '/dashboard', message: false });
+    expect(queryClient.getQueryData(USER_QUERY_KEY)).toEqual(user);
+    await authProvider.logout();
+    expect(assignLocation).toHaveBeenCalledWith('/dashboard');
+    expect(calls(spy)).toEqual(['GET /api/user']);
+  });
+
+  it('an "Admins only" 403 keeps an admin who still is one', async () => {
+    queryClient.setQueryData(USER_QUERY_KEY, admin);
+    const spy = answers(() => jsonResponse(admin));
+    await expect(authProvider.checkError({ status: 403, code: 'forbidden', message: 'Admins only' })).resolves.toBeUndefined();
+    expect(calls(spy)).toEqual(['GET /api/user']);
+  });
+
+  it('logout clears the cached user: the next read asks the server', async () => {
+    const spy = answers(() => jsonResponse(admin), () => jsonResponse({ ok: true }), signedOut);
+    await authProvider.checkAuth();
+    await authProvider.logout();
+    expect(queryClient.getQueryData(USER_QUERY_KEY)).toBeUndefined();
+    await expect(authProvider.checkAuth()).rejects.toEqual({ redirectTo: '/', message: false });
+    expect(calls(spy)).toEqual(['GET /api/user', 'POST /api/logout', 'GET /api/user']);
   });
 });

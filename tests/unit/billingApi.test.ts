@@ -57,7 +57,10 @@ describe('billing reads (§7, §8)', () => {
     ['subscription status', fetchSubscriptionStatus, 'Failed to fetch subscription status'],
   ])('%s: failures carry the §8 message and keep the status', async (_name, read, message) => {
     stubFetchWith(() => apiError(401, 'Not signed in'));
-    await expect(read()).rejects.toEqual(new HttpError({ status: 401, message: 'Authentication required' }));
+    // §8's words for people; the server's code and body for programs.
+    await expect(read()).rejects.toEqual(
+      new HttpError({ status: 401, code: 'x', message: 'Authentication required', body: { error: 'x', message: 'Not signed in' } }),
+    );
     stubFetchWith(() => new Response('', { status: 500, statusText: 'Internal Server Error' }));
     const error = await read().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);

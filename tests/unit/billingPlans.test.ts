@@ -15,7 +15,7 @@ import {
   toPlan,
   yearlyDiscountPercent,
   type PlanPrice,
-} from '../../src/portal/billing/plans';
+} from '../../src/billing/plans';
 import { monthly, oneTime, price, product, yearly } from '../portal/billingData';
 
 const every = (interval: 'day' | 'week' | 'month' | 'year', interval_count = 1, id = `${interval}${interval_count}`) =>

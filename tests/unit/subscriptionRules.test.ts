@@ -13,7 +13,7 @@ import {
   type CardAction,
   type CardMessageKind,
   type StatusBadge,
-} from '../../src/portal/billing/subscriptionRules';
+} from '../../src/billing/subscriptionRules';
 import { at, subscription } from '../portal/billingData';
 
 const sub = (overrides: Parameters<typeof subscription>[1] = {}) => subscription('sub_1', overrides);

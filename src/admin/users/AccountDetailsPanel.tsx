@@ -4,8 +4,8 @@ import { useEffect, type ReactNode } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { AccountDetails, AdminSubscription, AdminUser } from '../../../contract/admin';
 import { useAdminDataProvider } from '../../dataProvider';
-import { formatAmount, intervalLabel } from '../../portal/billing/plans';
-import { statusBadge } from '../../portal/billing/subscriptionRules';
+import { formatAmount, intervalLabel } from '../../billing/plans';
+import { statusBadge } from '../../billing/subscriptionRules';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 

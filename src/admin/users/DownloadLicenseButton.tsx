@@ -3,7 +3,7 @@ import { Button, useRecordContext } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
 import { DownloadIcon } from '../../ui/icons';
 import { useAdminDataProvider } from '../../dataProvider';
-import { saveFile } from '../../portal/browser';
+import { saveFile } from '../../browser';
 import { useNotifyError } from '../notify';
 
 /** Saves the user's signed license file (`GET /api/sage/{id}/license?download=true`). */

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button } from 'react-admin';
 import { DownloadIcon } from '../../ui/icons';
 import { useAdminDataProvider } from '../../dataProvider';
-import { saveFile } from '../../portal/browser';
+import { saveFile } from '../../browser';
 import { useNotifyError } from '../notify';
 
 /** Saves every user as `users.csv` (§7 `GET /api/admin/users/export`). */

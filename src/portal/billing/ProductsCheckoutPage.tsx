@@ -19,7 +19,7 @@ import { TRIAL_DAYS } from '../../../contract/billing';
 import { createCheckoutSession, useProducts, useSubscriptionStatus, webCheckoutUrls } from '../../api/billing';
 import { CardGrid, CardsSkeleton } from '../../ui/CardGrid';
 import { useToast } from '../../ui/toast';
-import { assignLocation } from '../browser';
+import { assignLocation } from '../../browser';
 import {
   checkoutButtonLabel,
   checkoutOutcome,
@@ -33,7 +33,7 @@ import {
   yearlyDiscountPercent,
   type Plan,
   type PlanPrice,
-} from './plans';
+} from '../../billing/plans';
 
 const TRIAL_FOOTER = `All subscriptions include a ${TRIAL_DAYS}-day free trial. Cancel anytime during the trial.`;
 

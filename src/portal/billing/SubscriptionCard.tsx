@@ -11,9 +11,9 @@ import {
 } from '../../api/billing';
 import { track } from '../../analytics';
 import { useToast } from '../../ui/toast';
-import { assignLocation } from '../browser';
-import { priceText } from './plans';
-import { billingDate, cardAction, cardMessages, CARD_ACTION_LABELS, needsPaymentMethod, statusBadge } from './subscriptionRules';
+import { assignLocation } from '../../browser';
+import { priceText } from '../../billing/plans';
+import { billingDate, cardAction, cardMessages, CARD_ACTION_LABELS, needsPaymentMethod, statusBadge } from '../../billing/subscriptionRules';
 
 type Pending = 'action' | 'payment-method' | null;
 

@@ -6,7 +6,7 @@ import { useUserSubscriptions } from '../../api/billing';
 import { BusyLine, PageCard } from '../../ui/PageCard';
 import { clientFromSearch } from '../epicSignIn/rules';
 import { SubscriptionCard } from './SubscriptionCard';
-import { actionRequired, SUBSCRIPTION_UPDATED } from './subscriptionRules';
+import { actionRequired, SUBSCRIPTION_UPDATED } from '../../billing/subscriptionRules';
 
 const CANCELED_LOGIN_PATH = '/authentication_failed?reason=canceled';
 

@@ -7,7 +7,7 @@ import { useRefreshSubscriptions, useSubscriptionStatus, useUserSubscriptions } 
 import { CardGrid, CardsSkeleton } from '../../ui/CardGrid';
 import { useToast } from '../../ui/toast';
 import { SubscriptionCard } from '../billing/SubscriptionCard';
-import { isLive, subscriptionBanners, SUBSCRIPTION_UPDATED } from '../billing/subscriptionRules';
+import { isLive, subscriptionBanners, SUBSCRIPTION_UPDATED } from '../../billing/subscriptionRules';
 
 const PLANS_PATH = '/products-checkout?client=web';
 

@@ -4,7 +4,7 @@ import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { track } from '../../analytics';
 import { epicSignInUrl } from '../../api/auth';
 import { PageCard } from '../../ui/PageCard';
-import { assignLocation } from '../browser';
+import { assignLocation } from '../../browser';
 import { failureText } from './rules';
 
 /** /authentication_failed?reason=…: why an Epic sign-in ended, and the way back (§2). */

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { VERIFY_LINK_MESSAGES } from '../../../contract/emailVerification';
 import { PageCard } from '../../ui/PageCard';
-import { closeWindow } from '../browser';
+import { closeWindow } from '../../browser';
 
 const KNOWN_MESSAGES: readonly string[] = Object.values(VERIFY_LINK_MESSAGES);
 

@@ -8,7 +8,7 @@ import { clearUeContext, storeUePayload } from '../../api/epic';
 import { useAuthStatus } from '../../authProvider/authStatus';
 import { useCurrentUser, useRefreshCurrentUser } from '../../authProvider/session';
 import { BusyLine, PageCard } from '../../ui/PageCard';
-import { assignLocation } from '../browser';
+import { assignLocation } from '../../browser';
 import { clientFromSearch, loginCompletedView } from './rules';
 
 /** What went wrong: the plugin sign-in's own message when it failed, else that nobody is signed in. */

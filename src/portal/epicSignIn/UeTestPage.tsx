@@ -2,7 +2,7 @@ import { Alert, Box, Button, TextField, Typography } from '@mui/material';
 import { useEffect, useState, type FormEvent } from 'react';
 import { checkLoopbackRedirect, LOOPBACK_RULE } from '../../../contract/loopbackRedirect';
 import { PageCard } from '../../ui/PageCard';
-import { assignLocation } from '../browser';
+import { assignLocation } from '../../browser';
 import { randomVerifier, s256Challenge } from './pkce';
 
 /** The plugin's login URL for a loopback address, state and challenge (docs/plugin-sign-in.md). */

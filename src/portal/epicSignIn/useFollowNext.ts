@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { assignLocation } from '../browser';
+import { assignLocation } from '../../browser';
 import { nextStep } from './rules';
 
 /**

@@ -1,8 +1,11 @@
-import type { Price, Product, RecurringInterval } from '../../../contract/billing';
-import type { CallResult } from '../../api/client';
-import type { CheckoutResponse } from '../../api/billing';
+import type { Price, Product, RecurringInterval } from '../../contract/billing';
+import type { CallResult } from '../api/client';
+import type { CheckoutResponse } from '../api/billing';
 
-/** §9 Plan rules, free of React: what the products page offers and how it words it. */
+/**
+ * §9 Plan rules, free of React: what the products page offers and how it words it. Outside
+ * src/portal because the admin console's account details word prices the same way.
+ */
 
 /** A price that can be bought: Stripe leaves `unit_amount` empty only for custom pricing. */
 export type PlanPrice = Price & { unit_amount: number };

@@ -1,7 +1,10 @@
 import { format, fromUnixTime } from 'date-fns';
-import { isLiveStatus, type Subscription } from '../../../contract/billing';
+import { isLiveStatus, type Subscription } from '../../contract/billing';
 
-/** §2 Subscription card and banner rules, free of React. Subscription times are unix seconds. */
+/**
+ * §2 Subscription card and banner rules, free of React. Subscription times are unix seconds.
+ * Outside src/portal because the admin console's account details show the same status badges.
+ */
 
 /** §2: after Stripe's pages send the browser back (the dashboard's toast, the update page). */
 export const SUBSCRIPTION_UPDATED = {
