@@ -72,9 +72,11 @@ export interface UserListRequest {
   q?: string;
 }
 
-/** §5 Admin search: an empty term gives `Please enter a search term`. */
+/** §5 Admin search: an empty term gives `Please enter a search term`. The console's Search tab checks this. */
 export const SEARCH_TERM_REQUIRED = 'Please enter a search term';
-export const userSearchQuerySchema = z.object({ query: z.string().trim().min(1, SEARCH_TERM_REQUIRED).max(200) });
+export const userSearchFormSchema = z.object({ query: z.string().trim().min(1, SEARCH_TERM_REQUIRED) });
+/** `GET /api/admin/users/search?query=`: the Search tab's rule, and a term of at most 200 characters. */
+export const userSearchQuerySchema = z.object({ query: userSearchFormSchema.shape.query.max(200) });
 
 /** §5 User edit: `Username and email are required`. */
 export const USER_FIELDS_REQUIRED = 'Username and email are required';
@@ -122,9 +124,12 @@ export const storedMessageSchema = z.object({
 });
 export type StoredMessage = z.infer<typeof storedMessageSchema>;
 
+/** §5 Find message: an empty session ID gives `Please enter a session ID`. The console's Find Message tab checks this. */
 export const SESSION_ID_REQUIRED = 'Please enter a session ID';
+export const messageSearchFormSchema = z.object({ sessionId: z.string().trim().min(1, SESSION_ID_REQUIRED) });
+/** `GET /api/admin/messages/search?sessionId=`: the Find Message tab's rule, and an ID of at most 200 characters. */
 export const messageSearchQuerySchema = z.object({
-  sessionId: z.string().trim().min(1, SESSION_ID_REQUIRED).max(200),
+  sessionId: messageSearchFormSchema.shape.sessionId.max(200),
   /** Cache buster the console sends (§7); ignored. */
   _t: z.string().optional(),
 });
@@ -132,24 +137,59 @@ export const messageSearchQuerySchema = z.object({
 /** §5/§9 Recent messages: integer 1–1000, default 20. */
 export const RECENT_LIMIT = { default: 20, min: 1, max: 1000 } as const;
 export const RECENT_LIMIT_MESSAGE = 'Limit must be a number between 1 and 1000';
+/**
+ * The limit as typed in the Recent Messages tab and sent in the query: a whole number from 1 to 1000
+ * in digits (blanks around it allowed), read as that number. `2.5`, `1e2`, `-5` and `abc` are not.
+ */
+const recentLimitSchema = z
+  .string({ error: RECENT_LIMIT_MESSAGE })
+  .trim()
+  .regex(/^\d+$/, RECENT_LIMIT_MESSAGE)
+  .pipe(z.coerce.number<string>().min(RECENT_LIMIT.min, RECENT_LIMIT_MESSAGE).max(RECENT_LIMIT.max, RECENT_LIMIT_MESSAGE));
+export const recentMessagesFormSchema = z.object({ limit: recentLimitSchema });
+/** `GET /api/admin/messages/recent?limit=`: the tab's rule; without a limit, the default. */
 export const recentMessagesQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: RECENT_LIMIT_MESSAGE })
-    .int(RECENT_LIMIT_MESSAGE)
-    .min(RECENT_LIMIT.min, RECENT_LIMIT_MESSAGE)
-    .max(RECENT_LIMIT.max, RECENT_LIMIT_MESSAGE)
-    .default(RECENT_LIMIT.default),
+  limit: recentLimitSchema.default(RECENT_LIMIT.default),
   _t: z.string().optional(),
 });
 export const recentMessagesSchema = z.object({ messages: z.array(storedMessageSchema) });
 
-/** §3 Release form / §5: version and the UE 5.5, 5.6 and 5.7 URLs. */
+/**
+ * §3 Release form / §5 Release, the one statement of the rule: the console's form, its Release
+ * button and the server all read it from here.
+ */
 export const RELEASE_FIELDS_REQUIRED = 'Please fill in the version and both URLs';
+const releaseText = z.string({ error: RELEASE_FIELDS_REQUIRED }).trim();
+const filledReleaseText = releaseText.min(1, RELEASE_FIELDS_REQUIRED);
+const httpUrl = (engine: string) => z.url({ protocol: /^https?$/, error: `The UE ${engine} URL must be an http(s) address` });
+
+/**
+ * What the Release tab checks before sending (§5): the version and the UE 5.5 and 5.6 URLs must not
+ * be blank, else `Please fill in the version and both URLs`. Every field is sent without surrounding
+ * blanks.
+ */
+export const releaseFormSchema = z.object({
+  version: filledReleaseText,
+  ue55Url: filledReleaseText,
+  ue56Url: filledReleaseText,
+  ue57Url: releaseText,
+});
+export type ReleaseForm = z.input<typeof releaseFormSchema>;
+/** The form's fields, in the spec's order. */
+export const RELEASE_FIELDS = releaseFormSchema.keyof().options;
+
+/** §5: the Release button is enabled once every field has been typed in; blank text is refused on submit, above. */
+export const releaseFieldsFilled = (form: ReleaseForm): boolean => RELEASE_FIELDS.every((field) => form[field] !== '');
+
+/**
+ * `POST /api/admin/release-sage-build`: the form's rule, and beyond it the UE 5.7 URL required too, a
+ * version of at most 50 characters and each URL an http(s) address (the form leaves these to the server).
+ */
 export const releaseRequestSchema = z.object({
-  version: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).max(50),
-  ue55Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url({ protocol: /^https?$/, error: 'The UE 5.5 URL must be an http(s) address' })),
-  ue56Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url({ protocol: /^https?$/, error: 'The UE 5.6 URL must be an http(s) address' })),
-  ue57Url: z.string({ error: RELEASE_FIELDS_REQUIRED }).trim().min(1, RELEASE_FIELDS_REQUIRED).pipe(z.url({ protocol: /^https?$/, error: 'The UE 5.7 URL must be an http(s) address' })),
+  version: releaseFormSchema.shape.version.max(50, 'The version must be at most 50 characters'),
+  ue55Url: releaseFormSchema.shape.ue55Url.pipe(httpUrl('5.5')),
+  ue56Url: releaseFormSchema.shape.ue56Url.pipe(httpUrl('5.6')),
+  ue57Url: filledReleaseText.pipe(httpUrl('5.7')),
 });
 export type ReleaseRequest = z.infer<typeof releaseRequestSchema>;
 

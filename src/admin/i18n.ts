@@ -1,18 +1,12 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import type { TranslationMessages } from 'react-admin';
-import {
-  ADMIN_MESSAGES,
-  RECENT_LIMIT_MESSAGE,
-  RELEASE_FIELDS_REQUIRED,
-  SEARCH_TERM_REQUIRED,
-  SESSION_ID_REQUIRED,
-  USER_FIELDS_REQUIRED,
-} from '../../contract/admin';
+import { ADMIN_MESSAGES, USER_FIELDS_REQUIRED } from '../../contract/admin';
 
 /**
  * The console's words: react-admin's English plus our own keys, whose values are the spec's texts
- * (§2, §5, §8). Texts the server also uses come from the contract, so both say the same.
+ * (§2, §5, §8). Texts the server also uses come from the contract, so both say the same; the
+ * admin tabs' validation messages are not here at all: their forms show the contract rule's own.
  */
 export const messages: TranslationMessages = {
   ...englishMessages,
@@ -114,7 +108,6 @@ export const messages: TranslationMessages = {
       ue56Url: 'UE 5.6 URL',
       ue57Url: 'UE 5.7 URL',
       submit: 'Release',
-      fieldsRequired: RELEASE_FIELDS_REQUIRED,
       progress: 'Release progress',
       updating: 'Updating...',
       released: 'Released',
@@ -126,7 +119,6 @@ export const messages: TranslationMessages = {
     search: {
       field: 'Search users',
       submit: 'Search',
-      termRequired: SEARCH_TERM_REQUIRED,
       results: 'Results',
       none: 'No users found',
       errorTitle: 'Search Error',
@@ -189,7 +181,6 @@ export const messages: TranslationMessages = {
     findMessage: {
       sessionId: 'Session ID',
       submit: 'Find',
-      sessionIdRequired: SESSION_ID_REQUIRED,
       notFound: ADMIN_MESSAGES.messageNotFound,
       failed: 'Failed to search for message',
       createdAt: 'Created',
@@ -201,7 +192,6 @@ export const messages: TranslationMessages = {
       limit: 'Limit',
       submit: 'Fetch',
       download: 'Download',
-      limitInvalid: RECENT_LIMIT_MESSAGE,
       none: 'No messages',
       downloaded: 'Downloaded %{count} messages to text file',
       failed: 'Failed to fetch recent messages',

@@ -42,6 +42,20 @@ describe('Find Message (§2, §5, §8)', () => {
     expect(url.searchParams.get('sessionId')).toBe('sess-42');
   });
 
+  it('finds with Enter, and a refused search hides what the previous one found', async () => {
+    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/messages/search': () => json(stored) });
+    renderAdmin('/admin/find-message');
+    const field = await screen.findByRole('textbox', { name: 'Session ID' });
+    await userEvent.type(field, 'sess-42{Enter}');
+    expect(await screen.findByText('57 characters')).toBeInTheDocument();
+    await userEvent.clear(field);
+    await userEvent.type(field, '   {Enter}');
+    expect(await screen.findByText(SESSION_ID_REQUIRED)).toBeInTheDocument();
+    expect(screen.queryByText('57 characters')).not.toBeInTheDocument();
+    expect(field).toHaveFocus();
+    expect(fetch.mock.calls.filter(([url]) => String(url).includes('/messages/search'))).toHaveLength(1);
+  });
+
   it('says no message was found on a 404', async () => {
     stubFetch({
       ...signedInAdmin,

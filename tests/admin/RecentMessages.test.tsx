@@ -3,12 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { format } from 'date-fns';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECENT_LIMIT_MESSAGE, type StoredMessage } from '../../contract/admin';
-import type * as BrowserModule from '../../src/portal/browser';
-import { saveFile } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { saveFile } from '../../src/browser';
 import { json, stubFetch } from '../portal/render';
 import { expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
 });
@@ -57,7 +57,7 @@ describe('Recent Messages (§2, §5, §9)', () => {
     expect(limitsAsked(fetch)).toEqual(['20']);
   });
 
-  it.each(['0', '1001', 'abc', '2.5', ''])('refuses the limit %j and asks for nothing', async (value) => {
+  it.each(['0', '1001', 'abc', '2.5', '', '-5', '1e2'])('refuses the limit %j and asks for nothing', async (value) => {
     const fetch = stubRecent();
     const limit = await openRecent();
     await screen.findByRole('table', { name: 'Recent Messages' });
@@ -77,6 +77,21 @@ describe('Recent Messages (§2, §5, §9)', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Fetch' }));
     await waitFor(() => expect(limitsAsked(fetch)).toEqual(['20', '2']));
     await waitFor(() => expect(screen.queryByText('session-3')).not.toBeInTheDocument());
+    expect(screen.queryByText(RECENT_LIMIT_MESSAGE)).not.toBeInTheDocument();
+  });
+
+  it.each<[string, string]>([
+    ['1', '1'],
+    ['1000', '1000'],
+    [' 42 ', '42'],
+    ['20', '20'],
+  ])('takes the limit %j and asks for %s messages', async (value, asked) => {
+    const fetch = stubRecent();
+    const limit = await openRecent();
+    await screen.findByRole('table', { name: 'Recent Messages' });
+    await userEvent.clear(limit);
+    await userEvent.type(limit, `${value}{Enter}`);
+    await waitFor(() => expect(limitsAsked(fetch)).toEqual(['20', asked]));
     expect(screen.queryByText(RECENT_LIMIT_MESSAGE)).not.toBeInTheDocument();
   });
 

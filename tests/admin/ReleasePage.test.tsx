@@ -20,14 +20,19 @@ async function openRelease() {
   return screen.findByRole('textbox', { name: 'Version' });
 }
 
-async function fill(values: Partial<Record<'Version' | 'UE 5.5 URL' | 'UE 5.6 URL' | 'UE 5.7 URL', string>>) {
+type Fields = Partial<Record<'Version' | 'UE 5.5 URL' | 'UE 5.6 URL' | 'UE 5.7 URL', string>>;
+const allFilled: Fields = { Version: build.version, 'UE 5.5 URL': build.ue55Url, 'UE 5.6 URL': build.ue56Url, 'UE 5.7 URL': build.ue57Url };
+
+async function fill(values: Fields) {
   for (const [label, value] of Object.entries(values)) {
     await userEvent.click(screen.getByRole('textbox', { name: label }));
-    await userEvent.paste(value);
+    if (value) await userEvent.paste(value);
   }
 }
 
 const releaseButton = () => screen.getByRole('button', { name: 'Release' });
+const releaseCalls = (fetch: ReturnType<typeof stubFetch>) =>
+  fetch.mock.calls.filter(([url]) => String(url).includes('release-sage-build'));
 
 describe('Release (§2, §5)', () => {
   it('keeps Release disabled until the version and all three URLs are filled', async () => {
@@ -47,6 +52,54 @@ describe('Release (§2, §5)', () => {
     await userEvent.click(releaseButton());
     expect(await screen.findByText(RELEASE_FIELDS_REQUIRED)).toBeInTheDocument();
     expect(fetch.mock.calls.some(([url]) => String(url).includes('release-sage-build'))).toBe(false);
+  });
+
+  // §5: the button waits for all four fields; the message is for a blank version, UE 5.5 or 5.6 URL.
+  // A URL field drops surrounding blanks as they are typed (the browser's url input), so blank is empty.
+  it.each<[string, 'disabled' | 'refused' | 'sent', Fields]>([
+    ['all four filled', 'sent', {}],
+    ['no version', 'disabled', { Version: '' }],
+    ['no UE 5.5 URL', 'disabled', { 'UE 5.5 URL': '' }],
+    ['no UE 5.6 URL', 'disabled', { 'UE 5.6 URL': '' }],
+    ['no UE 5.7 URL', 'disabled', { 'UE 5.7 URL': '' }],
+    ['a blank version', 'refused', { Version: '  ' }],
+    ['a blank UE 5.5 URL', 'disabled', { 'UE 5.5 URL': ' ' }],
+    ['a blank UE 5.7 URL', 'disabled', { 'UE 5.7 URL': ' ' }],
+  ])('with %s, Release is %s', async (_case, outcome, change) => {
+    const fetch = stubFetch({ ...signedInAdmin, 'POST /api/admin/release-sage-build': () => json(build) });
+    await openRelease();
+    await fill({ ...allFilled, ...change });
+    if (outcome === 'disabled') {
+      expect(releaseButton()).toBeDisabled();
+      return;
+    }
+    await userEvent.click(releaseButton());
+    if (outcome === 'refused') {
+      expect(await screen.findByText(RELEASE_FIELDS_REQUIRED)).toBeInTheDocument();
+      expect(releaseCalls(fetch)).toHaveLength(0);
+    } else {
+      await waitFor(() => expect(releaseCalls(fetch)).toHaveLength(1));
+      expect(screen.queryByText(RELEASE_FIELDS_REQUIRED)).not.toBeInTheDocument();
+    }
+  });
+
+  it('sends the fields without surrounding blanks, and Enter in a field releases', async () => {
+    const fetch = stubFetch({ ...signedInAdmin, 'POST /api/admin/release-sage-build': () => json(build) });
+    await openRelease();
+    await fill({
+      Version: ` ${build.version} `,
+      'UE 5.5 URL': ` ${build.ue55Url}`,
+      'UE 5.6 URL': `${build.ue56Url} `,
+      'UE 5.7 URL': build.ue57Url,
+    });
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(releaseCalls(fetch)).toHaveLength(1));
+    expect(bodyOf(releaseCalls(fetch)[0]?.[1])).toEqual({
+      version: build.version,
+      ue55Url: build.ue55Url,
+      ue56Url: build.ue56Url,
+      ue57Url: build.ue57Url,
+    });
   });
 
   it('shows Updating... for each build, then Released, and toasts the version', async () => {

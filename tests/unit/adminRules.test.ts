@@ -1,50 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ReleaseRequest, StoredMessage } from '../../contract/admin';
+import type { StoredMessage } from '../../contract/admin';
 import { formatDateTime } from '../../src/admin/format';
-import { messagesFileName, messagesText, parseRecentLimit, prettyJson } from '../../src/admin/messages/messageRules';
-import { canRelease, missesRequiredFields, releaseRequest } from '../../src/admin/release/releaseRules';
+import { messagesFileName, messagesText, prettyJson } from '../../src/admin/messages/messageRules';
 import { validateUser } from '../../src/admin/users/userRules';
-
-const filled: ReleaseRequest = { version: '2026-01-01a', ue55Url: 'https://x/5.5', ue56Url: 'https://x/5.6', ue57Url: 'https://x/5.7' };
-
-describe('release form (§5)', () => {
-  it.each<[string, Partial<ReleaseRequest>, boolean, boolean]>([
-    ['all four filled', {}, true, false],
-    ['no version', { version: '' }, false, true],
-    ['no UE 5.5 URL', { ue55Url: '' }, false, true],
-    ['no UE 5.6 URL', { ue56Url: '' }, false, true],
-    ['no UE 5.7 URL', { ue57Url: '' }, false, false],
-    ['a blank version', { version: '  ' }, true, true],
-    ['a blank UE 5.6 URL', { ue56Url: ' ' }, true, true],
-    ['a blank UE 5.7 URL (the server refuses it)', { ue57Url: ' ' }, true, false],
-  ])('%s: Release enabled %s, required message %s', (_name, change, enabled, message) => {
-    const form = { ...filled, ...change };
-    expect(canRelease(form)).toBe(enabled);
-    expect(missesRequiredFields(form)).toBe(message);
-  });
-
-  it('sends the fields without surrounding blanks', () => {
-    expect(releaseRequest({ version: ' v1 ', ue55Url: ' a ', ue56Url: 'b ', ue57Url: ' c' })).toEqual({ version: 'v1', ue55Url: 'a', ue56Url: 'b', ue57Url: 'c' });
-  });
-});
-
-describe('recent messages limit (§5, §9)', () => {
-  it.each<[string, number | null]>([
-    ['20', 20],
-    ['1', 1],
-    ['1000', 1000],
-    [' 42 ', 42],
-    ['0', null],
-    ['1001', null],
-    ['-5', null],
-    ['2.5', null],
-    ['1e2', null],
-    ['abc', null],
-    ['', null],
-  ])('%j → %j', (text, limit) => {
-    expect(parseRecentLimit(text)).toBe(limit);
-  });
-});
 
 describe('message export (§2)', () => {
   const message: StoredMessage = { id: 'm1', sessionId: 's-1', message: { a: [1] }, createdAt: '2026-11-22T10:00:00.000Z', messageSize: 9 };

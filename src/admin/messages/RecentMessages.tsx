@@ -1,28 +1,14 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  CardContent,
-  CircularProgress,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Title, useTranslate } from 'react-admin';
-import { RECENT_LIMIT } from '../../../contract/admin';
+import { useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { RECENT_LIMIT, recentMessagesFormSchema } from '../../../contract/admin';
 import { useAdminDataProvider } from '../../dataProvider';
 import { saveFile } from '../../portal/browser';
+import { CardForm, CardFormTextInput } from '../forms/CardForm';
 import { formatDateTime } from '../format';
 import { useNotifyError, useNotifySuccess } from '../notify';
-import { messagesFileName, messagesText, parseRecentLimit, prettyJson } from './messageRules';
+import { messagesFileName, messagesText, prettyJson } from './messageRules';
 
 const PREVIEW_LENGTH = 160;
 const preview = (message: unknown) => {
@@ -36,9 +22,7 @@ export function RecentMessages() {
   const dataProvider = useAdminDataProvider();
   const notifyError = useNotifyError();
   const notifySuccess = useNotifySuccess();
-  const [limitText, setLimitText] = useState(String(RECENT_LIMIT.default));
   const [limit, setLimit] = useState<number>(RECENT_LIMIT.default);
-  const [invalidLimit, setInvalidLimit] = useState(false);
 
   const recent = useQuery({
     queryKey: ['admin', 'recent-messages', limit],
@@ -51,13 +35,10 @@ export function RecentMessages() {
     staleTime: 0,
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = parseRecentLimit(limitText);
-    setInvalidLimit(parsed === null);
-    if (parsed === null) return;
-    if (parsed === limit) void recent.refetch();
-    else setLimit(parsed);
+  const fetchRecent = ({ limit: asked }: { limit: number }) => {
+    // The same limit again reads afresh: recent means now.
+    if (asked === limit) void recent.refetch();
+    else setLimit(asked);
   };
 
   const download = () => {
@@ -67,61 +48,57 @@ export function RecentMessages() {
   };
 
   return (
-    <Card sx={{ mt: 2 }}>
-      <Title title="admin.menu.recentMessages" />
-      <CardContent>
-        <Stack component="form" noValidate direction="row" spacing={2} onSubmit={submit} sx={{ alignItems: 'flex-start' }}>
-          <TextField
-            label={translate('admin.recentMessages.limit')}
-            value={limitText}
-            onChange={(event) => setLimitText(event.target.value)}
-            size="small"
-            slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-            sx={{ width: 140 }}
-          />
-          <Button type="submit" variant="contained" loading={recent.isFetching}>
-            {translate('admin.recentMessages.submit')}
-          </Button>
-          <Button variant="outlined" onClick={download} disabled={!recent.data?.length}>
-            {translate('admin.recentMessages.download')}
-          </Button>
-        </Stack>
-        {invalidLimit && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {translate('admin.recentMessages.limitInvalid')}
-          </Alert>
-        )}
-        <Box sx={{ mt: 2, overflowX: 'auto' }}>
-          {recent.isPending ? (
-            <CircularProgress size={24} aria-label={translate('ra.message.loading')} />
-          ) : recent.isError ? (
-            <Typography color="error">{translate('admin.recentMessages.failed')}</Typography>
-          ) : recent.data.length === 0 ? (
-            <Typography color="text.secondary">{translate('admin.recentMessages.none')}</Typography>
-          ) : (
-            <Table size="small" aria-label={translate('admin.menu.recentMessages')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('admin.findMessage.sessionId')}</TableCell>
-                  <TableCell>{translate('admin.findMessage.createdAt')}</TableCell>
-                  <TableCell>{translate('admin.findMessage.size')}</TableCell>
-                  <TableCell>{translate('admin.findMessage.message')}</TableCell>
+    <CardForm
+      title="admin.menu.recentMessages"
+      schema={recentMessagesFormSchema}
+      defaultValues={{ limit: String(RECENT_LIMIT.default) }}
+      onSubmit={fetchRecent}
+      submitLabel="admin.recentMessages.submit"
+      busy={recent.isFetching}
+      fields={
+        <CardFormTextInput
+          source="limit"
+          label="admin.recentMessages.limit"
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+          sx={{ width: 140 }}
+        />
+      }
+      actions={
+        <Button variant="outlined" onClick={download} disabled={!recent.data?.length}>
+          {translate('admin.recentMessages.download')}
+        </Button>
+      }
+    >
+      <Box sx={{ mt: 2, overflowX: 'auto' }}>
+        {recent.isPending ? (
+          <CircularProgress size={24} aria-label={translate('ra.message.loading')} />
+        ) : recent.isError ? (
+          <Typography color="error">{translate('admin.recentMessages.failed')}</Typography>
+        ) : recent.data.length === 0 ? (
+          <Typography color="text.secondary">{translate('admin.recentMessages.none')}</Typography>
+        ) : (
+          <Table size="small" aria-label={translate('admin.menu.recentMessages')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{translate('admin.findMessage.sessionId')}</TableCell>
+                <TableCell>{translate('admin.findMessage.createdAt')}</TableCell>
+                <TableCell>{translate('admin.findMessage.size')}</TableCell>
+                <TableCell>{translate('admin.findMessage.message')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {recent.data.map((message) => (
+                <TableRow key={message.id}>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{message.sessionId}</TableCell>
+                  <TableCell>{formatDateTime(message.createdAt)}</TableCell>
+                  <TableCell>{translate('admin.findMessage.characters', { count: message.messageSize })}</TableCell>
+                  <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>{preview(message.message)}</TableCell>
                 </TableRow>
-              </TableHead>
-              <TableBody>
-                {recent.data.map((message) => (
-                  <TableRow key={message.id}>
-                    <TableCell sx={{ fontFamily: 'monospace' }}>{message.sessionId}</TableCell>
-                    <TableCell>{formatDateTime(message.createdAt)}</TableCell>
-                    <TableCell>{translate('admin.findMessage.characters', { count: message.messageSize })}</TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>{preview(message.message)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </Box>
-      </CardContent>
-    </Card>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </Box>
+    </CardForm>
   );
 }

@@ -1,16 +1,5 @@
 import { format } from 'date-fns';
-import { RECENT_LIMIT, type StoredMessage } from '../../../contract/admin';
-
-/**
- * §5 Recent messages limit: a whole number from 1 to 1000 (surrounding blanks allowed), else null.
- * `2.5`, `1e2` and `abc` are not whole numbers as typed.
- */
-export function parseRecentLimit(text: string): number | null {
-  const trimmed = text.trim();
-  if (!/^\d+$/.test(trimmed)) return null;
-  const limit = Number(trimmed);
-  return limit >= RECENT_LIMIT.min && limit <= RECENT_LIMIT.max ? limit : null;
-}
+import type { StoredMessage } from '../../../contract/admin';
 
 /** A stored message's JSON, indented; a string holding JSON is shown as that JSON. */
 export function prettyJson(value: unknown): string {
