@@ -5,8 +5,14 @@ import { ACCOUNT_EXISTS_MESSAGE } from './user';
 export const RESEND_COOLDOWN_MS = 60_000;
 /** A verification link works this long. */
 export const VERIFICATION_TTL_MS = 15 * 60_000;
-/** The server's message for an expired code; the page branches on it (spec §8). */
+/** The server's message for an expired code (spec §8), for people: screens branch on the code below. */
 export const VERIFICATION_EXPIRED_MESSAGE = 'Verification code has expired';
+
+/** The `error` codes of the verification calls that the waiting page branches on (§4). */
+export const VERIFICATION_ERROR_CODES = {
+  /** 410 from check-verification-status: the link expired unopened; a resend sends a new one. */
+  expired: 'verification_expired',
+} as const;
 
 /**
  * What the mail's link may report on `/email-verification-completed?success=…&message=…`. The page
@@ -31,6 +37,6 @@ export const sendVerificationResponseSchema = z.object({
 });
 export type SendVerificationResponse = z.infer<typeof sendVerificationResponseSchema>;
 
-/** `POST /api/email/check-verification-status`. An expired code answers 410 with the message above. */
+/** `POST /api/email/check-verification-status`. An expired code answers 410 `verification_expired`. */
 export const verificationStatusSchema = z.object({ ok: z.literal(true), verified: z.boolean(), message: z.string() });
 export type VerificationStatus = z.infer<typeof verificationStatusSchema>;

@@ -1,5 +1,6 @@
 import {
   RESEND_COOLDOWN_MS,
+  VERIFICATION_ERROR_CODES,
   VERIFICATION_EXPIRED_MESSAGE,
   VERIFICATION_TTL_MS,
   VERIFY_LINK_MESSAGES,
@@ -133,7 +134,7 @@ export function createEmailVerificationService(deps: {
       const flow = await linkingFlow(flowToken, email);
       const row = await latest(flow.id, flow.email);
       if (row?.verified_at) return { ok: true, verified: true, message: 'Email verified' };
-      if (row && row.expires_at <= Date.now()) throw new AppError(410, 'verification_expired', VERIFICATION_EXPIRED_MESSAGE);
+      if (row && row.expires_at <= Date.now()) throw new AppError(410, VERIFICATION_ERROR_CODES.expired, VERIFICATION_EXPIRED_MESSAGE);
       return { ok: true, verified: false, message: 'Waiting for verification' };
     },
 

@@ -26,7 +26,7 @@ export const sendVerification = (email: string) => call('/api/email/send-verific
 export const resendVerification = (email: string) =>
   call('/api/email/resend-verification', sendVerificationResponseSchema, { email });
 
-/** §4: has the link in the mail been opened? An expired link answers `Verification code has expired`. */
+/** §4: has the link in the mail been opened? An expired link answers 410 `verification_expired`. */
 export const checkVerificationStatus = (email: string) =>
   call('/api/email/check-verification-status', verificationStatusSchema, { email });
 

@@ -1,13 +1,13 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as BrowserModule from '../../src/portal/browser';
-import { assignLocation } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { assignLocation } from '../../src/browser';
 import { EmailVerificationPage } from '../../src/portal/epicSignIn/EmailVerificationPage';
 import { sentFlagKey } from '../../src/portal/epicSignIn/useEmailVerification';
 import { bodyOf, currentLocation, deferred, expectToast, installFakeTimers, json, renderPortal, renderScreen, stubFetch } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), closeWindow: vi.fn() };
 });
@@ -176,7 +176,7 @@ describe('EmailVerificationPage outcomes', () => {
   });
 
   it('expired (410): says Verification Expired and stops polling', async () => {
-    const api = stubVerification({ status: () => json({ error: 'Gone', message: 'Verification code has expired' }, 410, 'Gone') });
+    const api = stubVerification({ status: () => json({ error: 'verification_expired', message: 'Verification code has expired' }, 410, 'Gone') });
     renderScreen(<EmailVerificationPage />, PAGE);
     await advance(1000);
     await expectToast('Verification Expired');
@@ -264,7 +264,7 @@ describe('EmailVerificationPage Resend (§4, §9 cooldown 60 s)', () => {
     await clickUser().click(resendButton());
     await advance(0);
     await expectToast('Email Resent');
-    answer.resolve(json({ error: 'Gone', message: 'Verification code has expired' }, 410));
+    answer.resolve(json({ error: 'verification_expired', message: 'Verification code has expired' }, 410));
     await advance(0);
     // The old code's answer neither ends the watch nor reschedules it: the next check is 1 s after the resend.
     expect(screen.getByText(/waiting for you to open the link/i)).toBeInTheDocument();
@@ -295,7 +295,7 @@ describe('EmailVerificationPage Resend (§4, §9 cooldown 60 s)', () => {
   it('after an expired link a resend starts polling again', async () => {
     let expired = true;
     const api = stubVerification({
-      status: () => (expired ? json({ error: 'Gone', message: 'Verification code has expired' }, 410) : pending()),
+      status: () => (expired ? json({ error: 'verification_expired', message: 'Verification code has expired' }, 410) : pending()),
     });
     renderScreen(<EmailVerificationPage />, PAGE);
     await advance(60_000);

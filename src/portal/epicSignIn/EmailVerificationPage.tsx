@@ -3,10 +3,9 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { BusyLine, PageCard } from '../../ui/PageCard';
 import { INTERNAL_CALLBACK_URL } from '../../api/auth';
 import { useToast } from '../../ui/toast';
-import { assignLocation } from '../browser';
+import { assignLocation } from '../../browser';
 import { clientFromSearch } from './rules';
 import { useEmailVerification, type VerificationPhase } from './useEmailVerification';
-
 
 function StatusPanel({ phase, email, failure }: { phase: VerificationPhase; email: string; failure: string | null }) {
   switch (phase) {
@@ -55,7 +54,7 @@ function VerificationScreen({ email, onBack }: { email: string; onBack: () => vo
         <StatusPanel phase={phase} email={email} failure={failure} />
       </Box>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-        <Button variant="contained" disabled={!canResend} onClick={() => void resend()}>
+        <Button variant="contained" disabled={!canResend} onClick={resend}>
           {resending ? 'Sending...' : secondsLeft > 0 ? `Resend Email (${secondsLeft}s)` : 'Resend Email'}
         </Button>
         <Button variant="outlined" onClick={onBack}>

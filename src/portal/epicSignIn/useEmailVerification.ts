@@ -1,29 +1,16 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  RESEND_COOLDOWN_MS,
-  VERIFICATION_EXPIRED_MESSAGE,
-  type SendVerificationResponse,
-  type VerificationStatus,
-} from '../../../contract/emailVerification';
-import { checkVerificationStatus, resendVerification, sendVerification } from '../../api/epic';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { RESEND_COOLDOWN_MS, VERIFICATION_ERROR_CODES, type SendVerificationResponse } from '../../../contract/emailVerification';
 import type { CallResult } from '../../api/client';
+import { checkVerificationStatus, resendVerification, sendVerification } from '../../api/epic';
 
 /** §4/§9: the first status check 1 s after a send, then every 3 s. */
-export const FIRST_POLL_DELAY_MS = 1000;
-export const POLL_INTERVAL_MS = 3000;
-export const RESEND_COOLDOWN_SECONDS = RESEND_COOLDOWN_MS / 1000;
+const FIRST_POLL_DELAY_MS = 1000;
+const POLL_INTERVAL_MS = 3000;
 
 export type VerificationPhase = 'sending' | 'waiting' | 'verified' | 'expired' | 'failed';
 
-export interface VerificationState {
-  phase: VerificationPhase;
-  /** What went wrong when `phase` is `failed`. */
-  failure: string | null;
-  /** Until Resend is allowed again. */
-  secondsLeft: number;
-  resending: boolean;
-}
-
+/** What the page says when something happens; the hook decides when. */
 export interface VerificationEvents {
   sent(): void;
   sendFailed(message: string): void;
@@ -45,15 +32,14 @@ type SendResult = CallResult<SendVerificationResponse>;
 
 /**
  * One send per e-mail even when React mounts the page twice (StrictMode, a quick remount): the
- * second mount waits for the first mount's request instead of sending again.
+ * second mount gets the first mount's answer instead of sending again.
  */
 const sendsInFlight = new Map<string, Promise<SendResult>>();
 
-function firstSend(email: string): Promise<SendResult> | null {
+function sendOnce(email: string): Promise<SendResult> {
   const key = sentFlagKey(email);
   const inFlight = sendsInFlight.get(key);
   if (inFlight) return inFlight;
-  if (sessionStorage.getItem(key)) return null;
   sessionStorage.setItem(key, '1');
   const sending = sendVerification(email).then((result) => {
     sendsInFlight.delete(key);
@@ -65,150 +51,119 @@ function firstSend(email: string): Promise<SendResult> | null {
   return sending;
 }
 
-/** What a status answer means for the watcher. */
-function pollOutcome(result: CallResult<VerificationStatus>): 'verified' | 'expired' | 'refused' | 'again' {
-  if (result.ok) return result.data.verified ? 'verified' : 'again';
-  if (result.message === VERIFICATION_EXPIRED_MESSAGE) return 'expired';
+/** Sent on an earlier visit (a reload) and not on its way now: the page only watches. */
+const sentEarlier = (email: string) => sessionStorage.getItem(sentFlagKey(email)) !== null && !sendsInFlight.has(sentFlagKey(email));
+
+/** The status query's data: where the link stands; `firstCheck` until the first check after a (re)send. */
+interface Watch {
+  phase: VerificationPhase;
+  failure?: string;
+  firstCheck?: boolean;
+}
+
+/** One status check, branching on the server's error code (never its message). */
+async function checkStatus(email: string): Promise<Watch> {
+  const result = await checkVerificationStatus(email);
+  if (result.ok) return { phase: result.data.verified ? 'verified' : 'waiting' };
+  if (result.code === VERIFICATION_ERROR_CODES.expired) return { phase: 'expired' };
   // Refused (another browser, another address): asking again would get the same answer. Network
-  // failures, 5xx and "slow down" pass.
-  if (result.status !== undefined && result.status < 500 && result.status !== 429) return 'refused';
-  return 'again';
+  // failures, 5xx and "slow down" just wait for the next check.
+  if (result.status !== undefined && result.status < 500 && result.status !== 429) return { phase: 'failed', failure: result.message };
+  return { phase: 'waiting' };
 }
 
 /**
- * The verification page's state machine (§4 Email verification), free of React: send once, poll
- * until the link is opened or expires, resend with a 60 s cooldown, polling paused meanwhile.
+ * §9: the seconds until Resend is allowed again. Counted by a timer of its own rather than by
+ * renders, so the countdown keeps time whenever React gets to draw it.
  */
-export function watchVerification(email: string, events: VerificationEvents, onChange: (state: VerificationState) => void) {
-  let state: VerificationState = { phase: 'sending', failure: null, secondsLeft: 0, resending: false };
-  let stopped = false;
-  let pollTimer: ReturnType<typeof setTimeout> | undefined;
-  let tickTimer: ReturnType<typeof setTimeout> | undefined;
-
-  const set = (changes: Partial<VerificationState>) => {
-    state = { ...state, ...changes };
-    onChange(state);
-  };
-
-  function tick() {
-    clearTimeout(tickTimer);
-    if (state.secondsLeft <= 0) return;
-    tickTimer = setTimeout(() => {
-      if (stopped) return;
-      set({ secondsLeft: state.secondsLeft - 1 });
-      tick();
+function useResendCooldown() {
+  const [secondsLeft, setSecondsLeft] = useState(0);
+  const ticking = useRef<ReturnType<typeof setInterval>>(undefined);
+  useEffect(() => () => clearInterval(ticking.current), []);
+  const start = useCallback(() => {
+    let left = RESEND_COOLDOWN_MS / 1000;
+    setSecondsLeft(left);
+    clearInterval(ticking.current);
+    ticking.current = setInterval(() => {
+      setSecondsLeft(--left);
+      if (left === 0) clearInterval(ticking.current);
     }, 1000);
-  }
+  }, []);
+  return [secondsLeft, start] as const;
+}
 
-  function startCooldown() {
-    set({ secondsLeft: RESEND_COOLDOWN_SECONDS });
-    tick();
-  }
+/**
+ * The verification page's mechanism (§4 Email verification): send once, poll the status until the
+ * link is opened, expires or is refused, resend with a 60 s cooldown and polling paused meanwhile.
+ */
+export function useEmailVerification(email: string, events: VerificationEvents) {
+  const queryClient = useQueryClient();
+  const queryKey = ['email-verification', email];
+  const [secondsLeft, startCooldown] = useResendCooldown();
+  const send = useMutation({ mutationFn: () => sendOnce(email) });
+  const resending = useMutation({ mutationFn: () => resendVerification(email) });
 
-  /** Moves on whenever polling is rescheduled or paused: an answer to an older check is stale. */
-  let pollRound = 0;
+  const status = useQuery<Watch>({
+    queryKey,
+    queryFn: () => checkStatus(email),
+    // Never fetched on mount (initial data that does not go stale): the checks are the interval's,
+    // started by a send (or at once after a reload), 1 s apart first and 3 s apart after.
+    initialData: () => ({ phase: sentEarlier(email) ? 'waiting' : 'sending', firstCheck: true }),
+    staleTime: Infinity,
+    refetchInterval: ({ state: { data } }) =>
+      data?.phase !== 'waiting' ? false : data.firstCheck ? FIRST_POLL_DELAY_MS : POLL_INTERVAL_MS,
+    // The mail is opened in another tab or on a phone: keep asking while this tab is hidden.
+    refetchIntervalInBackground: true,
+    // §4: no checks while a resend is on its way.
+    enabled: !resending.isPending,
+    // A later visit of the page starts from its own send, not from this visit's answer.
+    gcTime: 0,
+  });
+  const { phase, failure = null } = status.data;
+  /** A (new) link is out: the next check is 1 s from now. */
+  const watchAgain = () => queryClient.setQueryData<Watch>(queryKey, { phase: 'waiting', firstCheck: true });
 
-  function poll(delayMs: number) {
-    clearTimeout(pollTimer);
-    const round = ++pollRound;
-    pollTimer = setTimeout(async () => {
-      const result = await checkVerificationStatus(email);
-      const outcome = pollOutcome(result);
-      if (stopped || state.resending || round !== pollRound) return;
-      if (outcome === 'verified') {
-        set({ phase: 'verified' });
-        events.verified();
-      } else if (outcome === 'expired') {
-        set({ phase: 'expired' });
-        events.expired();
-      } else if (outcome === 'refused') {
-        set({ phase: 'failed', failure: result.ok ? null : result.message });
-      } else {
-        poll(POLL_INTERVAL_MS);
-      }
-    }, delayMs);
-  }
-
-  return {
-    start() {
-      const sending = firstSend(email);
-      if (!sending) {
-        // Sent on an earlier visit (a reload): only keep watching.
-        set({ phase: 'waiting' });
-        poll(FIRST_POLL_DELAY_MS);
-        return;
-      }
-      void sending.then((result) => {
-        if (stopped) return;
-        if (!result.ok) {
-          events.sendFailed(result.message);
-          return;
-        }
-        set({ phase: 'waiting' });
-        // Already verified (in another tab): nothing was mailed, and the first poll moves on.
+  const sendFirstMail = useEffectEvent(() => {
+    if (phase !== 'sending') return; // Sent on an earlier visit: only watch.
+    send.mutate(undefined, {
+      onSuccess: (result) => {
+        if (!result.ok) return events.sendFailed(result.message);
+        // Already verified (in another tab): nothing was mailed, and the first check moves on.
         if (result.data.code !== 'already_verified') {
           startCooldown();
           events.sent();
         }
-        poll(FIRST_POLL_DELAY_MS);
-      });
-    },
-
-    async resend() {
-      if (state.resending || state.secondsLeft > 0 || state.phase === 'verified' || state.phase === 'sending') return;
-      clearTimeout(pollTimer);
-      pollRound++;
-      set({ resending: true });
-      const result = await resendVerification(email);
-      if (stopped) return;
-      set({ resending: false });
-      if (result.ok) {
-        set({ phase: 'waiting', failure: null });
-        startCooldown();
-        events.resent();
-      } else {
-        events.resendFailed(result.message);
-      }
-      if (state.phase === 'waiting') poll(FIRST_POLL_DELAY_MS);
-    },
-
-    stop() {
-      stopped = true;
-      clearTimeout(pollTimer);
-      clearTimeout(tickTimer);
-    },
-  };
-}
-
-type Watcher = ReturnType<typeof watchVerification>;
-
-/** The page's view of `watchVerification`: its state, and Resend. */
-export function useEmailVerification(email: string, events: VerificationEvents) {
-  const [state, setState] = useState<VerificationState>({ phase: 'sending', failure: null, secondsLeft: 0, resending: false });
-  const watcher = useRef<Watcher | null>(null);
-  // The latest callbacks, so timers started earlier call what the page renders now.
-  const latest = useRef(events);
-  useEffect(() => {
-    latest.current = events;
+        watchAgain();
+      },
+    });
   });
+  useEffect(() => sendFirstMail(), []);
 
-  useEffect(() => {
-    const forward: VerificationEvents = {
-      sent: () => latest.current.sent(),
-      sendFailed: (message) => latest.current.sendFailed(message),
-      verified: () => latest.current.verified(),
-      expired: () => latest.current.expired(),
-      resent: () => latest.current.resent(),
-      resendFailed: (message) => latest.current.resendFailed(message),
-    };
-    const current = watchVerification(email, forward, setState);
-    watcher.current = current;
-    current.start();
-    return () => current.stop();
-  }, [email]);
+  const announce = useEffectEvent((reached: VerificationPhase) => {
+    if (reached === 'verified') events.verified();
+    if (reached === 'expired') events.expired();
+  });
+  useEffect(() => announce(phase), [phase]);
 
-  const resend = useCallback(() => void watcher.current?.resend(), []);
   // §4: disabled while the first mail is on its way, while resending and during the countdown.
-  const canResend = !state.resending && state.secondsLeft === 0 && state.phase !== 'verified' && state.phase !== 'sending';
-  return { ...state, canResend, resend };
+  const canResend = !resending.isPending && secondsLeft === 0 && phase !== 'verified' && phase !== 'sending';
+  const resend = () => {
+    if (!canResend) return;
+    // A check on its way now would answer for the old link.
+    void queryClient.cancelQueries({ queryKey });
+    resending.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result.ok) {
+          startCooldown();
+          events.resent();
+        } else {
+          events.resendFailed(result.message);
+        }
+        // An expired or refused link stays so until a resend succeeds; otherwise checks resume.
+        if (result.ok || phase === 'waiting') watchAgain();
+      },
+    });
+  };
+
+  return { phase, failure, secondsLeft, resending: resending.isPending, canResend, resend };
 }
