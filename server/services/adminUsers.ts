@@ -3,7 +3,7 @@ import { PostgresAdapter, sql, type Expression, type RawBuilder, type Expression
 import { ADMIN_MESSAGES, SEARCH_LIST_LIMIT, type AdminUser, type UserListRequest, type UserSortField, type UserUpdate } from '../../contract/admin';
 import type { Database, Db } from '../db';
 import type { UsersTable } from '../db/schema';
-import { AppError, badRequest, conflict } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import type { Actor, AuditService } from './audit';
 import { toCsvRow } from './csv';
 import type { SessionService } from './sessions';
@@ -45,7 +45,7 @@ export function toAdminUser(row: UsersTable): AdminUser {
 /** The user an admin acts on, read with `db` (or the caller's transaction); 404 `User not found`. */
 export async function findUser(db: Db, id: string): Promise<UsersTable> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError(404, 'not_found', ADMIN_MESSAGES.userNotFound);
+  if (!row) throw notFound(ADMIN_MESSAGES.userNotFound);
   return row;
 }
 

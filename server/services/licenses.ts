@@ -9,7 +9,7 @@ import {
   type LicensePublicKey,
 } from '../../contract/license';
 import type { Db } from '../db';
-import { AppError } from '../errors';
+import { notFound } from '../errors';
 import type { LicenseKeyOrigin } from './licenseKey';
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -78,7 +78,7 @@ export function createLicenseService(deps: LicenseServiceDeps) {
     /** A freshly signed license for the user, valid LICENSE_VALIDITY_DAYS; 404 for an unknown user. */
     async licenseFile(userId: string): Promise<LicenseFile> {
       const user = await deps.db.selectFrom('users').select(['id', 'license_token']).where('id', '=', userId).executeTakeFirst();
-      if (!user) throw new AppError(404, 'not_found', USER_NOT_FOUND);
+      if (!user) throw notFound(USER_NOT_FOUND);
       const subscription = await deps.subscriptionSummary(user.id);
       const issuedAt = Math.floor(now() / 1000);
       const payload = payloadText({

@@ -3,7 +3,7 @@ import { AI_HISTORY_LIMIT, ADMIN_MESSAGES, type AiHistory, type StoredMessage } 
 import type { IngestMessage, IngestThread } from '../../contract/ingestion';
 import type { Db } from '../db';
 import type { StoredMessagesTable } from '../db/schema';
-import { AppError } from '../errors';
+import { AppError, notFound } from '../errors';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -32,7 +32,7 @@ export function createMessageService(db: Db) {
         .orderBy('created_at', 'desc')
         .limit(1)
         .executeTakeFirst();
-      if (!row) throw new AppError(404, 'not_found', ADMIN_MESSAGES.messageNotFound);
+      if (!row) throw notFound(ADMIN_MESSAGES.messageNotFound);
       return toStoredMessage(row);
     },
 

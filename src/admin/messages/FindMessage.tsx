@@ -2,6 +2,7 @@ import { Alert, Box, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
 import { messageSearchFormSchema } from '../../../contract/admin';
+import { ERROR_CODES } from '../../../contract/errors';
 import { HttpError } from '../../api/client';
 import { useAdminDataProvider } from '../../dataProvider';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
@@ -9,7 +10,7 @@ import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { prettyJson } from './messageRules';
 
-const isNotFound = (error: unknown) => error instanceof HttpError && error.code === 'not_found';
+const isNotFound = (error: unknown) => error instanceof HttpError && error.code === ERROR_CODES.notFound;
 
 /** §2 Find Message tab: the message stored under a session id. */
 export function FindMessage() {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { RECENT_LIMIT, recentMessagesFormSchema } from '../../../contract/admin';
 import { useAdminDataProvider } from '../../dataProvider';
-import { saveFile } from '../../portal/browser';
+import { saveFile } from '../../browser';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
 import { formatDateTime } from '../format';
 import { useNotifyError, useNotifySuccess } from '../notify';
