@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster, TOAST_DURATION_MS, useToast, type ToastInput } from '../../src/ui/toast';
+import { Toaster, useToast, type ToastInput } from '../../src/ui/toast';
 
 /** A screen with one button per toast it can raise. */
 function Raiser({ toasts }: { toasts: ToastInput[] }) {
@@ -55,7 +55,6 @@ describe('Toaster (§4, §9)', () => {
   });
 
   it('closes a toast after 5000 ms', () => {
-    expect(TOAST_DURATION_MS).toBe(5000);
     const raise = renderToaster([{ title: 'Saved' }]);
     raise('Saved');
     act(() => vi.advanceTimersByTime(4900));

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueryObserver, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createCheckoutSession,
   createPaymentMethodSession,
@@ -91,31 +92,62 @@ describe('retrySubscriptionRead (§9: up to 2 retries, none on 401)', () => {
 });
 
 describe('billing query caching (§9)', () => {
-  it('keeps the subscription status 5 minutes and the user subscriptions 2 minutes, retrying both', () => {
-    expect(subscriptionStatusQuery).toMatchObject({ staleTime: 5 * 60_000, gcTime: 5 * 60_000, retry: retrySubscriptionRead });
-    expect(userSubscriptionsQuery).toMatchObject({ staleTime: 2 * 60_000, gcTime: 2 * 60_000, retry: retrySubscriptionRead });
-  });
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
 
-  it('leaves the products to the defaults', () => {
-    expect(productsQuery).not.toHaveProperty('staleTime');
-    expect(productsQuery).not.toHaveProperty('retry');
+  /** Read twice just inside `minutes`, asking once; at `minutes` the unused answer is gone and the next read asks again. */
+  async function expectKeptFor(minutes: number, body: unknown, queryKey: QueryKey, read: (client: QueryClient) => Promise<unknown>) {
+    const spy = stubFetchWith(() => jsonResponse(body));
+    const client = createQueryClient();
+    await read(client);
+    await vi.advanceTimersByTimeAsync(minutes * 60_000 - 1);
+    await read(client);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(client.getQueryData(queryKey)).toEqual(body);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(client.getQueryData(queryKey)).toBeUndefined();
+    await read(client);
+    expect(spy).toHaveBeenCalledTimes(2);
+  }
+
+  it('the subscription status is read again only after 5 minutes, and forgotten then when no screen uses it', () =>
+    expectKeptFor(5, subscriptionStatus(true, [subscription('sub_1')]), subscriptionStatusQuery.queryKey, (client) => client.fetchQuery(subscriptionStatusQuery)));
+
+  it('the user subscriptions are read again only after 2 minutes, and forgotten then when no screen uses them', () =>
+    expectKeptFor(2, userSubscriptions([subscription('sub_1')]), userSubscriptionsQuery.queryKey, (client) => client.fetchQuery(userSubscriptionsQuery)));
+
+  it('the products are read once while shown, however long, and a failed read is not tried again', async () => {
+    const body = { ok: true, products: [product('prod_1', [monthly('price_1', 999)])] };
+    const spy = stubFetchWith(() => jsonResponse(body));
+    const client = createQueryClient();
+    const first = new QueryObserver(client, productsQuery).subscribe(() => undefined);
+    await vi.runAllTimersAsync();
+    await vi.advanceTimersByTimeAsync(60 * 60_000);
+    const second = new QueryObserver(client, productsQuery).subscribe(() => undefined);
+    await vi.runAllTimersAsync();
+    expect(spy).toHaveBeenCalledTimes(1);
+    first();
+    second();
+
+    const failing = stubFetchWith(() => new Response('', { status: 502, statusText: 'Bad Gateway' }));
+    const shown = new QueryObserver(createQueryClient(), productsQuery);
+    const leave = shown.subscribe(() => undefined);
+    await vi.runAllTimersAsync();
+    expect(shown.getCurrentResult()).toMatchObject({ status: 'error', error: { message: '502: Bad Gateway' } });
+    expect(failing).toHaveBeenCalledTimes(1);
+    leave();
   });
 
   it('a 401 fails at once; a server error is tried three times in all', async () => {
-    vi.useFakeTimers();
-    try {
-      const unauthorized = stubFetchWith(() => apiError(401, 'Not signed in'));
-      await expect(createQueryClient().fetchQuery(userSubscriptionsQuery)).rejects.toThrow('Authentication required');
-      expect(unauthorized).toHaveBeenCalledTimes(1);
+    const unauthorized = stubFetchWith(() => apiError(401, 'Not signed in'));
+    await expect(createQueryClient().fetchQuery(userSubscriptionsQuery)).rejects.toThrow('Authentication required');
+    expect(unauthorized).toHaveBeenCalledTimes(1);
 
-      const failing = stubFetchWith(() => new Response('', { status: 502, statusText: 'Bad Gateway' }));
-      const result = createQueryClient().fetchQuery(subscriptionStatusQuery).catch((e: unknown) => e);
-      await vi.runAllTimersAsync();
-      expect(await result).toMatchObject({ status: 502, message: 'Failed to fetch subscription status' });
-      expect(failing).toHaveBeenCalledTimes(3);
-    } finally {
-      vi.useRealTimers();
-    }
+    const failing = stubFetchWith(() => new Response('', { status: 502, statusText: 'Bad Gateway' }));
+    const result = createQueryClient().fetchQuery(subscriptionStatusQuery).catch((e: unknown) => e);
+    await vi.runAllTimersAsync();
+    expect(await result).toMatchObject({ status: 502, message: 'Failed to fetch subscription status' });
+    expect(failing).toHaveBeenCalledTimes(3);
   });
 });
 

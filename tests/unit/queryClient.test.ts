@@ -5,21 +5,8 @@ import { CURRENT_BUILD_QUERY_KEY } from '../../src/api/builds';
 import { testConfig } from '../fixtures/runtimeConfig';
 import { createQueryClient, seededQueryClient } from '../../src/api/queryClient';
 
-describe('query client defaults (§9)', () => {
+describe('query client (§7, §8)', () => {
   afterEach(() => vi.unstubAllGlobals());
-
-  it('never retries, never refetches on focus, interval or mount after an error, never goes stale, keeps 5 minutes', () => {
-    const { queries, mutations } = createQueryClient().getDefaultOptions();
-    expect(queries).toMatchObject({
-      retry: false,
-      retryOnMount: false,
-      refetchOnWindowFocus: false,
-      refetchInterval: false,
-      staleTime: Infinity,
-      gcTime: 5 * 60_000,
-    });
-    expect(mutations).toMatchObject({ retry: false });
-  });
 
   it('fetches the query key as the path, with credentials', async () => {
     const fetchSpy = vi.fn(async () => new Response(JSON.stringify({ totalUsers: 3 }), { status: 200 }));
