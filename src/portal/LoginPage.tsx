@@ -9,18 +9,19 @@ import {
   Link,
   Paper,
   Stack,
-  TextField,
   Typography,
 } from '@mui/material';
-import { useRef, useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { useRuntimeConfig } from '../runtimeConfig';
-import { useToast } from '../ui/toast';
 import { epicSignInUrl } from '../api/auth';
-import { assignLocation } from './browser';
+import { assignLocation } from '../browser';
+import { useContractForm, useProblemToast } from './forms/contractForm';
+import { FormTextField } from './forms/FormTextField';
+import { loadLoginFormSchemas, modeFromSearch, type LoginFormValues, type LoginMode } from './login/loginForm';
 import { PasswordField } from './login/PasswordField';
 import { useLoginActions } from './login/useLoginActions';
-import { modeFromSearch, validateLoginForm, type LoginMode } from './login/validation';
 
 const TEXT: Record<LoginMode, { heading: string; submit: string; switchPrompt: string; switchAction: string }> = {
   signin: {
@@ -37,44 +38,27 @@ const TEXT: Record<LoginMode, { heading: string; submit: string; switchPrompt: s
   },
 };
 
-/** The form's fields as the visitor left them. */
-function readLoginForm(form: HTMLFormElement) {
-  const data = new FormData(form);
-  const text = (name: string) => {
-    const value = data.get(name);
-    return typeof value === 'string' ? value : '';
-  };
-  return {
-    email: text('email'),
-    password: text('password'),
-    passwordConfirm: text('passwordConfirm'),
-    rememberMe: data.has('rememberMe'),
-  };
+/** A registered checkbox's props for MUI's Checkbox, which takes its input's ref in slotProps. */
+function checkboxField({ ref, ...field }: UseFormRegisterReturn) {
+  return { ...field, slotProps: { input: { ref } } };
 }
 
 /** /login: legacy e-mail sign-in and registration, plus Epic sign-in (§2 Login screen). */
 export function LoginPage() {
   const [searchParams] = useSearchParams();
   const [mode, setMode] = useState<LoginMode>(() => modeFromSearch(searchParams.get('mode')));
-  // The fields keep their own values: text typed on the pre-rendered page before the app runs it
-  // is what the app reads (decision 010).
-  const form = useRef<HTMLFormElement>(null);
+  // The fields keep their own text: what was typed on the pre-rendered page before the app ran it
+  // is what the form reads (decision 010).
+  const { register, handleSubmit, getValues } = useContractForm(() => loadLoginFormSchemas().then((rules) => rules.LOGIN_FORMS[mode]));
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
-  const toast = useToast();
+  const showProblem = useProblemToast();
   const { submit, requestPasswordReset } = useLoginActions();
   const text = TEXT[mode];
   const { epicSignIn } = useRuntimeConfig();
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function send({ email, password, rememberMe = false }: LoginFormValues) {
     if (busy) return;
-    const { email, password, passwordConfirm, rememberMe } = readLoginForm(event.currentTarget);
-    const problem = validateLoginForm(mode, { email, password, passwordConfirm });
-    if (problem) {
-      toast({ title: 'Error', description: problem, variant: 'destructive' });
-      return;
-    }
     setBusy(true);
     try {
       await submit(mode, { email, password, rememberMe });
@@ -82,6 +66,8 @@ export function LoginPage() {
       setBusy(false);
     }
   }
+
+  const onSubmit = handleSubmit(send, showProblem);
 
   function toggleMode() {
     // Confirm Password leaves the form in sign-in mode, so it comes back empty.
@@ -125,10 +111,10 @@ export function LoginPage() {
 
         <Divider sx={{ my: 3 }}>or</Divider>
 
-        <Box component="form" ref={form} method="post" onSubmit={onSubmit}>
-          <TextField
+        <Box component="form" method="post" onSubmit={onSubmit} onFocus={() => void loadLoginFormSchemas()}>
+          <FormTextField
             label="Email"
-            name="email"
+            field={register('email')}
             type="email"
             required
             fullWidth
@@ -138,7 +124,7 @@ export function LoginPage() {
           />
           <PasswordField
             label="Password"
-            name="password"
+            field={register('password')}
             visible={showPassword}
             onToggleVisible={() => setShowPassword((v) => !v)}
             disabled={busy}
@@ -147,7 +133,7 @@ export function LoginPage() {
           {mode === 'register' && (
             <PasswordField
               label="Confirm Password"
-              name="passwordConfirm"
+              field={register('passwordConfirm')}
               visible={showPassword}
               disabled={busy}
               autoComplete="new-password"
@@ -156,12 +142,7 @@ export function LoginPage() {
           {mode === 'signin' && (
             <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mt: 1 }}>
               <FormControlLabel
-                control={
-                  <Checkbox
-                    name="rememberMe"
-                    disabled={busy}
-                  />
-                }
+                control={<Checkbox {...checkboxField(register('rememberMe'))} disabled={busy} />}
                 label="Remember me"
               />
               <Link
@@ -169,7 +150,7 @@ export function LoginPage() {
                 type="button"
                 variant="body2"
                 disabled={busy}
-                onClick={() => void requestPasswordReset(form.current ? readLoginForm(form.current).email : '')}
+                onClick={() => void requestPasswordReset(getValues('email'))}
               >
                 Forgot password?
               </Link>

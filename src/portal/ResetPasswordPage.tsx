@@ -1,10 +1,11 @@
 import { Alert, Box, Button, Container, Link, Paper, Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { resetPassword } from '../api/auth';
 import { useToast } from '../ui/toast';
+import { useContractForm, useProblemToast } from './forms/contractForm';
+import { loadLoginFormSchemas, type ResetPasswordFormValues } from './login/loginForm';
 import { PasswordField } from './login/PasswordField';
-import { validatePasswordReset } from './login/validation';
 
 export const RESET_SUCCESS_MESSAGE = 'Password reset successful. Please login with your new password.';
 
@@ -12,21 +13,17 @@ export const RESET_SUCCESS_MESSAGE = 'Password reset successful. Please login wi
 export function ResetPasswordPage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const { register, handleSubmit } = useContractForm<ResetPasswordFormValues, ResetPasswordFormValues>(() =>
+    loadLoginFormSchemas().then((rules) => rules.RESET_PASSWORD_FORM),
+  );
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
   const toast = useToast();
+  const showProblem = useProblemToast();
   const navigate = useNavigate();
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function send({ newPassword }: { newPassword: string }) {
     if (busy) return;
-    const problem = validatePasswordReset(newPassword, confirmPassword);
-    if (problem) {
-      toast({ title: 'Error', description: problem, variant: 'destructive' });
-      return;
-    }
     setBusy(true);
     try {
       const result = await resetPassword({ token, newPassword });
@@ -40,6 +37,8 @@ export function ResetPasswordPage() {
       setBusy(false);
     }
   }
+
+  const onSubmit = handleSubmit(send, showProblem);
 
   return (
     <Container maxWidth="xs" sx={{ py: { xs: 4, sm: 8 } }}>
@@ -57,15 +56,13 @@ export function ResetPasswordPage() {
             .
           </Alert>
         ) : (
-          <Box component="form" onSubmit={onSubmit}>
+          <Box component="form" onSubmit={onSubmit} onFocus={() => void loadLoginFormSchemas()}>
             <Typography variant="body2" color="text.secondary">
               Choose a new password for your account.
             </Typography>
             <PasswordField
               label="New Password"
-              name="newPassword"
-              value={newPassword}
-              onChange={setNewPassword}
+              field={register('newPassword')}
               visible={showPassword}
               onToggleVisible={() => setShowPassword((v) => !v)}
               disabled={busy}
@@ -73,9 +70,7 @@ export function ResetPasswordPage() {
             />
             <PasswordField
               label="Confirm Password"
-              name="confirmPassword"
-              value={confirmPassword}
-              onChange={setConfirmPassword}
+              field={register('confirmPassword')}
               visible={showPassword}
               disabled={busy}
               autoComplete="new-password"

@@ -2,13 +2,13 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAuthStatus } from '../../src/authProvider/authStatus';
-import type * as BrowserModule from '../../src/portal/browser';
-import { assignLocation } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { assignLocation } from '../../src/browser';
 import { EpicAccountLinkPage } from '../../src/portal/epicSignIn/EpicAccountLinkPage';
 import { sentFlagKey } from '../../src/portal/epicSignIn/useEmailVerification';
 import { bodyOf, currentLocation, deferred, expectToast, json, renderPortal, renderScreen, stubFetch } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), closeWindow: vi.fn() };
 });

@@ -1,14 +1,18 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type * as AuthModule from '../../src/api/auth';
 import { login } from '../../src/api/auth';
 import { LoginPage } from '../../src/portal/LoginPage';
-import type * as BrowserModule from '../../src/portal/browser';
-import { assignLocation } from '../../src/portal/browser';
+import type * as BrowserModule from '../../src/browser';
+import { assignLocation } from '../../src/browser';
+import { createQueryClient } from '../../src/api/queryClient';
+import { AppProviders } from '../../src/App';
 import { bodyOf, deferred, expectToast, json, renderPortal, renderScreen, stubFetch, testConfig } from './render';
 
-vi.mock('../../src/portal/browser', async (importOriginal) => {
+vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn() };
 });
@@ -240,5 +244,98 @@ describe('LoginPage forgot password', () => {
     renderScreen(<LoginPage />, '/login');
     await userEvent.setup().click(screen.getByRole('button', { name: /forgot password/i }));
     await expectToast('Error', message);
+  });
+});
+
+describe('LoginPage rules (§5: the contract\'s, checked before anything is sent)', () => {
+  const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
+
+  it.each<[string, string, Record<string, string>, string, string]>([
+    ['sign-in without e-mail', '/login', { Password: 'correct-horse' }, 'Email is required', 'Email'],
+    ['sign-in with a blank e-mail', '/login', { Email: '   ', Password: 'correct-horse' }, 'Email is required', 'Email'],
+    ['sign-in without password', '/login', { Email: 'ada@example.com' }, 'Password is required', 'Password'],
+    ['register without e-mail', '/login?mode=register', { Password: 'correct-horse', 'Confirm Password': 'correct-horse' }, 'Email is required', 'Email'],
+    ['register with short, different passwords', '/login?mode=register', { Email: 'ada@example.com', Password: 'short', 'Confirm Password': 'shorT' }, 'Passwords do not match', 'Confirm Password'],
+    ['register with different passwords', '/login?mode=register', { Email: 'ada@example.com', Password: 'correct-horse', 'Confirm Password': 'correct-horsE' }, 'Passwords do not match', 'Confirm Password'],
+    ['register without confirmation', '/login?mode=register', { Email: 'ada@example.com', Password: 'correct-horse' }, 'Passwords do not match', 'Confirm Password'],
+  ])('%s: its rule\'s toast, focus on the field, nothing sent', async (_name, path, typed, message, invalid) => {
+    const fetchSpy = stubFetch({});
+    renderScreen(<LoginPage />, path);
+    const u = userEvent.setup();
+    for (const [label, text] of Object.entries(typed)) await u.type(field(label), text);
+    // Submitted as a script would see it: the browser's own `required` check is not the rule under test.
+    const submit = screen.getByRole('button', { name: path.includes('register') ? 'Create my account' : 'Sign in with e-mail' });
+    fireEvent.submit(submit.closest('form') as HTMLFormElement);
+    await expectToast('Error', message);
+    await waitFor(() => expect(field(invalid)).toHaveFocus());
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a malformed e-mail', 'ada@example', 'correct-horse', 'Invalid email address'],
+    ['a short password', 'ada@example.com', 'short', 'Password must be at least 8 characters'],
+  ])('register leaves %s to the server (§5: no length or format rule), showing its answer', async (_name, email, password, message) => {
+    const fetchSpy = stubFetch({ 'POST /api/register': () => json({ error: 'validation_failed', message }, 400) });
+    renderScreen(<LoginPage />, '/login?mode=register');
+    const u = userEvent.setup();
+    await u.type(field('Email'), email);
+    await u.type(field('Password'), password);
+    await u.type(field('Confirm Password'), password);
+    fireEvent.submit(screen.getByRole('button', { name: 'Create my account' }).closest('form') as HTMLFormElement);
+    await expectToast('Error', message);
+    expect(bodyOf(fetchSpy.mock.calls[0]?.[1])).toEqual({ email, password });
+  });
+
+  it.each([
+    ['a malformed e-mail (older accounts still sign in)', 'not-an-email', 'x'],
+    ['a one-character password', 'ada@example.com', 'x'],
+  ])('sign-in sends %s to the server', async (_name, email, password) => {
+    const fetchSpy = stubFetch({ 'POST /api/login': () => json({ error: 'Unauthorized', message: 'Invalid email or password' }, 401) });
+    renderScreen(<LoginPage />, '/login');
+    const u = userEvent.setup();
+    await u.type(field('Email'), email);
+    await u.type(field('Password'), password);
+    fireEvent.submit(screen.getByRole('button', { name: 'Sign in with e-mail' }).closest('form') as HTMLFormElement);
+    await expectToast('Error', 'Invalid email or password');
+    expect(bodyOf(fetchSpy.mock.calls[0]?.[1])).toEqual({ email, password, rememberMe: false });
+  });
+
+  it('brings Confirm Password and Remember me back empty after a mode switch', async () => {
+    const u = userEvent.setup();
+    renderScreen(<LoginPage />, '/login');
+    await u.click(screen.getByRole('checkbox', { name: 'Remember me' }));
+    await u.click(screen.getByRole('button', { name: 'Create an account' }));
+    await u.type(field('Confirm Password'), 'typed-once');
+    await u.click(screen.getByRole('button', { name: 'Sign in instead' }));
+    expect(screen.getByRole('checkbox', { name: 'Remember me' })).not.toBeChecked();
+    await u.click(screen.getByRole('button', { name: 'Create an account' }));
+    expect(field('Confirm Password')).toHaveValue('');
+  });
+});
+
+describe('LoginPage typed into before the app runs (decision 010)', () => {
+  it('reads the text and the box the pre-rendered form already holds', async () => {
+    const fetchSpy = stubFetch({ 'POST /api/login': () => json({ error: 'Unauthorized', message: 'Invalid email or password' }, 401) });
+    const page = (
+      <AppProviders config={testConfig} queryClient={createQueryClient()}>
+        <MemoryRouter initialEntries={['/login']}>
+          <Routes>
+            <Route path="*" element={<LoginPage />} />
+          </Routes>
+        </MemoryRouter>
+      </AppProviders>
+    );
+    // The server's markup, filled in by the visitor before React takes it over.
+    const container = document.body.appendChild(document.createElement('div'));
+    container.innerHTML = renderToString(page);
+    (container.querySelector('input[name="email"]') as HTMLInputElement).value = 'early@example.com';
+    (container.querySelector('input[name="password"]') as HTMLInputElement).value = 'typed-before-hydration';
+    (container.querySelector('input[name="rememberMe"]') as HTMLInputElement).checked = true;
+
+    render(page, { container, hydrate: true });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in with e-mail' }));
+
+    await expectToast('Error', 'Invalid email or password');
+    expect(bodyOf(fetchSpy.mock.calls[0]?.[1])).toEqual({ email: 'early@example.com', password: 'typed-before-hydration', rememberMe: true });
   });
 });

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ResetPasswordPage } from '../../src/portal/ResetPasswordPage';
@@ -32,6 +32,24 @@ describe('ResetPasswordPage', () => {
     renderScreen(<ResetPasswordPage />, '/reset-password?token=abc');
     await fill('new-secret-1', 'new-secret-2');
     await expectToast('Error', 'Passwords do not match');
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['no new password', '', 'new-secret-1', 'New password is required', /^New Password/],
+    ['no confirmation', 'new-secret-1', '', 'Please confirm your new password', /^Confirm Password/],
+    ['different passwords', 'new-secret-1', 'new-secret-2', 'Passwords do not match', /^Confirm Password/],
+    ['short, different passwords', 'short', 'shorT', 'Passwords do not match', /^Confirm Password/],
+  ])('refuses %s with its rule\'s toast and focus on the field, sending nothing', async (_name, newPassword, confirm, message, invalid) => {
+    const fetchSpy = stubFetch({});
+    renderScreen(<ResetPasswordPage />, '/reset-password?token=abc');
+    const u = userEvent.setup();
+    if (newPassword) await u.type(screen.getByLabelText(/^New Password/), newPassword);
+    if (confirm) await u.type(screen.getByLabelText(/^Confirm Password/), confirm);
+    // Submitted as a script would see it: the browser's own `required` check is not the rule under test.
+    fireEvent.submit(screen.getByRole('button', { name: 'Reset password' }).closest('form') as HTMLFormElement);
+    await expectToast('Error', message);
+    await waitFor(() => expect(screen.getByLabelText(invalid)).toHaveFocus());
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 

@@ -1,10 +1,12 @@
-import { Box, Button, Stack, TextField, Typography } from '@mui/material';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Box, Button, Stack, Typography } from '@mui/material';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { linkEmailSchema } from '../../../contract/epic';
+import { emailRequestSchema, type EmailRequest } from '../../../contract/epic';
 import { cancelEpicLink, checkEmailExists, linkEpicAccount } from '../../api/epic';
 import { useRefreshAuthStatus } from '../../authProvider/authStatus';
 import { PageCard } from '../../ui/PageCard';
+import { useContractForm } from '../forms/contractForm';
+import { FormTextField } from '../forms/FormTextField';
 import { useToast } from '../../ui/toast';
 import { useFollowNext } from './useFollowNext';
 import { clientFromSearch } from './rules';
@@ -23,31 +25,26 @@ export const LINKED_REDIRECT_DELAY_MS = 100;
 export function EpicAccountLinkPage() {
   const [searchParams] = useSearchParams();
   const client = clientFromSearch(searchParams.get('client'));
-  const [email, setEmail] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  // The form is the link request itself: its e-mail rule is the server's (§5).
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useContractForm(emailRequestSchema);
+  const problem = errors.email?.message;
   const [busy, setBusy] = useState(false);
   const toast = useToast();
   const navigate = useNavigate();
   const followNext = useFollowNext();
   const refreshAuthStatus = useRefreshAuthStatus();
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const emailInput = useRef<HTMLInputElement>(null);
   useEffect(() => () => clearTimeout(pending.current), []);
 
   const showError = (description: string) => toast({ title: 'Error', description, variant: 'destructive' });
 
-  async function onContinue(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  async function onContinue({ email: address }: EmailRequest) {
     if (busy) return;
-    const parsed = linkEmailSchema.safeParse(email);
-    if (!parsed.success) {
-      setProblem(parsed.error.issues[0]?.message ?? 'Invalid email address');
-      emailInput.current?.focus();
-      return;
-    }
-    setProblem(null);
     setBusy(true);
-    const address = parsed.data;
     const exists = await checkEmailExists(address);
     if (!exists.ok || exists.data.exists) {
       setBusy(false);
@@ -84,21 +81,18 @@ export function EpicAccountLinkPage() {
         Your Epic Games account is new to Sage. Enter the email address to use for your Sage account: we will send a
         link to it to make sure it is yours.
       </Typography>
-      <Box component="form" noValidate onSubmit={onContinue}>
-        <TextField
+      <Box component="form" noValidate onSubmit={(event) => void handleSubmit(onContinue)(event)}>
+        <FormTextField
           label="Email Address"
-          name="email"
+          field={register('email')}
           type="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={problem !== null}
+          error={problem !== undefined}
           helperText={problem ?? ' '}
           required
           fullWidth
           margin="normal"
           autoComplete="email"
           autoFocus
-          inputRef={emailInput}
           disabled={busy}
         />
         <Stack direction="row" spacing={2} sx={{ mt: 2 }}>

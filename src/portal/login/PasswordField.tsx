@@ -1,27 +1,24 @@
-import { IconButton, InputAdornment, TextField, type TextFieldProps } from '@mui/material';
+import { IconButton, InputAdornment } from '@mui/material';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import { VisibilityIcon, VisibilityOffIcon } from '../../ui/icons';
-
+import { FormTextField, type FormTextFieldProps } from '../forms/FormTextField';
 
 export interface PasswordFieldProps {
   label: string;
-  name: string;
-  /** Without `value` the field keeps its own text (the sign-in form reads it on submit). */
-  value?: string;
-  onChange?: (value: string) => void;
+  /** The field as its form registered it: the input keeps its own text, the form reads it. */
+  field: UseFormRegisterReturn;
   visible: boolean;
   /** When given, the field shows the show/hide button; one toggle can serve several fields. */
   onToggleVisible?: () => void;
   disabled?: boolean;
   autoComplete: 'current-password' | 'new-password';
-  margin?: TextFieldProps['margin'];
+  margin?: FormTextFieldProps['margin'];
 }
 
 /** A required password input whose text can be revealed, for sign-in, register and reset. */
 export function PasswordField({
   label,
-  name,
-  value,
-  onChange,
+  field,
   visible,
   onToggleVisible,
   disabled,
@@ -29,35 +26,29 @@ export function PasswordField({
   margin = 'normal',
 }: PasswordFieldProps) {
   return (
-    <TextField
+    <FormTextField
       label={label}
-      name={name}
+      field={field}
       type={visible ? 'text' : 'password'}
-      value={value}
-      onChange={onChange && ((e) => onChange(e.target.value))}
       required
       fullWidth
       margin={margin}
       disabled={disabled}
       autoComplete={autoComplete}
-      slotProps={{
-        input: onToggleVisible
-          ? {
-              endAdornment: (
-                <InputAdornment position="end">
-                  <IconButton
-                    aria-label={visible ? 'Hide password' : 'Show password'}
-                    onClick={onToggleVisible}
-                    disabled={disabled}
-                    edge="end"
-                  >
-                    {visible ? <VisibilityOffIcon aria-hidden /> : <VisibilityIcon aria-hidden />}
-                  </IconButton>
-                </InputAdornment>
-              ),
-            }
-          : undefined,
-      }}
+      endAdornment={
+        onToggleVisible && (
+          <InputAdornment position="end">
+            <IconButton
+              aria-label={visible ? 'Hide password' : 'Show password'}
+              onClick={onToggleVisible}
+              disabled={disabled}
+              edge="end"
+            >
+              {visible ? <VisibilityOffIcon aria-hidden /> : <VisibilityIcon aria-hidden />}
+            </IconButton>
+          </InputAdornment>
+        )
+      }
     />
   );
 }

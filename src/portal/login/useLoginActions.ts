@@ -6,10 +6,11 @@ import { identify, loginTracked, track } from '../../analytics';
 import { forgotPassword, login, register } from '../../api/auth';
 import { USER_QUERY_KEY, useRefreshCurrentUser } from '../../authProvider/session';
 import { useToast } from '../../ui/toast';
-import type { LoginMode } from './validation';
+import { UNEXPECTED_ERROR } from '../forms/contractForm';
+import type { LoginMode } from './loginForm';
 
+export { UNEXPECTED_ERROR };
 export const FAILED_TO_AUTHENTICATE = 'Failed to authenticate. Please try again.';
-export const UNEXPECTED_ERROR = 'An unexpected error occurred';
 export const FORGOT_PASSWORD_PROMPT = 'Enter your email address:';
 const UNEXPECTED_ERROR_DURATION_MS = 5000;
 
