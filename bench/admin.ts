@@ -40,14 +40,24 @@ async function main() {
 
   const started = performance.now();
   let last = 0;
-  const seeded = kept ? Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) : 0;
+  const seeded = kept
+    ? Number(
+        (
+          await db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
+    : 0;
   if (seeded >= USERS) console.log(`reusing ${seeded} users and their messages in ${keptDir ?? keptSchema}`);
-  else await seedDemoData(db, { users: USERS, messages: MESSAGES }, (what, done, total) => {
-    if (done === total || performance.now() - last > 10_000) {
-      last = performance.now();
-      console.log(`seeding ${what}: ${done}/${total} (${Math.round((performance.now() - started) / 1000)} s)`);
-    }
-  });
+  else
+    await seedDemoData(db, { users: USERS, messages: MESSAGES }, (what, done, total) => {
+      if (done === total || performance.now() - last > 10_000) {
+        last = performance.now();
+        console.log(`seeding ${what}: ${done}/${total} (${Math.round((performance.now() - started) / 1000)} s)`);
+      }
+    });
   // Statistics and the visibility map, as autovacuum keeps them on a live database after bulk
   // inserts (PostgreSQL reads an index alone only where the map says so; SQLite needs neither).
   if (pgSchema) await sql`vacuum analyze`.execute(db);
@@ -64,12 +74,24 @@ async function main() {
   });
   const cookie = (registered.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   await db.updateTable('users').set({ is_admin: 1 }).where('email', '=', email).execute();
-  const sample = await db.selectFrom('users').select(['id', 'username', 'email']).orderBy('created_at').offset(Math.floor(USERS / 2)).limit(1).executeTakeFirstOrThrow();
+  const sample = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'email'])
+    .orderBy('created_at')
+    .offset(Math.floor(USERS / 2))
+    .limit(1)
+    .executeTakeFirstOrThrow();
   // seedDemoData's names are `first.last<n>`, its e-mails `first.last<n>.<id start>@domain`.
   const usernameMiddle = sample.username.slice(2);
   const sampleEmail = sample.email ?? '';
   const emailMiddle = sampleEmail.slice(sampleEmail.indexOf('.') + 1, sampleEmail.indexOf('@') + 4);
-  const session = await db.selectFrom('stored_messages').select('session_id').orderBy('created_at').offset(Math.floor(MESSAGES / 3)).limit(1).executeTakeFirstOrThrow();
+  const session = await db
+    .selectFrom('stored_messages')
+    .select('session_id')
+    .orderBy('created_at')
+    .offset(Math.floor(MESSAGES / 3))
+    .limit(1)
+    .executeTakeFirstOrThrow();
 
   // Admins use a browser: ask with the Accept-Encoding every browser sends (brotli at the dynamic
   // quality), not undici's gzip-only default.
@@ -92,7 +114,10 @@ async function main() {
     one('user list filtered by q (common part: 1 user in 20)', users({ filter: { q: COMMON } })),
     one('user search (1 user in 20, all last by username)', `/api/admin/users/search?query=${LAST_COMMON}`, 20),
     one('user list filtered by q (1 user in 20, all last by username)', users({ filter: { q: LAST_COMMON }, sort: ['username', 'ASC'] })),
-    one('user list filtered by q (1 user in 20), its last page by e-mail', users({ filter: { q: COMMON }, sort: ['email', 'DESC'], range: [975, 999] })),
+    one(
+      'user list filtered by q (1 user in 20), its last page by e-mail',
+      users({ filter: { q: COMMON }, sort: ['email', 'DESC'], range: [975, 999] }),
+    ),
     one('user search (part of every e-mail)', '/api/admin/users/search?query=example', 10),
     one('user list filtered by q (part of every e-mail)', users({ filter: { q: 'example' } })),
     one('find message by session id', `/api/admin/messages/search?sessionId=${encodeURIComponent(session.session_id)}`),

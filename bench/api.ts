@@ -26,28 +26,63 @@ async function seedBillingMirror(db: Db, userId: string) {
     const plan = i < 8;
     await db
       .insertInto('billing_products')
-      .values({ id: `prod_${i}`, name: `Product ${i}`, description: 'Bench', images: '[]', active: 1, metadata: '{"credits_amount":"100"}', synced_at: now })
+      .values({
+        id: `prod_${i}`,
+        name: `Product ${i}`,
+        description: 'Bench',
+        images: '[]',
+        active: 1,
+        metadata: '{"credits_amount":"100"}',
+        synced_at: now,
+      })
       .execute();
     const intervals = plan ? ['week', 'month', 'year'] : [null];
     for (const interval of intervals) {
       await db
         .insertInto('billing_prices')
-        .values({ id: `price_${i}_${interval ?? 'once'}`, product_id: `prod_${i}`, active: 1, unit_amount: 999, currency: 'usd', recurring_interval: interval, recurring_interval_count: interval ? 1 : null, synced_at: now })
+        .values({
+          id: `price_${i}_${interval ?? 'once'}`,
+          product_id: `prod_${i}`,
+          active: 1,
+          unit_amount: 999,
+          currency: 'usd',
+          recurring_interval: interval,
+          recurring_interval_count: interval ? 1 : null,
+          synced_at: now,
+        })
         .execute();
     }
   }
-  await db.insertInto('billing_customers').values({ user_id: userId, customer_id: 'cus_bench', default_payment_method: null, created_at: now }).execute();
+  await db
+    .insertInto('billing_customers')
+    .values({ user_id: userId, customer_id: 'cus_bench', default_payment_method: null, created_at: now })
+    .execute();
   await db
     .insertInto('billing_subscriptions')
     .values({
-      id: 'sub_bench', user_id: userId, customer_id: 'cus_bench', status: 'trialing', item_id: 'si_bench', price_id: 'price_0_month',
-      unit_amount: 999, currency: 'usd', recurring_interval: 'month', recurring_interval_count: 1, product_id: 'prod_0',
-      product_name: 'Product 0', product_description: null, cancel_at: null, cancel_at_period_end: 0, trial_end: Math.floor(now / 1000) + 86_400,
-      current_period_end: Math.floor(now / 1000) + 86_400, default_payment_method: null, created: Math.floor(now / 1000), synced_at: now,
+      id: 'sub_bench',
+      user_id: userId,
+      customer_id: 'cus_bench',
+      status: 'trialing',
+      item_id: 'si_bench',
+      price_id: 'price_0_month',
+      unit_amount: 999,
+      currency: 'usd',
+      recurring_interval: 'month',
+      recurring_interval_count: 1,
+      product_id: 'prod_0',
+      product_name: 'Product 0',
+      product_description: null,
+      cancel_at: null,
+      cancel_at_period_end: 0,
+      trial_end: Math.floor(now / 1000) + 86_400,
+      current_period_end: Math.floor(now / 1000) + 86_400,
+      default_payment_method: null,
+      created: Math.floor(now / 1000),
+      synced_at: now,
     })
     .execute();
 }
-
 
 interface Load {
   'req/s': number;
@@ -106,11 +141,18 @@ async function main() {
   const barePort = await freePort();
   const bare = await startServer(
     ['bench/bareServer.mjs'],
-    { ...process.env, PORT: String(barePort), BARE_USER_BODY: path.join(dataDir, 'user.json'), BARE_PAGE_BODY: path.join(dataDir, 'download.html') },
+    {
+      ...process.env,
+      PORT: String(barePort),
+      BARE_USER_BODY: path.join(dataDir, 'user.json'),
+      BARE_PAGE_BODY: path.join(dataDir, 'download.html'),
+    },
     barePort,
     path.join(dataDir, 'bare.log'),
   );
-  console.log(`Startup, spawn to a ready /healthz: the product ${Math.round(product.startupMs)} ms (${databaseUrl ? 'PostgreSQL' : 'SQLite'}, migrations checked), the bare server ${Math.round(bare.startupMs)} ms.`);
+  console.log(
+    `Startup, spawn to a ready /healthz: the product ${Math.round(product.startupMs)} ms (${databaseUrl ? 'PostgreSQL' : 'SQLite'}, migrations checked), the bare server ${Math.round(bare.startupMs)} ms.`,
+  );
 
   const paired: { case: string; path: string; headers: Record<string, string> }[] = [
     { case: 'GET /api/user (session lookup)', path: '/api/user', headers: { cookie } },
@@ -125,7 +167,9 @@ async function main() {
       sideBySide.push({ case: c.case, round, server: 'product', ...measured, share: share(measured['req/s'], baseline['req/s']) });
     }
   }
-  console.log(`\nThe product against a bare Fastify server answering the same body (${CONNECTIONS} connections, ${seconds} s each, in turns):`);
+  console.log(
+    `\nThe product against a bare Fastify server answering the same body (${CONNECTIONS} connections, ${seconds} s each, in turns):`,
+  );
   console.table(sideBySide);
 
   // Visitors and signed-in users at once, half the connections each, asking as browsers do: with
@@ -157,7 +201,12 @@ async function main() {
     requests: 10,
     concurrency: 2,
     expect: 200,
-    send: (b) => fetch(`${b}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'bench-password' }) }),
+    send: (b) =>
+      fetch(`${b}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'bench-password' }),
+      }),
   });
   console.log(`\nOther reads on the product (${CONNECTIONS} connections, ${seconds} s each), and sign-in:`);
   console.table(rest);
@@ -166,9 +215,8 @@ async function main() {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
-main()
-  .then(stopServers, (err: unknown) => {
-    console.error(err);
-    stopServers();
-    process.exitCode = 1;
-  });
+main().then(stopServers, (err: unknown) => {
+  console.error(err);
+  stopServers();
+  process.exitCode = 1;
+});

@@ -185,7 +185,9 @@ export async function runLighthouse(url: string, headers: Record<string, string>
         jsBytes: scripts.reduce((sum, item) => sum + bytes(item.resourceSize), 0),
         jsTransferBytes: scripts.reduce((sum, item) => sum + bytes(item.transferSize), 0),
         // Lighthouse 13 names it in the LCP breakdown insight; older ones in largest-contentful-paint-element.
-        lcpElement: firstSnippet(lhr.audits['lcp-breakdown-insight']?.details) ?? firstSnippet(lhr.audits['largest-contentful-paint-element']?.details),
+        lcpElement:
+          firstSnippet(lhr.audits['lcp-breakdown-insight']?.details) ??
+          firstSnippet(lhr.audits['largest-contentful-paint-element']?.details),
         finalUrl: lhr.finalDisplayedUrl,
         problems: lhr.runWarnings,
       },

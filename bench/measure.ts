@@ -42,4 +42,3 @@ export async function run(base: string, c: Case) {
     failures,
   };
 }
-

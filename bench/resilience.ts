@@ -54,7 +54,10 @@ async function settle(client: HttpsClient): Promise<number> {
   const started = Date.now();
   let inARow = 0;
   while (inARow < 10 && Date.now() - started < 30_000) {
-    const ok = await client.send({ method: 'GET', path: '/healthz', timeoutMs: 2000 }).then((r) => r.status === 200, () => false);
+    const ok = await client.send({ method: 'GET', path: '/healthz', timeoutMs: 2000 }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     inARow = ok ? inARow + 1 : 0;
     if (!ok) await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -108,7 +111,16 @@ async function main(): Promise<number> {
       };
       const live = cluster;
       const fixture = stripe;
-      await run('fuzz', () => fuzz({ client, seed: opts.seed, requests: opts.short ? 2000 : 10_000, accounts: { user, admin }, serviceToken, accessLog: live.accessLog }));
+      await run('fuzz', () =>
+        fuzz({
+          client,
+          seed: opts.seed,
+          requests: opts.short ? 2000 : 10_000,
+          accounts: { user, admin },
+          serviceToken,
+          accessLog: live.accessLog,
+        }),
+      );
       await run('soak', () => soak({ cluster: live, seconds: opts.short ? 10 : 60, cookie: user.cookie }));
       await run('webhooks', () => webhooks({ cluster: live, stripe: fixture, seed: opts.seed, orders: opts.short ? 100 : 1000 }));
       await run('crash', async () => [
@@ -132,7 +144,9 @@ async function main(): Promise<number> {
     for (const f of r.failures) console.log(`  ${f}`);
   }
   const rows = results.flatMap((r) => [...r.figures, { part: r.part, figure: `criterion: ${r.criterion}`, value: r.ok ? 'PASS' : 'FAIL' }]);
-  console.log(`\nResilience ${opts.short ? '(short)' : '(full)'}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, seed ${opts.seed}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `\nResilience ${opts.short ? '(short)' : '(full)'}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, seed ${opts.seed}, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   console.table(rows);
   const failed = results.filter((r) => !r.ok).map((r) => r.part);
   console.log(failed.length === 0 ? 'Every part met its criterion.' : `Missed: ${failed.join(', ')}`);

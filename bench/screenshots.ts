@@ -25,7 +25,13 @@ export const SCREENSHOT_WIDTHS = [
 ] as const;
 
 /** A page as its visitor first sees it, full length, as a PNG in base64. */
-async function screenshot(browser: Browser, target: ScreenshotTarget, path: string, signedIn: boolean, viewport: { width: number; height: number }) {
+async function screenshot(
+  browser: Browser,
+  target: ScreenshotTarget,
+  path: string,
+  signedIn: boolean,
+  viewport: { width: number; height: number },
+) {
   const context = await browser.newContext({ viewport });
   try {
     if (signedIn) {
@@ -77,7 +83,10 @@ const COMPARE_IN_PAGE = `async ([a, b]) => {
 async function compare(browser: Browser, before: string, after: string) {
   const page = await browser.newPage();
   try {
-    return (await page.evaluate(`(${COMPARE_IN_PAGE})(${JSON.stringify([before, after])})`)) as Pick<ScreenshotComparison, 'differingShare' | 'sizes'>;
+    return (await page.evaluate(`(${COMPARE_IN_PAGE})(${JSON.stringify([before, after])})`)) as Pick<
+      ScreenshotComparison,
+      'differingShare' | 'sizes'
+    >;
   } finally {
     await page.close();
   }

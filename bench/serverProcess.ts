@@ -25,7 +25,12 @@ export async function startServer(args: string[], env: NodeJS.ProcessEnv, port: 
   fs.closeSync(log);
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilHealthy(url, child, { timeoutMs: STARTUP_TIMEOUT_MS, label: args.join(' '), output: () => `see ${logFile}`, intervalMs: 20 });
+  await waitUntilHealthy(url, child, {
+    timeoutMs: STARTUP_TIMEOUT_MS,
+    label: args.join(' '),
+    output: () => `see ${logFile}`,
+    intervalMs: 20,
+  });
   return { url, child, startupMs: performance.now() - started };
 }
 
@@ -37,7 +42,12 @@ export async function startServer(args: string[], env: NodeJS.ProcessEnv, port: 
 export async function startProduct(dataDir: string, databaseUrl: string | undefined, extra: Record<string, string> = {}): Promise<Server> {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'ensure-build.mjs')], { cwd: ROOT, stdio: 'inherit' });
   const port = await freePort();
-  const env = productEnv(port, dataDir, { NODE_ENV: 'production', LOG_LEVEL: 'info', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extra }, []);
+  const env = productEnv(
+    port,
+    dataDir,
+    { NODE_ENV: 'production', LOG_LEVEL: 'info', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...extra },
+    [],
+  );
   return startServer(['--enable-source-maps', 'dist/server/main.js'], env, port, path.join(dataDir, 'server.log'));
 }
 

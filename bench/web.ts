@@ -50,7 +50,8 @@ function settings() {
     .filter(Boolean)
     .map((p) => (p.startsWith('/') ? p : `/${p}`));
   const unknown = wanted.filter((p) => !ALL_PAGES.some((page) => page.path === p));
-  if (unknown.length) throw new Error(`BENCH_PAGES: unknown page ${unknown.join(', ')} (known: ${ALL_PAGES.map((p) => p.path).join(', ')})`);
+  if (unknown.length)
+    throw new Error(`BENCH_PAGES: unknown page ${unknown.join(', ')} (known: ${ALL_PAGES.map((p) => p.path).join(', ')})`);
   const pages = wanted.length ? ALL_PAGES.filter((p) => wanted.includes(p.path)) : ALL_PAGES;
   const baseline = process.env.BENCH_BASELINE?.trim() || undefined;
   const out = path.resolve(ROOT, process.env.BENCH_WEB_OUT?.trim() || path.join('data', 'bench-web.json'));
@@ -76,7 +77,10 @@ const tracked = {
 const STATE_FILE = path.join(os.tmpdir(), `sage-bench-web-${process.pid}.json`);
 
 function saveState() {
-  fs.writeFileSync(STATE_FILE, JSON.stringify({ groups: [...tracked.groups], paths: [...tracked.paths], worktree: tracked.worktree ?? null }));
+  fs.writeFileSync(
+    STATE_FILE,
+    JSON.stringify({ groups: [...tracked.groups], paths: [...tracked.paths], worktree: tracked.worktree ?? null }),
+  );
 }
 function track(change: () => void) {
   change();
@@ -117,7 +121,10 @@ setInterval(() => {
 
 function startReaper(lifetimeMs: number) {
   saveState();
-  const reaper = spawn(process.execPath, ['-e', REAPER, String(process.pid), STATE_FILE, ROOT, String(lifetimeMs)], { detached: true, stdio: 'ignore' });
+  const reaper = spawn(process.execPath, ['-e', REAPER, String(process.pid), STATE_FILE, ROOT, String(lifetimeMs)], {
+    detached: true,
+    stdio: 'ignore',
+  });
   reaper.unref();
 }
 
@@ -181,9 +188,18 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 // Commands, builds and the product.
 
 /** Runs a command in its own process group; its output goes to stderr (and into the error on failure). */
-function runCommand(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; quiet?: boolean }): Promise<string> {
+function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; quiet?: boolean },
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const pid = child.pid;
     if (pid !== undefined) track(() => tracked.groups.add(pid));
     const done = () => {
@@ -199,7 +215,9 @@ function runCommand(command: string, args: string[], options: { cwd: string; env
     child.stderr?.on('data', collect);
     const timer = setTimeout(() => {
       done();
-      reject(new Error(`\`${command} ${args.join(' ')}\` in ${options.cwd} did not finish within ${options.timeoutMs / 1000} s:\n${output}`));
+      reject(
+        new Error(`\`${command} ${args.join(' ')}\` in ${options.cwd} did not finish within ${options.timeoutMs / 1000} s:\n${output}`),
+      );
     }, options.timeoutMs);
     child.on('error', (err) => {
       clearTimeout(timer);
@@ -210,7 +228,10 @@ function runCommand(command: string, args: string[], options: { cwd: string; env
       clearTimeout(timer);
       done();
       if (code === 0) resolve(output);
-      else reject(new Error(`\`${command} ${args.join(' ')}\` in ${options.cwd} failed (${signal ?? `exit code ${String(code)}`}):\n${output}`));
+      else
+        reject(
+          new Error(`\`${command} ${args.join(' ')}\` in ${options.cwd} failed (${signal ?? `exit code ${String(code)}`}):\n${output}`),
+        );
     });
   });
 }
@@ -250,10 +271,17 @@ async function startTarget(label: Target['label'], dir: string, ref: string, com
   });
 
   try {
-    const synced = await runCommand('npm', ['run', '--silent', 'cli', '--', 'stripe-sync'], { cwd: dir, env, timeoutMs: CLI_TIMEOUT_MS, quiet: true });
+    const synced = await runCommand('npm', ['run', '--silent', 'cli', '--', 'stripe-sync'], {
+      cwd: dir,
+      env,
+      timeoutMs: CLI_TIMEOUT_MS,
+      quiet: true,
+    });
     log(`${label}: ${synced.trim().split('\n').pop() ?? ''}`);
   } catch (err) {
-    log(`${label}: stripe-sync failed, /products-checkout is measured without products: ${err instanceof Error ? err.message : String(err)}`);
+    log(
+      `${label}: stripe-sync failed, /products-checkout is measured without products: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 
   log(`${label}: npm start on ${url}`);
@@ -292,7 +320,10 @@ async function startTarget(label: Target['label'], dir: string, ref: string, com
 /** One request of every page, so the first Lighthouse run does not meet a cold server. */
 async function warmUp(target: Target, pages: PageSpec[]) {
   for (const page of pages) {
-    const res = await fetch(`${target.url}${page.path}`, { headers: page.signedIn ? { cookie: target.cookie } : {}, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${target.url}${page.path}`, {
+      headers: page.signedIn ? { cookie: target.cookie } : {},
+      signal: AbortSignal.timeout(10_000),
+    });
     await res.arrayBuffer();
     if (!res.ok) log(`${target.label}: GET ${page.path} answered ${res.status}: Lighthouse will not be able to measure it`);
   }
@@ -341,7 +372,7 @@ async function prepareBaseline(ref: string): Promise<{ dir: string; commit: stri
   } catch (err) {
     throw new Error(
       `The baseline (${ref}, ${commit.slice(0, 12)}) did not build in its worktree${
-        lockDiffers ? ' (its package-lock.json differs from this checkout\'s, whose node_modules it borrows: that may be why)' : ''
+        lockDiffers ? " (its package-lock.json differs from this checkout's, whose node_modules it borrows: that may be why)" : ''
       }.\n${err instanceof Error ? err.message : String(err)}`,
       { cause: err },
     );
@@ -361,12 +392,17 @@ const fmtCls = (v: number | null | undefined) => (v === null || v === undefined 
 const fmtKib = (v: number | null | undefined) => (v === null || v === undefined ? dash : `${(v / KIB).toFixed(1)} KiB`);
 const fmtCount = (v: number | null | undefined) => (v === null || v === undefined ? dash : String(v));
 
-const fmtShare = (row: ScreenshotComparison) => (row.differingShare === null ? 'sizes differ' : `${(row.differingShare * 100).toFixed(3)} %`);
+const fmtShare = (row: ScreenshotComparison) =>
+  row.differingShare === null ? 'sizes differ' : `${(row.differingShare * 100).toFixed(3)} %`;
 const signed = (v: number, text: string) => (v > 0 ? `+${text}` : v < 0 ? `−${text.replace(/^-/, '')}` : text);
 const ratio = (a: number, b: number) => (b === 0 ? '' : ` (${(a / b).toFixed(2)}×)`);
 
 /** current − baseline, with the ratio current/baseline for times and bytes. */
-function delta(kind: 'score' | 'seconds' | 'ms' | 'cls' | 'kib' | 'count', a: number | null | undefined, b: number | null | undefined): string {
+function delta(
+  kind: 'score' | 'seconds' | 'ms' | 'cls' | 'kib' | 'count',
+  a: number | null | undefined,
+  b: number | null | undefined,
+): string {
   if (a === null || a === undefined || b === null || b === undefined) return dash;
   const d = a - b;
   switch (kind) {
@@ -423,7 +459,9 @@ function table(results: PageResult[], labels: Target['label'][], runs: number): 
     }
     if (labels.length === 2) {
       const [a, b] = [r.median.current, r.median.baseline];
-      lines.push(`| ${r.page.path} | current − baseline | ${COLUMNS.map((c) => delta(c.kind, num(a, c.key), num(b, c.key))).join(' | ')} |`);
+      lines.push(
+        `| ${r.page.path} | current − baseline | ${COLUMNS.map((c) => delta(c.kind, num(a, c.key), num(b, c.key))).join(' | ')} |`,
+      );
     }
   }
   return lines.join('\n');
@@ -450,7 +488,8 @@ function notes(results: PageResult[], labels: Target['label'][]): string[] {
 
 async function main() {
   const { runs, pages, baseline, out } = settings();
-  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`Chromium was not found at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\``);
+  if (!fs.existsSync(CHROMIUM_PATH))
+    throw new Error(`Chromium was not found at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\``);
   const pagesCount = pages.length * (baseline ? 2 : 1) * runs;
   // Builds and starts, then at most 3 minutes a Lighthouse run (its own limit), with room to spare.
   const budgetMs = 30 * 60_000 + pagesCount * 3.5 * 60_000;
@@ -475,7 +514,11 @@ async function main() {
   // The catalogue Choose Your Plan shows: a plan with a monthly and a yearly price, and a credit pack.
   const stripe = await startStripeServer();
   cleanups.push(() => stripe.close());
-  const plan = stripe.addProduct({ name: 'Sage Pro', description: 'Sage in every project', metadata: { popular: 'true', credits_amount: '1000' } });
+  const plan = stripe.addProduct({
+    name: 'Sage Pro',
+    description: 'Sage in every project',
+    metadata: { popular: 'true', credits_amount: '1000' },
+  });
   stripe.addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } });
   stripe.addPrice({ product: plan.id, unit_amount: 19999, currency: 'usd', recurring: { interval: 'year' } });
   const pack = stripe.addProduct({ name: 'Query pack', description: '500 more queries', metadata: { credits_amount: '500' } });
@@ -501,7 +544,9 @@ async function main() {
         const f = result.figures;
         log(
           `run ${run}/${runs} ${r.page.path} ${t.label}: ${
-            f ? `perf ${fmtScore(f.performance)}, LCP ${fmtSeconds(f.lcp)}, TBT ${fmtMs(f.tbt)}, JS ${fmtKib(f.jsBytes)}` : `failed: ${result.error ?? ''}`
+            f
+              ? `perf ${fmtScore(f.performance)}, LCP ${fmtSeconds(f.lcp)}, TBT ${fmtMs(f.tbt)}, JS ${fmtKib(f.jsBytes)}`
+              : `failed: ${result.error ?? ''}`
           } (${(result.ms / 1000).toFixed(0)} s)`,
         );
       }
@@ -511,14 +556,18 @@ async function main() {
 
   // With a baseline: the pages as they look in both builds, at a desktop and a phone width.
   const [baselineTarget, currentTarget] = targets;
-  const screenshots = baselineTarget && currentTarget && targets.length === 2 ? await compareScreenshots(baselineTarget, currentTarget, pages) : [];
+  const screenshots =
+    baselineTarget && currentTarget && targets.length === 2 ? await compareScreenshots(baselineTarget, currentTarget, pages) : [];
   for (const row of screenshots) log(`screenshots ${row.path} at ${row.width} px: ${fmtShare(row)}`);
 
   const cpus = os.cpus();
   const chromium = chromiumVersion();
-  const lighthouseVersion = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'lighthouse', 'package.json'), 'utf8')) as { version: string }).version;
+  const lighthouseVersion = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'lighthouse', 'package.json'), 'utf8')) as { version: string }
+  ).version;
   const date = new Date().toISOString();
-  const describe = (t: Target) => `${t.label} = ${t.ref === 'working tree' ? `working tree on ${t.commit.slice(0, 12)}` : `${t.ref} (${t.commit.slice(0, 12)})`}`;
+  const describe = (t: Target) =>
+    `${t.label} = ${t.ref === 'working tree' ? `working tree on ${t.commit.slice(0, 12)}` : `${t.ref} (${t.commit.slice(0, 12)})`}`;
 
   const report = [
     `## Web performance (\`npm run bench:web\`)`,
@@ -545,7 +594,13 @@ async function main() {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const json = {
     date,
-    machine: { cores: cpus.length, cpu: cpus[0]?.model.trim() ?? null, memoryGiB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}`, node: process.version },
+    machine: {
+      cores: cpus.length,
+      cpu: cpus[0]?.model.trim() ?? null,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      platform: `${os.platform()} ${os.release()}`,
+      node: process.version,
+    },
     chromium,
     lighthouse: lighthouseVersion,
     settings: { runs, formFactor: 'mobile', throttling: 'simulate', median: 'by performance score' },

@@ -47,7 +47,10 @@ export const userListFilterSchema = z.strictObject(
       .max(MAX_PAGE_SIZE, `filter id must list at most ${MAX_PAGE_SIZE} ids`)
       .optional(),
   },
-  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'filter may only have q and id' : 'filter must be an object, like {"q":"smith"}') },
+  {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? 'filter may only have q and id' : 'filter must be an object, like {"q":"smith"}',
+  },
 );
 
 /**
@@ -81,7 +84,11 @@ export const userSearchQuerySchema = z.object({ query: userSearchFormSchema.shap
 /** §5 User edit: `Username and email are required`. */
 export const USER_FIELDS_REQUIRED = 'Username and email are required';
 export const userUpdateSchema = z.object({
-  username: z.string({ error: USER_FIELDS_REQUIRED }).trim().min(1, USER_FIELDS_REQUIRED).max(100, 'Username must be at most 100 characters'),
+  username: z
+    .string({ error: USER_FIELDS_REQUIRED })
+    .trim()
+    .min(1, USER_FIELDS_REQUIRED)
+    .max(100, 'Username must be at most 100 characters'),
   email: z.string({ error: USER_FIELDS_REQUIRED }).trim().min(1, USER_FIELDS_REQUIRED).pipe(z.email('Invalid email address').max(254)),
   isAdmin: z.boolean().optional(),
   status: z.string().trim().min(1).max(50).optional(),
@@ -210,7 +217,12 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditListQuerySchema = z.object({
   sort: sortParam(['createdAt']).optional(),
   range: rangeParam(MAX_PAGE_SIZE).optional(),
-  filter: filterParam(z.strictObject({}, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'the audit log has no filters' : 'filter must be an object, like {}') })).optional(),
+  filter: filterParam(
+    z.strictObject(
+      {},
+      { error: (issue) => (issue.code === 'unrecognized_keys' ? 'the audit log has no filters' : 'filter must be an object, like {}') },
+    ),
+  ).optional(),
 });
 
 /** `POST /api/admin/users/{id}/license/reissue` answers the user with their new license token. */

@@ -24,7 +24,10 @@ export const ingestMessageSchema = z.object({
   message: z
     .unknown()
     .refine((value) => value !== undefined && value !== null, 'message is required')
-    .refine((value) => value == null || JSON.stringify(value).length <= MAX_MESSAGE_CHARS, `message must be at most ${MAX_MESSAGE_CHARS} characters of JSON`),
+    .refine(
+      (value) => value == null || JSON.stringify(value).length <= MAX_MESSAGE_CHARS,
+      `message must be at most ${MAX_MESSAGE_CHARS} characters of JSON`,
+    ),
   /** The user the session belongs to; only the service token may name one (a license token is its user). */
   userId: z.string().trim().min(1).max(100).optional(),
   createdAt: isoTime.optional(),

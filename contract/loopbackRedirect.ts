@@ -5,7 +5,8 @@
  */
 export type LoopbackRedirectCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
-export const LOOPBACK_RULE = 'A UE loopback redirect must be localhost or 127.0.0.1 over http, with a port: http://localhost:PORT/… or http://127.0.0.1:PORT/…';
+export const LOOPBACK_RULE =
+  'A UE loopback redirect must be localhost or 127.0.0.1 over http, with a port: http://localhost:PORT/… or http://127.0.0.1:PORT/…';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
 const MAX_LENGTH = 2048;
@@ -14,7 +15,8 @@ export function checkLoopbackRedirect(raw: string): LoopbackRedirectCheck {
   if (raw.length === 0) return { ok: false, reason: 'The redirect address is missing.' };
   if (raw.length > MAX_LENGTH) return { ok: false, reason: 'The redirect address is too long.' };
   // Whitespace, controls and backslashes are repaired silently by URL parsers: refuse them instead.
-  if (/[\s\\]/.test(raw) || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return { ok: false, reason: 'The redirect address contains characters that are not allowed.' };
+  if (/[\s\\]/.test(raw) || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    return { ok: false, reason: 'The redirect address contains characters that are not allowed.' };
   if (raw.includes('#')) return { ok: false, reason: 'The redirect address must not have a fragment.' };
   if (!/^http:\/\//i.test(raw)) return { ok: false, reason: 'The redirect address must use http.' };
   const authority = raw.slice('http://'.length).split(/[/?]/, 1)[0] ?? '';

@@ -36,11 +36,20 @@ export function sortParam<const F extends readonly [string, ...string[]]>(fields
     .transform((pair) => pair as [F[number], 'ASC' | 'DESC']);
 }
 
-const rowIndex = z.number({ error: 'range must be two row numbers, like [0,24]' }).int('range must be whole row numbers').min(0, 'range must not be negative');
+const rowIndex = z
+  .number({ error: 'range must be two row numbers, like [0,24]' })
+  .int('range must be whole row numbers')
+  .min(0, 'range must not be negative');
 
 /** `range=[start,end]`: rows `start` to `end`, both included, at most `max` of them. */
 export function rangeParam(max: number) {
-  return jsonParam('range', '[0,24]', z.array(rowIndex, { error: 'range must be two row numbers, like [0,24]' }).length(2, { error: 'range must be two row numbers, like [0,24]', abort: true }))
+  return jsonParam(
+    'range',
+    '[0,24]',
+    z
+      .array(rowIndex, { error: 'range must be two row numbers, like [0,24]' })
+      .length(2, { error: 'range must be two row numbers, like [0,24]', abort: true }),
+  )
     .transform((pair) => pair as [number, number])
     .refine(([start, end]) => end >= start, 'range must not end before it starts')
     .refine(([start, end]) => end - start + 1 <= max, `range must cover at most ${max} rows`);

@@ -6,8 +6,20 @@ import { buildAll } from './build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 // The browser app, the renderer of pre-rendered pages, and the compiled server.
-const outputs = ['dist/client/index.html', 'dist/ssr/entry-server.js', 'dist/server/main.js', 'dist/server/cli.js'].map((f) => path.join(root, f));
-const sources = ['src', 'contract', 'server', 'public', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package-lock.json', 'scripts/build.mjs'];
+const outputs = ['dist/client/index.html', 'dist/ssr/entry-server.js', 'dist/server/main.js', 'dist/server/cli.js'].map((f) =>
+  path.join(root, f),
+);
+const sources = [
+  'src',
+  'contract',
+  'server',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'tsconfig.json',
+  'package-lock.json',
+  'scripts/build.mjs',
+];
 
 function newestMtime(p) {
   if (!fs.existsSync(p)) return 0;

@@ -46,12 +46,24 @@ export function siteNginxConfig(template: string, site: NginxSite): string {
     const directive = line.trim().split(/\s+/)[0];
     const set = (text: string) => out.push(`${indent}${text}`);
     switch (directive) {
-      case 'pid': set(`pid ${inDir('nginx.pid')};`); break;
-      case 'error_log': set(`error_log ${inDir('error.log')} warn;`); break;
-      case 'access_log': set(`access_log ${inDir('access.log')} sage;`); break;
-      case 'include': out.push(line); break;
-      case 'client_body_temp_path': set(`client_body_temp_path ${inDir('body')};`); break;
-      case 'proxy_temp_path': set(`proxy_temp_path ${inDir('proxy')};`); break;
+      case 'pid':
+        set(`pid ${inDir('nginx.pid')};`);
+        break;
+      case 'error_log':
+        set(`error_log ${inDir('error.log')} warn;`);
+        break;
+      case 'access_log':
+        set(`access_log ${inDir('access.log')} sage;`);
+        break;
+      case 'include':
+        out.push(line);
+        break;
+      case 'client_body_temp_path':
+        set(`client_body_temp_path ${inDir('body')};`);
+        break;
+      case 'proxy_temp_path':
+        set(`proxy_temp_path ${inDir('proxy')};`);
+        break;
       case 'server': {
         // The shipped file lists three instances; the cluster's list replaces them all.
         const params = line.trim().replace(/;.*$/, '').split(/\s+/).slice(2).join(' ');
@@ -64,17 +76,31 @@ export function siteNginxConfig(template: string, site: NginxSite): string {
       case 'listen':
         set(line.includes(' ssl') ? `listen 127.0.0.1:${site.httpsPort} ssl http2;` : `listen 127.0.0.1:${site.httpPort};`);
         break;
-      case 'server_name': set('server_name 127.0.0.1;'); break;
-      case 'ssl_certificate': set(`ssl_certificate ${site.certificate};`); break;
-      case 'ssl_certificate_key': set(`ssl_certificate_key ${site.certificateKey};`); break;
-      default: throw new Error(`deploy/nginx.conf: no local value for the site line "${line.trim()}"`);
+      case 'server_name':
+        set('server_name 127.0.0.1;');
+        break;
+      case 'ssl_certificate':
+        set(`ssl_certificate ${site.certificate};`);
+        break;
+      case 'ssl_certificate_key':
+        set(`ssl_certificate_key ${site.certificateKey};`);
+        break;
+      default:
+        throw new Error(`deploy/nginx.conf: no local value for the site line "${line.trim()}"`);
     }
   }
   return out.join('\n');
 }
 
 /** The instances' settings for an Epic stand-in (the development identity provider's settings). */
-export function epicEnv(epic: { clientId: string; clientSecret: string; issuer: string; authorizeUrl: string; tokenUrl: string; userInfoUrl: string }): Record<string, string> {
+export function epicEnv(epic: {
+  clientId: string;
+  clientSecret: string;
+  issuer: string;
+  authorizeUrl: string;
+  tokenUrl: string;
+  userInfoUrl: string;
+}): Record<string, string> {
   return {
     EPIC_CLIENT_ID: epic.clientId,
     EPIC_CLIENT_SECRET: epic.clientSecret,
@@ -89,11 +115,29 @@ export function epicEnv(epic: { clientId: string; clientSecret: string; issuer: 
 function selfSignedCertificate(dir: string): { certificate: string; certificateKey: string } {
   const certificate = path.join(dir, 'cert.pem');
   const certificateKey = path.join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-    '-keyout', certificateKey, '-out', certificate,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      certificateKey,
+      '-out',
+      certificate,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certificate, certificateKey };
 }
 
@@ -226,14 +270,19 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     for (let index = 0; index < count; index += 1) {
       const port = await freePort();
       const dataDir = path.join(dir, `instance-${index}`);
-      const env = productEnv(port, dataDir, {
-        PUBLIC_URL: url,
-        DATABASE_URL: schema.url,
-        REDIS_URL: options.redisUrl,
-        TRUST_PROXY: '1',
-        LICENSE_SIGNING_KEY: signingKey,
-        ...extra,
-      }, ['VITEST']);
+      const env = productEnv(
+        port,
+        dataDir,
+        {
+          PUBLIC_URL: url,
+          DATABASE_URL: schema.url,
+          REDIS_URL: options.redisUrl,
+          TRUST_PROXY: '1',
+          LICENSE_SIGNING_KEY: signingKey,
+          ...extra,
+        },
+        ['VITEST'],
+      );
       instances.push(spawnInstance(index, port, env));
     }
     await Promise.all(instances.map((i) => i.start()));
@@ -293,7 +342,13 @@ export function requestThroughProxy(
       new URL(request.path, cluster.url),
       // A connection of its own per request: a kept-alive connection nginx closes at a reload can
       // race a request sent on it, which browsers then retry on a new connection and Node does not.
-      { method: request.method ?? 'GET', headers: request.headers, ca: cluster.certificate, timeout: request.timeoutMs ?? 10_000, agent: false },
+      {
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        ca: cluster.certificate,
+        timeout: request.timeoutMs ?? 10_000,
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -301,7 +356,9 @@ export function requestThroughProxy(
         res.on('error', reject);
       },
     );
-    req.on('timeout', () => req.destroy(new Error(`no answer to ${request.method ?? 'GET'} ${request.path} within ${request.timeoutMs ?? 10_000} ms`)));
+    req.on('timeout', () =>
+      req.destroy(new Error(`no answer to ${request.method ?? 'GET'} ${request.path} within ${request.timeoutMs ?? 10_000} ms`)),
+    );
     req.on('error', reject);
     req.end(request.body);
   });

@@ -88,7 +88,11 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
  * Polls `url`/healthz until it answers 200. Throws, with `output()` (what the child printed), when
  * the child ends first or `timeoutMs` passes.
  */
-export async function waitUntilHealthy(url: string, child: ChildProcess, opts: { timeoutMs: number; label: string; output: () => string; intervalMs?: number }): Promise<void> {
+export async function waitUntilHealthy(
+  url: string,
+  child: ChildProcess,
+  opts: { timeoutMs: number; label: string; output: () => string; intervalMs?: number },
+): Promise<void> {
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
     if (exited(child)) {
@@ -101,7 +105,8 @@ export async function waitUntilHealthy(url: string, child: ChildProcess, opts: {
     } catch {
       // Not listening yet.
     }
-    if (Date.now() > deadline) throw new Error(`The ${opts.label} did not answer GET /healthz within ${opts.timeoutMs / 1000} s:\n${opts.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`The ${opts.label} did not answer GET /healthz within ${opts.timeoutMs / 1000} s:\n${opts.output()}`);
     await new Promise((resolve) => setTimeout(resolve, opts.intervalMs ?? 200));
   }
 }

@@ -55,11 +55,13 @@ function answerPage(res: http.ServerResponse, status: number, title: string, tex
 async function exchange(server: string, code: string, verifier: string): Promise<PluginPayload> {
   const url = new URL('/api/auth/ue-payload', server);
   url.search = new URLSearchParams({ code, code_verifier: verifier }).toString();
-  const response = await fetch(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.timeout(30_000) }).catch(
-    (err: Error) => {
-      throw new Error(`Could not reach ${server} to exchange the code (${(err.cause as Error | undefined)?.message ?? err.message})`);
-    },
-  );
+  const response = await fetch(url, {
+    headers: { accept: 'application/json' },
+    redirect: 'error',
+    signal: AbortSignal.timeout(30_000),
+  }).catch((err: Error) => {
+    throw new Error(`Could not reach ${server} to exchange the code (${(err.cause as Error | undefined)?.message ?? err.message})`);
+  });
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const { error, message } = (body ?? {}) as { error?: string; message?: string };
@@ -117,7 +119,13 @@ export async function startPluginLogin({ server, port = 0, timeoutMs = 600_000 }
     exchange(origin, code, verifier).then(
       (payload) =>
         done(() => {
-          res.writeHead(302, { location: `${origin}/login_completed?client=ue`, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).end();
+          res
+            .writeHead(302, {
+              location: `${origin}/login_completed?client=ue`,
+              'cache-control': 'no-store',
+              'referrer-policy': 'no-referrer',
+            })
+            .end();
           settle?.resolve(payload);
         }),
       (err: unknown) =>
@@ -150,7 +158,13 @@ export async function startPluginLogin({ server, port = 0, timeoutMs = 600_000 }
   });
   const redirectUri = `http://127.0.0.1:${(listener.address() as AddressInfo).port}${CALLBACK_PATH}`;
   const login = new URL('/api/auth/login', origin);
-  login.search = new URLSearchParams({ client: 'ue', redirect_uri: redirectUri, state, code_challenge: challenge, code_challenge_method: 'S256' }).toString();
+  login.search = new URLSearchParams({
+    client: 'ue',
+    redirect_uri: redirectUri,
+    state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }).toString();
   return { loginUrl: login.href, redirectUri, result, close };
 }
 
@@ -196,7 +210,9 @@ async function main(): Promise<number> {
   const { token, user, subscription, credits } = await login.result;
   console.log(`Signed in as ${user.username} (${user.email ?? 'no e-mail'})`);
   console.log(`License token: ${token}`);
-  console.log(`Subscription: ${subscription ? `${subscription.status}${subscription.productName ? ` (${subscription.productName})` : ''}` : 'none'}`);
+  console.log(
+    `Subscription: ${subscription ? `${subscription.status}${subscription.productName ? ` (${subscription.productName})` : ''}` : 'none'}`,
+  );
   console.log(`Query credits: ${credits}`);
   return 0;
 }

@@ -139,7 +139,9 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
         if (!config.stripe) throw new Error('stripe-sync needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
         const billing = createBillingService({
           db,
-          gateway: createStripeGateway(config.stripe, (err, step) => out(`${step} failed: ${err instanceof Error ? err.message : String(err)}`)),
+          gateway: createStripeGateway(config.stripe, (err, step) =>
+            out(`${step} failed: ${err instanceof Error ? err.message : String(err)}`),
+          ),
           publicUrl: config.publicUrl,
           extraOrigins: [],
           onError: () => undefined,

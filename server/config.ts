@@ -252,8 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const marketingUrl = e.MARKETING_URL.replace(/\/+$/, '');
-  const downloadUrl = (ue: string) =>
-    `${marketingUrl}/downloads/sage-${DEFAULT_BUILD_VERSION}-ue${ue}.zip`;
+  const downloadUrl = (ue: string) => `${marketingUrl}/downloads/sage-${DEFAULT_BUILD_VERSION}-ue${ue}.zip`;
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const redirectUri = e.EPIC_REDIRECT_URI ?? `${publicUrl}/api/auth/callback`;
   const epic: EpicSettings | null =
@@ -273,7 +272,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ? {
         key: e.POSTHOG_KEY,
         host: e.POSTHOG_HOST.replace(/\/+$/, ''),
-        excludedUserIds: [...new Set(e.ANALYTICS_EXCLUDED_USER_IDS.split(',').map((id) => id.trim()).filter(Boolean))],
+        excludedUserIds: [
+          ...new Set(
+            e.ANALYTICS_EXCLUDED_USER_IDS.split(',')
+              .map((id) => id.trim())
+              .filter(Boolean),
+          ),
+        ],
         ipLocationUrl: e.IP_LOCATION_URL,
       }
     : null;
@@ -316,7 +321,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       epicSignIn: epic ? 'epic' : devIdentityProvider ? 'development' : 'unavailable',
       analytics: analytics
-        ? { key: analytics.key, apiHost: '/ingest', excludedUserIds: analytics.excludedUserIds, ipLocation: Boolean(analytics.ipLocationUrl) }
+        ? {
+            key: analytics.key,
+            apiHost: '/ingest',
+            excludedUserIds: analytics.excludedUserIds,
+            ipLocation: Boolean(analytics.ipLocationUrl),
+          }
         : null,
     },
   };

@@ -101,7 +101,11 @@ button{margin:1rem .5rem 0 0;padding:.5rem 1rem;font-size:1rem}.note{background:
  * Starts the provider on 127.0.0.1:`port` (0: any free port) for a client whose callback is
  * `redirectUri`.
  */
-export async function startDevIdentityProvider(opts: { port: number; redirectUri: string; clientName?: string }): Promise<DevIdentityProvider> {
+export async function startDevIdentityProvider(opts: {
+  port: number;
+  redirectUri: string;
+  clientName?: string;
+}): Promise<DevIdentityProvider> {
   const server = http.createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -17,8 +17,7 @@ export class AppError extends Error {
 }
 
 export const badRequest = (code: string, message: string) => new AppError(400, code, message);
-export const unauthorized = (message = 'Authentication required') =>
-  new AppError(401, ERROR_CODES.unauthorized, message);
+export const unauthorized = (message = 'Authentication required') => new AppError(401, ERROR_CODES.unauthorized, message);
 export const forbidden = (code: string, message: string) => new AppError(403, code, message);
 /** 404 `not_found`: no such record; the admin console's Find Message branches on the code. */
 export const notFound = (message: string) => new AppError(404, ERROR_CODES.notFound, message);

@@ -16,15 +16,7 @@ import { LoadingScreen } from './ui/LoadingScreen';
 import { Toaster } from './ui/toast';
 
 /** Providers every screen needs; tests wrap screens in the same ones with their own router. */
-export function AppProviders({
-  config,
-  queryClient,
-  children,
-}: {
-  config: RuntimeConfig;
-  queryClient: QueryClient;
-  children: ReactNode;
-}) {
+export function AppProviders({ config, queryClient, children }: { config: RuntimeConfig; queryClient: QueryClient; children: ReactNode }) {
   return (
     <RuntimeConfigProvider config={config}>
       <QueryClientProvider client={queryClient}>

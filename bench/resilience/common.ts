@@ -138,7 +138,8 @@ export async function sql<R extends pg.QueryResultRow>(databaseUrl: string, text
 }
 
 /** Which instance a port is, for messages. */
-export const instanceName = (cluster: Cluster, port: number) => `instance ${cluster.instances.findIndex((i) => i.port === port)} (:${port})`;
+export const instanceName = (cluster: Cluster, port: number) =>
+  `instance ${cluster.instances.findIndex((i) => i.port === port)} (:${port})`;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -62,7 +62,8 @@ function steadyWriter(write: (n: number) => Promise<string>) {
   };
 }
 
-const body = (session: string, n: number) => JSON.stringify({ sessionId: `${session}-${n}`, message: { n, role: 'assistant', content: `crash test write ${n}` } });
+const body = (session: string, n: number) =>
+  JSON.stringify({ sessionId: `${session}-${n}`, message: { n, role: 'assistant', content: `crash test write ${n}` } });
 
 function idOf(status: number, text: string): string {
   if (status !== 201) throw new Error(`status ${status}`);
@@ -79,7 +80,14 @@ function compare(tally: Tally, stored: Map<string, number>) {
   return { lost, unacknowledgedStored };
 }
 
-function result(part: string, tally: Tally, lost: [number, string][], unacknowledgedStored: number, kills: number, seconds: number): PartResult {
+function result(
+  part: string,
+  tally: Tally,
+  lost: [number, string][],
+  unacknowledgedStored: number,
+  kills: number,
+  seconds: number,
+): PartResult {
   const reasons = [...tally.failures].map(([why, n]) => `${n}× ${why}`).join('; ');
   return {
     part,
@@ -88,7 +96,11 @@ function result(part: string, tally: Tally, lost: [number, string][], unacknowle
     figures: [
       { part, figure: 'kills (SIGKILL, then start)', value: `${kills} in ${seconds.toFixed(0)} s at ${RATE_PER_SECOND} writes/s` },
       { part, figure: 'writes acknowledged', value: count(tally.acknowledged.size) },
-      { part, figure: 'writes failed (at the kills)', value: `${count(tally.failed)}${unacknowledgedStored ? `, of which ${unacknowledgedStored} stored anyway` : ''}` },
+      {
+        part,
+        figure: 'writes failed (at the kills)',
+        value: `${count(tally.failed)}${unacknowledgedStored ? `, of which ${unacknowledgedStored} stored anyway` : ''}`,
+      },
       { part, figure: 'acknowledged writes lost', value: lost.length },
     ],
     failures: [
@@ -126,7 +138,11 @@ export async function crashPostgres(opts: { cluster: Cluster; serviceToken: stri
     client.close();
   }
   const seconds = (performance.now() - started) / 1000;
-  const rows = await sql<{ id: string; session_id: string }>(cluster.databaseUrl, 'select id, session_id from stored_messages where session_id like $1', [`${session}-%`]);
+  const rows = await sql<{ id: string; session_id: string }>(
+    cluster.databaseUrl,
+    'select id, session_id from stored_messages where session_id like $1',
+    [`${session}-%`],
+  );
   const stored = new Map(rows.map((r) => [r.id, Number(r.session_id.slice(session.length + 1))]));
   const { lost, unacknowledgedStored } = compare(writer.tally, stored);
   return result('crash (PostgreSQL)', writer.tally, lost, unacknowledgedStored, opts.kills, seconds);
@@ -140,7 +156,12 @@ export async function crashSqlite(opts: { serviceToken: string; kills: number })
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${opts.serviceToken}` };
   const started = performance.now();
   const writer = steadyWriter(async (n) => {
-    const res = await fetch(`${server.url}/api/ingest/messages`, { method: 'POST', headers, body: body(session, n), signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(`${server.url}/api/ingest/messages`, {
+      method: 'POST',
+      headers,
+      body: body(session, n),
+      signal: AbortSignal.timeout(15_000),
+    });
     return idOf(res.status, await res.text());
   });
   try {
@@ -164,7 +185,10 @@ export async function crashSqlite(opts: { serviceToken: string; kills: number })
   const db = new SQLite(path.join(dataDir, 'sage.db'), { readonly: true });
   let stored: Map<string, number>;
   try {
-    const rows = db.prepare('select id, session_id from stored_messages where session_id like ?').all(`${session}-%`) as { id: string; session_id: string }[];
+    const rows = db.prepare('select id, session_id from stored_messages where session_id like ?').all(`${session}-%`) as {
+      id: string;
+      session_id: string;
+    }[];
     stored = new Map(rows.map((r) => [r.id, Number(r.session_id.slice(session.length + 1))]));
   } finally {
     db.close();

@@ -13,7 +13,20 @@ const TIMEOUT_MS = 10_000;
 const CONCURRENCY = 16;
 
 /** Pages and operational endpoints outside the API document: they must not fail either. */
-const NOT_IN_DOCUMENT = ['/', '/download', '/login', '/dashboard', '/admin', '/healthz', '/readyz', '/metrics', '/ingest/e', '/assets/none.js', '/api/docs', '/api/openapi.json'];
+const NOT_IN_DOCUMENT = [
+  '/',
+  '/download',
+  '/login',
+  '/dashboard',
+  '/admin',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+  '/ingest/e',
+  '/assets/none.js',
+  '/api/docs',
+  '/api/openapi.json',
+];
 
 /** Signing out would end the session the other cases use: only strangers send these. */
 const SIGN_OUT = new Set(['POST /api/logout', 'GET /api/logout']);
@@ -58,7 +71,9 @@ function fromRouteModules(): Endpoint[] {
         path: route,
         pathParams,
         queryParams: [],
-        ...(method === 'GET' || method === 'DELETE' ? {} : { body: { type: 'object', properties: { email: { type: 'string' }, id: { type: 'string' } } } }),
+        ...(method === 'GET' || method === 'DELETE'
+          ? {}
+          : { body: { type: 'object', properties: { email: { type: 'string' }, id: { type: 'string' } } } }),
         documented503: route.startsWith('/api/stripe/'),
       });
     }
@@ -80,7 +95,13 @@ export async function listEndpoints(client: HttpsClient): Promise<{ endpoints: E
 }
 
 const pageEndpoints = (): Endpoint[] =>
-  NOT_IN_DOCUMENT.map((p) => ({ method: 'GET', path: p, pathParams: [], queryParams: ['page', 'q'], documented503: p === '/readyz' || p === '/healthz' }));
+  NOT_IN_DOCUMENT.map((p) => ({
+    method: 'GET',
+    path: p,
+    pathParams: [],
+    queryParams: ['page', 'q'],
+    documented503: p === '/readyz' || p === '/healthz',
+  }));
 
 function bodyBytes(body: string | BigBody | undefined): Buffer | undefined {
   if (body === undefined) return undefined;
@@ -117,8 +138,15 @@ function verdict(c: FuzzCase, endpoint: Endpoint, res: Answer): string | null {
 }
 
 const show = (c: FuzzCase) => {
-  const body = c.body === undefined ? '' : typeof c.body === 'string' ? ` body=${JSON.stringify(c.body.slice(0, 120))}` : ` body=<${c.body.bytes} bytes>`;
-  const headers = Object.entries(c.headers).map(([k, v]) => `${k}: ${v.slice(0, 60)}`).join('; ');
+  const body =
+    c.body === undefined
+      ? ''
+      : typeof c.body === 'string'
+        ? ` body=${JSON.stringify(c.body.slice(0, 120))}`
+        : ` body=<${c.body.bytes} bytes>`;
+  const headers = Object.entries(c.headers)
+    .map(([k, v]) => `${k}: ${v.slice(0, 60)}`)
+    .join('; ');
   return `[${c.kind}, ${c.identity}] ${c.method} ${c.path.slice(0, 160)}${c.path.length > 160 ? '…' : ''} {${headers}}${body}`;
 };
 
@@ -148,14 +176,23 @@ export interface FuzzOptions {
 export async function fuzz(opts: FuzzOptions): Promise<PartResult> {
   const { endpoints, source } = await listEndpoints(opts.client);
   const all = [...endpoints, ...pageEndpoints()];
-  const cookies: Record<Identity, string | undefined> = { anonymous: undefined, user: opts.accounts.user.cookie, admin: opts.accounts.admin.cookie };
+  const cookies: Record<Identity, string | undefined> = {
+    anonymous: undefined,
+    user: opts.accounts.user.cookie,
+    admin: opts.accounts.admin.cookie,
+  };
   const caseArb = fc
     .record({ endpoint: fc.nat(all.length - 1), identity: fc.constantFrom<Identity>('anonymous', 'user', 'admin') })
     .chain(({ endpoint, identity }) => {
       const e = all[endpoint] as Endpoint;
-      return fuzzCase(e, SIGN_OUT.has(`${e.method} ${e.path}`) ? 'anonymous' : identity, { serviceToken: opts.serviceToken }).map((c) => ({ c, e }));
+      return fuzzCase(e, SIGN_OUT.has(`${e.method} ${e.path}`) ? 'anonymous' : identity, { serviceToken: opts.serviceToken }).map((c) => ({
+        c,
+        e,
+      }));
     });
-  console.log(`fuzz: ${count(opts.requests)} requests over ${all.length} endpoints (${endpoints.length} from ${source}), seed ${opts.seed}`);
+  console.log(
+    `fuzz: ${count(opts.requests)} requests over ${all.length} endpoints (${endpoints.length} from ${source}), seed ${opts.seed}`,
+  );
   const cases = fc.sample(caseArb, { seed: opts.seed, numRuns: opts.requests });
 
   const statuses = new Map<string, number>();
@@ -183,7 +220,11 @@ export async function fuzz(opts: FuzzOptions): Promise<PartResult> {
       }
       if (err instanceof Hang) hangs += 1;
       const raw = (err as { rawPacket?: Buffer }).rawPacket;
-      failures.push({ index, problem: `no answer: ${err instanceof Error ? err.message : String(err)}${raw ? ` (received ${JSON.stringify(raw.toString('latin1').slice(0, 300))})` : ''}`, c });
+      failures.push({
+        index,
+        problem: `no answer: ${err instanceof Error ? err.message : String(err)}${raw ? ` (received ${JSON.stringify(raw.toString('latin1').slice(0, 300))})` : ''}`,
+        c,
+      });
       return;
     }
     slowest = Math.max(slowest, res.ms);
@@ -206,7 +247,11 @@ export async function fuzz(opts: FuzzOptions): Promise<PartResult> {
       { part: 'fuzz', figure: 'seed', value: opts.seed },
       { part: 'fuzz', figure: 'endpoints (source)', value: `${all.length} (${endpoints.length} from ${source})` },
       { part: 'fuzz', figure: 'requests sent', value: `${count(sent)} in ${seconds.toFixed(0)} s (fewest per endpoint: ${covered})` },
-      { part: 'fuzz', figure: 'answers 2xx/3xx/4xx/5xx', value: ['2xx', '3xx', '4xx', '5xx'].map((b) => count(statuses.get(b) ?? 0)).join(' / ') },
+      {
+        part: 'fuzz',
+        figure: 'answers 2xx/3xx/4xx/5xx',
+        value: ['2xx', '3xx', '4xx', '5xx'].map((b) => count(statuses.get(b) ?? 0)).join(' / '),
+      },
       ...(noLiveInstance > 0 ? [{ part: 'fuzz', figure: '5xx of nginx with no live instance left', value: count(noLiveInstance) }] : []),
       { part: 'fuzz', figure: 'refused by the client before sending', value: unsendable },
       { part: 'fuzz', figure: 'slowest answer', value: `${slowest.toFixed(0)} ms` },
@@ -214,7 +259,11 @@ export async function fuzz(opts: FuzzOptions): Promise<PartResult> {
       { part: 'fuzz', figure: 'failures', value: failures.length },
     ],
     failures: [
-      ...(noLiveInstance > 0 ? [`${count(noLiveInstance)} of these answers came from nginx with every instance marked failed (max_fails): the fault of a few requests, answered by all`] : []),
+      ...(noLiveInstance > 0
+        ? [
+            `${count(noLiveInstance)} of these answers came from nginx with every instance marked failed (max_fails): the fault of a few requests, answered by all`,
+          ]
+        : []),
       ...examples(failures),
     ],
   };

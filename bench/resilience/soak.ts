@@ -112,17 +112,25 @@ export async function soak({ cluster, seconds, cookie }: SoakOptions): Promise<P
   const rps = Math.round(result.requests.average);
   const problems: string[] = [];
   if (failures > 0) {
-    const codes = (r: autocannon.Result) => Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => `${code}: ${(s as { count: number }).count}`).join(', ');
+    const codes = (r: autocannon.Result) =>
+      Object.entries(r.statusCodeStats ?? {})
+        .map(([code, s]) => `${code}: ${(s as { count: number }).count}`)
+        .join(', ');
     problems.push(`errors ${result.errors}, timeouts ${result.timeouts}, non-2xx ${result.non2xx} (status codes ${codes(result)})`);
-    problems.push(`warm-up: errors ${warmUp.errors}, timeouts ${warmUp.timeouts}, non-2xx ${warmUp.non2xx} (status codes ${codes(warmUp)})`);
+    problems.push(
+      `warm-up: errors ${warmUp.errors}, timeouts ${warmUp.timeouts}, non-2xx ${warmUp.non2xx} (status codes ${codes(warmUp)})`,
+    );
   }
   for (const instance of cluster.instances.filter((i) => !i.running())) {
     problems.push(`instance ${instance.index} exited during the soak:\n${instance.output().split('\n').slice(-15).join('\n')}`);
   }
   growth.forEach((g, i) => {
-    if (!(g <= MAX_RSS_GROWTH)) problems.push(`instance ${i}: RSS ${before[i]?.toFixed(0)} -> ${after[i]?.toFixed(0)} MiB (+${(g * 100).toFixed(0)} %)`);
+    if (!(g <= MAX_RSS_GROWTH))
+      problems.push(`instance ${i}: RSS ${before[i]?.toFixed(0)} -> ${after[i]?.toFixed(0)} MiB (+${(g * 100).toFixed(0)} %)`);
   });
-  const warmNote = collected.every(Boolean) ? 'until each instance had a full GC' : `no full GC seen on ${collected.filter((c) => !c).length} instance(s)`;
+  const warmNote = collected.every(Boolean)
+    ? 'until each instance had a full GC'
+    : `no full GC seen on ${collected.filter((c) => !c).length} instance(s)`;
   return {
     part: 'soak',
     criterion: 'no errors, timeouts or non-2xx; RSS of each instance +20 % at most from start to end (after the warm-up)',
@@ -130,7 +138,11 @@ export async function soak({ cluster, seconds, cookie }: SoakOptions): Promise<P
     figures: [
       { part: 'soak', figure: 'warm-up', value: `${warmUp.duration.toFixed(0)} s, ${count(warmUp.requests.total)} requests (${warmNote})` },
       { part: 'soak', figure: 'duration, connections', value: `${seconds} s, ${CONNECTIONS} connections` },
-      { part: 'soak', figure: `req/s (target ≥ ${count(TARGET_RPS)})`, value: `${count(rps)}${rps < TARGET_RPS ? ' (below the target)' : ''}` },
+      {
+        part: 'soak',
+        figure: `req/s (target ≥ ${count(TARGET_RPS)})`,
+        value: `${count(rps)}${rps < TARGET_RPS ? ' (below the target)' : ''}`,
+      },
       { part: 'soak', figure: 'requests', value: count(result.requests.total) },
       { part: 'soak', figure: 'latency p50 / p99', value: `${result.latency.p50} / ${result.latency.p99} ms` },
       { part: 'soak', figure: 'errors / timeouts / non-2xx', value: `${result.errors} / ${result.timeouts} / ${result.non2xx}` },

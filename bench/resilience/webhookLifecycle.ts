@@ -7,8 +7,21 @@ import type Stripe from 'stripe';
 import type { StripeFixture } from '../../tests/fixtures/stripeServer';
 
 export const STEPS = [
-  'trial-ends', 'past-due', 'unpaid', 'recover', 'switch-price', 'cancel-at-period-end', 'keep', 'drop-card', 'restore-card',
-  'resume', 'cancel', 'metadata', 'rename-product', 'retire-other-price', 'customer-event',
+  'trial-ends',
+  'past-due',
+  'unpaid',
+  'recover',
+  'switch-price',
+  'cancel-at-period-end',
+  'keep',
+  'drop-card',
+  'restore-card',
+  'resume',
+  'cancel',
+  'metadata',
+  'rename-product',
+  'retire-other-price',
+  'customer-event',
 ] as const;
 export type Step = (typeof STEPS)[number];
 
@@ -32,18 +45,30 @@ export async function startOrder(
   api: Stripe,
   opts: { index: number; userId: string; email: string; trial: boolean; card: boolean; claim: (key: string) => void },
 ): Promise<Order> {
-  const product = stripe.addProduct({ name: `Resilience plan ${opts.index}`, description: 'webhook convergence', metadata: { credits_amount: '100' } });
+  const product = stripe.addProduct({
+    name: `Resilience plan ${opts.index}`,
+    description: 'webhook convergence',
+    metadata: { credits_amount: '100' },
+  });
   opts.claim(product.id);
   await stripe.emit('product.created', product);
   const prices: string[] = [];
   for (const interval of ['month', 'year'] as const) {
-    const price = stripe.addPrice({ product: product.id, unit_amount: interval === 'month' ? 999 : 9990, currency: 'usd', recurring: { interval } });
+    const price = stripe.addPrice({
+      product: product.id,
+      unit_amount: interval === 'month' ? 999 : 9990,
+      currency: 'usd',
+      recurring: { interval },
+    });
     await stripe.emit('price.created', price);
     prices.push(price.id);
   }
   const customer = await api.customers.create({ email: opts.email, name: `Resilience ${opts.index}`, metadata: { user_id: opts.userId } });
   opts.claim(customer.id);
-  const trial = opts.trial || !opts.card ? { trial_period_days: 14, trial_settings: { end_behavior: { missing_payment_method: 'pause' as const } } } : {};
+  const trial =
+    opts.trial || !opts.card
+      ? { trial_period_days: 14, trial_settings: { end_behavior: { missing_payment_method: 'pause' as const } } }
+      : {};
   const session = await api.checkout.sessions.create({
     mode: 'subscription',
     customer: customer.id,

@@ -54,11 +54,21 @@ function keyOf(event: StripeEvent): string {
 }
 
 async function mirrorOf(db: pg.Pool, order: Order): Promise<MirrorState | { missing: string }> {
-  const [sub] = (await db.query('select user_id, customer_id, status, item_id, price_id, unit_amount, recurring_interval, product_id, product_name, cancel_at, cancel_at_period_end, trial_end, current_period_end, default_payment_method from billing_subscriptions where id = $1', [order.subscriptionId])).rows;
-  const [customer] = (await db.query('select customer_id, default_payment_method from billing_customers where user_id = $1', [order.userId])).rows;
+  const [sub] = (
+    await db.query(
+      'select user_id, customer_id, status, item_id, price_id, unit_amount, recurring_interval, product_id, product_name, cancel_at, cancel_at_period_end, trial_end, current_period_end, default_payment_method from billing_subscriptions where id = $1',
+      [order.subscriptionId],
+    )
+  ).rows;
+  const [customer] = (
+    await db.query('select customer_id, default_payment_method from billing_customers where user_id = $1', [order.userId])
+  ).rows;
   const [product] = (await db.query('select name, active from billing_products where id = $1', [order.productId])).rows;
-  const prices = (await db.query<{ id: string; active: number }>('select id, active from billing_prices where product_id = $1', [order.productId])).rows;
-  if (!sub || !customer || !product) return { missing: [!sub && 'subscription', !customer && 'customer', !product && 'product'].filter(Boolean).join(', ') };
+  const prices = (
+    await db.query<{ id: string; active: number }>('select id, active from billing_prices where product_id = $1', [order.productId])
+  ).rows;
+  if (!sub || !customer || !product)
+    return { missing: [!sub && 'subscription', !customer && 'customer', !product && 'product'].filter(Boolean).join(', ') };
   return { subscription: sub, customer, product, prices: Object.fromEntries(prices.map((p) => [p.id, Number(p.active)])) } as MirrorState;
 }
 
@@ -69,7 +79,7 @@ function differences(expected: MirrorState, actual: MirrorState): string[] {
     const e = expected[group] as Record<string, unknown>;
     const a = actual[group] as Record<string, unknown>;
     for (const key of new Set([...Object.keys(e), ...Object.keys(a)])) {
-      const norm = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v ?? null);
+      const norm = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : (v ?? null));
       if (norm(e[key]) !== norm(a[key])) out.push(`${group}.${key}: Stripe ${JSON.stringify(e[key])} ≠ mirror ${JSON.stringify(a[key])}`);
     }
   }
@@ -114,7 +124,7 @@ async function runOrder(ctx: Context, index: number, s: Scenario): Promise<strin
       const j = choose(i + 1);
       [copies[i], copies[j]] = [copies[j] as Copy, copies[i] as Copy];
     }
-    for (let at = 0; at < copies.length; ) {
+    for (let at = 0; at < copies.length;) {
       const batch = copies.slice(at, at + 1 + choose(4));
       at += batch.length;
       await Promise.all(
@@ -130,14 +140,22 @@ async function runOrder(ctx: Context, index: number, s: Scenario): Promise<strin
           });
           ctx.tally.deliveries += 1;
           log.push(`${copy.type}#${copy.event}→${instance.index}${res.status === 200 ? '' : ` (${res.status})`}`);
-          if (res.status !== 200) throw new Error(`instance ${instance.index} answered ${res.status} to ${copy.type}: ${(await res.text()).slice(0, 200)}`);
+          if (res.status !== 200)
+            throw new Error(`instance ${instance.index} answered ${res.status} to ${copy.type}: ${(await res.text()).slice(0, 200)}`);
         }),
       );
       log.push('|');
     }
   };
 
-  const order = await startOrder(stripe, api, { index, userId, email, trial: s.trial, card: s.card, claim: (key) => ctx.captured.set(key, inbox) });
+  const order = await startOrder(stripe, api, {
+    index,
+    userId,
+    email,
+    trial: s.trial,
+    card: s.card,
+    claim: (key) => ctx.captured.set(key, inbox),
+  });
   collect();
   for (const [n, step] of s.steps.entries()) {
     if (s.interleaved && pending.length > 0) {
@@ -218,7 +236,11 @@ export async function webhooks(opts: { cluster: Cluster; stripe: StripeFixture; 
     figures: [
       { part: 'webhooks', figure: 'orders (seed)', value: `${count(opts.orders)} (${opts.seed}) in ${seconds.toFixed(0)} s` },
       { part: 'webhooks', figure: 'lifecycle steps applied', value: count(ctx.tally.steps) },
-      { part: 'webhooks', figure: 'deliveries (1–3 copies per event)', value: `${count(ctx.tally.deliveries)} to ${cluster.instances.length} instances` },
+      {
+        part: 'webhooks',
+        figure: 'deliveries (1–3 copies per event)',
+        value: `${count(ctx.tally.deliveries)} to ${cluster.instances.length} instances`,
+      },
       { part: 'webhooks', figure: 'orders not converged', value: failedOrders },
       ...(unclaimed ? [{ part: 'webhooks', figure: 'events of no order (not delivered)', value: unclaimed }] : []),
     ],

@@ -48,7 +48,10 @@ async function authPlugin(app: FastifyInstance, { services }: AuthOptions) {
   app.decorateRequest('user', {
     getter(this: FastifyRequest): UsersTable {
       const user = guarded.get(this);
-      if (!user) throw new Error(`request.user read on ${this.method} ${this.routeOptions.url ?? this.url}, which has no requireUser or requireAdmin guard`);
+      if (!user)
+        throw new Error(
+          `request.user read on ${this.method} ${this.routeOptions.url ?? this.url}, which has no requireUser or requireAdmin guard`,
+        );
       return user;
     },
   });

@@ -169,7 +169,9 @@ export function sendCompressedOnce(request: FastifyRequest, reply: FastifyReply,
   if (wanted === 'identity') return sendEncoded(reply, 'identity', identity);
   const encoded =
     wanted === 'br'
-      ? zlib.brotliCompressSync(identity, { params: { ...DYNAMIC_BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } })
+      ? zlib.brotliCompressSync(identity, {
+          params: { ...DYNAMIC_BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+        })
       : zlib.gzipSync(identity, { level: DYNAMIC_GZIP_LEVEL });
   return encoded.length < identity.length ? sendEncoded(reply, wanted, encoded) : sendEncoded(reply, 'identity', identity);
 }
@@ -179,7 +181,8 @@ export function sendCompressedOnce(request: FastifyRequest, reply: FastifyReply,
  * dialects, JavaScript and SVG. Never octet-stream or media: those are binary or already
  * compressed.
  */
-const COMPRESSIBLE_TYPES = /^(?:text\/(?!event-stream)[\w.+-]+|application\/(?:json|javascript|ecmascript|xml|x-ndjson|[\w.+-]+\+(?:json|xml))|image\/svg\+xml)\s*(?:;|$)/i;
+const COMPRESSIBLE_TYPES =
+  /^(?:text\/(?!event-stream)[\w.+-]+|application\/(?:json|javascript|ecmascript|xml|x-ndjson|[\w.+-]+\+(?:json|xml))|image\/svg\+xml)\s*(?:;|$)/i;
 
 /** Routes whose replies must leave as they are. */
 function sentAsIs(route: RouteOptions): boolean {

@@ -23,7 +23,8 @@ export const SECURITY_SCHEMES = {
   bearerToken: {
     type: 'http',
     scheme: 'bearer',
-    description: "The plugin's license token (from the sign-in hand-off), or the AI service's token (AI_SERVICE_TOKEN) on the ingestion routes.",
+    description:
+      "The plugin's license token (from the sign-in hand-off), or the AI service's token (AI_SERVICE_TOKEN) on the ingestion routes.",
   },
   stripeSignature: {
     type: 'apiKey',
@@ -95,9 +96,18 @@ const ROUTES: Record<string, RouteDoc> = {
 
   'GET /api/user': { tag: ACCOUNT, security: SESSION },
   'POST /api/login': { tag: ACCOUNT, security: PUBLIC, limited: true, errors: { 401: 'Wrong e-mail or password (invalid_credentials)' } },
-  'POST /api/register': { tag: ACCOUNT, security: PUBLIC, limited: true, errors: { 409: 'The e-mail has an account already (email_taken)' } },
+  'POST /api/register': {
+    tag: ACCOUNT,
+    security: PUBLIC,
+    limited: true,
+    errors: { 409: 'The e-mail has an account already (email_taken)' },
+  },
   'POST /api/logout': { tag: ACCOUNT, security: SESSION_OPTIONAL },
-  'GET /api/logout': { tag: ACCOUNT, security: SESSION_OPTIONAL, redirect: "The navigation bar's Logout link: ends the session and goes to /" },
+  'GET /api/logout': {
+    tag: ACCOUNT,
+    security: SESSION_OPTIONAL,
+    redirect: "The navigation bar's Logout link: ends the session and goes to /",
+  },
   'POST /api/forgot-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
   'POST /api/reset-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
 
@@ -107,8 +117,16 @@ const ROUTES: Record<string, RouteDoc> = {
     limited: true,
     redirect: 'Starts Sign in with Epic (client=ue: the plugin hand-off, docs/plugin-sign-in.md): to Epic, or to /authentication_failed',
   },
-  'GET /api/auth/callback': { tag: EPIC, security: SIGN_IN, redirect: "Epic's redirect back (EPIC_REDIRECT_URI): to the next sign-in step, or to /authentication_failed" },
-  'GET /api/auth/callback-internal': { tag: EPIC, security: SIGN_IN, redirect: 'Finishes a sign-in whose e-mail was verified: to the next step, or to /authentication_failed' },
+  'GET /api/auth/callback': {
+    tag: EPIC,
+    security: SIGN_IN,
+    redirect: "Epic's redirect back (EPIC_REDIRECT_URI): to the next sign-in step, or to /authentication_failed",
+  },
+  'GET /api/auth/callback-internal': {
+    tag: EPIC,
+    security: SIGN_IN,
+    redirect: 'Finishes a sign-in whose e-mail was verified: to the next step, or to /authentication_failed',
+  },
   'GET /api/auth/status': { tag: EPIC, security: [{ sessionCookie: [] }, { signInCookie: [] }, {}] },
   'POST /api/auth/epic/cancel': { tag: EPIC, security: SIGN_IN_OPTIONAL },
   'POST /api/user/check-exists': { tag: EPIC, security: SIGN_IN, limited: true },
@@ -126,7 +144,11 @@ const ROUTES: Record<string, RouteDoc> = {
   'GET /api/email/verify': { tag: EMAIL, security: PUBLIC, limited: true, redirect: 'To /email-verification-completed with the outcome' },
 
   'GET /api/stripe/products': { tag: BILLING, security: PUBLIC },
-  'GET /api/stripe/user-subscriptions': { tag: BILLING, security: SESSION, errors: { 404: 'The user has no subscription (no_subscription)' } },
+  'GET /api/stripe/user-subscriptions': {
+    tag: BILLING,
+    security: SESSION,
+    errors: { 404: 'The user has no subscription (no_subscription)' },
+  },
   'GET /api/stripe/subscription-status': { tag: BILLING, security: SESSION },
   'POST /api/stripe/verify-subscription': { tag: BILLING, security: SESSION, limited: true },
   'POST /api/stripe/create-checkout-session': BILLING_WRITE,
@@ -136,7 +158,8 @@ const ROUTES: Record<string, RouteDoc> = {
   'GET /api/stripe/subscription-update-success': {
     tag: BILLING,
     security: SESSION_OPTIONAL,
-    redirect: "Where Stripe sends the browser back: refreshes the user's subscriptions, then to the dashboard (client=ue: /subscription-update)",
+    redirect:
+      "Where Stripe sends the browser back: refreshes the user's subscriptions, then to the dashboard (client=ue: /subscription-update)",
   },
   'POST /api/stripe/webhook': {
     tag: BILLING,
@@ -160,7 +183,12 @@ const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/users': { tag: ADMIN, security: SESSION, admin: true, okHeaders: LIST_PAGE },
   'GET /api/admin/audit': { tag: ADMIN, security: SESSION, admin: true, okHeaders: LIST_PAGE },
   'GET /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
-  'PUT /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)', 409: 'Another user has this e-mail (email_taken)' } },
+  'PUT /api/admin/users/:id': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: { 404: 'No such user (not_found)', 409: 'Another user has this e-mail (email_taken)' },
+  },
   'DELETE /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'GET /api/admin/users/:id/details': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'POST /api/admin/users/:id/license/reissue': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
@@ -171,7 +199,12 @@ const ROUTES: Record<string, RouteDoc> = {
     admin: true,
     ok: { 200: { description: 'Every user, as a CSV attachment', content: { 'text/csv': { schema: { type: 'string' } } } } },
   },
-  'GET /api/admin/messages/search': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No message for this session id (not_found)' } },
+  'GET /api/admin/messages/search': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: { 404: 'No message for this session id (not_found)' },
+  },
   'PUT /api/ingest/threads/:threadId': {
     tag: INGESTION,
     security: BEARER,
@@ -188,7 +221,15 @@ const ROUTES: Record<string, RouteDoc> = {
 const AREAS: [prefix: string, doc: RouteDoc][] = [
   ['/api/admin/', { tag: ADMIN, security: SESSION, admin: true }],
   // The AI service's token, or a user's license token (only those are rate limited).
-  ['/api/ingest/', { tag: INGESTION, security: BEARER, limited: true, errors: { 401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)' } }],
+  [
+    '/api/ingest/',
+    {
+      tag: INGESTION,
+      security: BEARER,
+      limited: true,
+      errors: { 401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)' },
+    },
+  ],
 ];
 
 function routeDoc(method: string, url: string): RouteDoc | undefined {
@@ -210,7 +251,8 @@ function errorResponses(method: string, schema: FastifySchema, doc: RouteDoc): R
   if (required && doc.security.every((s) => 'sessionCookie' in s)) add(401, 'Not signed in (unauthorized)');
   if (required && doc.security.every((s) => 'bearerToken' in s)) add(401, 'No valid token (unauthorized)');
   if (doc.admin) add(403, 'Signed in, but not as an admin (forbidden)');
-  if (required && doc.security.every((s) => 'signInCookie' in s)) add(403, 'No Epic sign-in in progress in this browser (no_pending_sign_in)');
+  if (required && doc.security.every((s) => 'signInCookie' in s))
+    add(403, 'No Epic sign-in in progress in this browser (no_pending_sign_in)');
   if (STATE_CHANGING.has(method)) add(403, "Sent by another site's page: its Origin is not ours (cross_origin)");
   for (const [status, reason] of Object.entries(doc.errors ?? {})) add(status, reason);
   if (doc.limited) add(429, 'Too many requests (rate_limited)');
@@ -240,11 +282,21 @@ export function documentRoute(method: string, url: string, schema: FastifySchema
   const own = Object.fromEntries(
     Object.entries((schema.response ?? {}) as Record<string, object>).map(([status, json]) => [
       status,
-      { 'x-response-description': SUCCESS[status] ?? 'Answer', ...(status === '200' && doc.okHeaders ? { headers: doc.okHeaders } : {}), ...json },
+      {
+        'x-response-description': SUCCESS[status] ?? 'Answer',
+        ...(status === '200' && doc.okHeaders ? { headers: doc.okHeaders } : {}),
+        ...json,
+      },
     ]),
   );
   const response = doc.redirect
-    ? { 302: { type: 'null', description: doc.redirect, headers: { Location: { type: 'string', description: 'Where the browser goes next' } } } }
+    ? {
+        302: {
+          type: 'null',
+          description: doc.redirect,
+          headers: { Location: { type: 'string', description: 'Where the browser goes next' } },
+        },
+      }
     : { ...own, ...doc.ok, ...errorResponses(method, schema, doc) };
   return { ...schema, tags: [doc.tag], security: doc.security, response } as FastifySchema;
 }

@@ -78,13 +78,21 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
         return sendList(reply, 'users', 0, users, users.length);
       }
       const [field, order] = sort ?? ['createdAt', 'DESC'];
-      const { users, total } = await adminUsers.list({ sort: field, order, offset: start, limit: end - start + 1, q: filter?.q || undefined });
+      const { users, total } = await adminUsers.list({
+        sort: field,
+        order,
+        offset: start,
+        limit: end - start + 1,
+        q: filter?.q || undefined,
+      });
       return sendList(reply, 'users', start, users, total);
     },
   );
 
-  app.get('/api/admin/users/search', { schema: { querystring: userSearchQuerySchema, response: { 200: z.array(adminUserSchema) } } }, async (request) =>
-    adminUsers.search(request.query.query),
+  app.get(
+    '/api/admin/users/search',
+    { schema: { querystring: userSearchQuerySchema, response: { 200: z.array(adminUserSchema) } } },
+    async (request) => adminUsers.search(request.query.query),
   );
 
   app.get('/api/admin/users/export', async (_request, reply) => {
@@ -124,12 +132,16 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
     async (request) => accountControl.reissueLicense(actorOf(request.user), request.params.id),
   );
 
-  app.post('/api/admin/users/:id/sessions/revoke', { schema: { params: userParams, response: { 200: sessionsRevokedSchema } } }, async (request) =>
-    accountControl.revokeSessions(actorOf(request.user), request.params.id),
+  app.post(
+    '/api/admin/users/:id/sessions/revoke',
+    { schema: { params: userParams, response: { 200: sessionsRevokedSchema } } },
+    async (request) => accountControl.revokeSessions(actorOf(request.user), request.params.id),
   );
 
-  app.get('/api/admin/messages/search', { schema: { querystring: messageSearchQuerySchema, response: { 200: storedMessageSchema } } }, async (request) =>
-    messages.findBySession(request.query.sessionId),
+  app.get(
+    '/api/admin/messages/search',
+    { schema: { querystring: messageSearchQuerySchema, response: { 200: storedMessageSchema } } },
+    async (request) => messages.findBySession(request.query.sessionId),
   );
 
   app.get(
@@ -139,8 +151,10 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
   );
 
   // The build and its audit entry are one write (the CLI's release calls the same method).
-  app.post('/api/admin/release-sage-build', { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } } }, async (request) =>
-    builds.release({ ...request.body, ue54Url: '' }, actorOf(request.user)),
+  app.post(
+    '/api/admin/release-sage-build',
+    { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } } },
+    async (request) => builds.release({ ...request.body, ue54Url: '' }, actorOf(request.user)),
   );
 
   app.get(

@@ -31,11 +31,22 @@ const HOP_BY_HOP = new Set([
   'forwarded',
 ]);
 /** Response headers not passed back: fetch already decoded the body, and cookies stay ours. */
-const RESPONSE_DROPPED = new Set([...HOP_BY_HOP, 'content-encoding', 'set-cookie', 'access-control-allow-origin', 'access-control-allow-credentials']);
+const RESPONSE_DROPPED = new Set([
+  ...HOP_BY_HOP,
+  'content-encoding',
+  'set-cookie',
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+]);
 
 function connectionHeaders(value: string | string[] | undefined): Set<string> {
   const raw = Array.isArray(value) ? value.join(',') : (value ?? '');
-  return new Set(raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    raw
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  );
 }
 
 /**
@@ -53,7 +64,9 @@ export async function ingestProxyRoutes(app: App, { config, services }: RouteCon
     const analytics = config.analytics;
     if (!analytics) throw notFound(`No such endpoint: ${request.method} /ingest`);
     // A page sends a batch every few seconds; a flood is somebody using us as an open relay.
-    await enforceLimits(services, 'Too many analytics requests. Please slow down.', [[`ingest-proxy:ip:${request.ip}`, ANALYTICS_RATE_LIMITS.proxyPerIp]]);
+    await enforceLimits(services, 'Too many analytics requests. Please slow down.', [
+      [`ingest-proxy:ip:${request.ip}`, ANALYTICS_RATE_LIMITS.proxyPerIp],
+    ]);
     const rest = request.url.slice('/ingest'.length);
     const target = new URL(`${analytics.host}${rest.startsWith('/') ? rest : `/${rest}`}`);
     // The target stays on the analytics host whatever the path says.

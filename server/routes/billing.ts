@@ -113,21 +113,37 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
 
   // Where Stripe sends the browser back. It brings the mirror up to date first, so the page the
   // user lands on shows the change even before the webhook arrives; a failure there only waits for it.
-  const returnQuery = updateSuccessQuerySchema.extend({ session_id: z.string().max(255).regex(/^[A-Za-z0-9_]+$/).optional() });
-  app.get('/api/stripe/subscription-update-success', { schema: { querystring: returnQuery }, attachValidation: true }, async (request, reply) => {
-    const raw = request.query as { client?: unknown };
-    const query = request.validationError ? { client: raw.client === 'ue' ? ('ue' as const) : ('web' as const), session_id: undefined } : request.query;
-    const user = await sessionUser(request, services);
-    if (user) {
-      const allowed = await services.rateLimiter.hit(`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser);
-      if (allowed.allowed) {
-        await billing.applyReturn(user.id, query.session_id).catch((err: unknown) => request.log.warn({ err }, 'refreshing billing on return failed'));
-      } else {
-        services.metrics.rateLimited('billing');
-      }
-    }
-    return reply.redirect(query.client === 'ue' ? '/subscription-update?client=ue&updated=true' : '/dashboard?refresh=true#subscriptions');
+  const returnQuery = updateSuccessQuerySchema.extend({
+    session_id: z
+      .string()
+      .max(255)
+      .regex(/^[A-Za-z0-9_]+$/)
+      .optional(),
   });
+  app.get(
+    '/api/stripe/subscription-update-success',
+    { schema: { querystring: returnQuery }, attachValidation: true },
+    async (request, reply) => {
+      const raw = request.query as { client?: unknown };
+      const query = request.validationError
+        ? { client: raw.client === 'ue' ? ('ue' as const) : ('web' as const), session_id: undefined }
+        : request.query;
+      const user = await sessionUser(request, services);
+      if (user) {
+        const allowed = await services.rateLimiter.hit(`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser);
+        if (allowed.allowed) {
+          await billing
+            .applyReturn(user.id, query.session_id)
+            .catch((err: unknown) => request.log.warn({ err }, 'refreshing billing on return failed'));
+        } else {
+          services.metrics.rateLimited('billing');
+        }
+      }
+      return reply.redirect(
+        query.client === 'ue' ? '/subscription-update?client=ue&updated=true' : '/dashboard?refresh=true#subscriptions',
+      );
+    },
+  );
 
   // Stripe signs the exact bytes it sent: this scope keeps JSON bodies raw for the check.
   await app.register(async (hooks) => {
@@ -135,14 +151,18 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
     hooks.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, (_request, body, done) => {
       done(null, body);
     });
-    hooks.post('/api/stripe/webhook', { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { response: { 200: webhookReceivedSchema } } }, async (request) => {
-      const signature = request.headers['stripe-signature'];
-      if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
-        throw new AppError(400, 'invalid_signature', 'The webhook signature is not valid');
-      }
-      if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
-      const { duplicate } = await billing.handleWebhook(request.body, signature);
-      return { received: true as const, duplicate };
-    });
+    hooks.post(
+      '/api/stripe/webhook',
+      { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { response: { 200: webhookReceivedSchema } } },
+      async (request) => {
+        const signature = request.headers['stripe-signature'];
+        if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
+          throw new AppError(400, 'invalid_signature', 'The webhook signature is not valid');
+        }
+        if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
+        const { duplicate } = await billing.handleWebhook(request.body, signature);
+        return { received: true as const, duplicate };
+      },
+    );
   });
 }

@@ -55,12 +55,16 @@ export async function emailRoutes(app: App, { services }: RouteContext) {
   const toCompletedPage = failurePage((failure) =>
     completedPath(false, failure === 'rate_limited' ? VERIFY_LINK_MESSAGES.tooMany : VERIFY_LINK_MESSAGES.failed),
   );
-  app.get('/api/email/verify', { schema: { querystring: verifyQuerySchema }, attachValidation: true, errorHandler: toCompletedPage }, async (request, reply) => {
-    await enforceLimits(services, TOO_MANY.link, [[`verification-link:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationLinkPerIp]]);
-    const outcome =
-      request.query.token && !request.validationError
-        ? await emailVerification.verify(request.query.token)
-        : { success: false, message: VERIFY_LINK_MESSAGES.invalid };
-    return reply.redirect(completedPath(outcome.success, outcome.message));
-  });
+  app.get(
+    '/api/email/verify',
+    { schema: { querystring: verifyQuerySchema }, attachValidation: true, errorHandler: toCompletedPage },
+    async (request, reply) => {
+      await enforceLimits(services, TOO_MANY.link, [[`verification-link:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationLinkPerIp]]);
+      const outcome =
+        request.query.token && !request.validationError
+          ? await emailVerification.verify(request.query.token)
+          : { success: false, message: VERIFY_LINK_MESSAGES.invalid };
+      return reply.redirect(completedPath(outcome.success, outcome.message));
+    },
+  );
 }

@@ -103,35 +103,43 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
 
   const toFailurePage = failurePage(failurePath);
 
-  app.get('/api/auth/login', { schema: { querystring: loginQuerySchema }, attachValidation: true, errorHandler: toFailurePage }, async (request, reply) => {
-    await enforceLimits(services, TOO_MANY.start, [[`epic-start:ip:${request.ip}`, AUTH_RATE_LIMITS.epicStartPerIp]]);
-    if (request.validationError) {
-      const fromPlugin = new URL(request.url, 'http://login.invalid').searchParams.get('client') === 'ue';
-      // A web sign-in has nothing to get wrong but `client`: the page's unexpected-error text.
-      return reply.redirect(fromPlugin ? failurePath('invalid_plugin_request') : '/authentication_failed');
-    }
-    let plugin: PluginRequest | null = null;
-    if (request.query.client === 'ue') {
-      const checked = pluginRequest(request.query);
-      if (typeof checked === 'string') return reply.redirect(failurePath(checked));
-      plugin = checked;
-    }
-    if (!epicSignIn.available) {
-      request.log.warn('Sign in with Epic was requested but Epic is not configured (EPIC_CLIENT_ID)');
-      return reply.redirect(failurePath('server_error'));
-    }
-    const started = await epicSignIn.start(request.query.client, plugin);
-    setSignInCookie(reply, started.token, started.expiresAt, secure);
-    return reply.redirect(started.authorizeUrl);
-  });
+  app.get(
+    '/api/auth/login',
+    { schema: { querystring: loginQuerySchema }, attachValidation: true, errorHandler: toFailurePage },
+    async (request, reply) => {
+      await enforceLimits(services, TOO_MANY.start, [[`epic-start:ip:${request.ip}`, AUTH_RATE_LIMITS.epicStartPerIp]]);
+      if (request.validationError) {
+        const fromPlugin = new URL(request.url, 'http://login.invalid').searchParams.get('client') === 'ue';
+        // A web sign-in has nothing to get wrong but `client`: the page's unexpected-error text.
+        return reply.redirect(fromPlugin ? failurePath('invalid_plugin_request') : '/authentication_failed');
+      }
+      let plugin: PluginRequest | null = null;
+      if (request.query.client === 'ue') {
+        const checked = pluginRequest(request.query);
+        if (typeof checked === 'string') return reply.redirect(failurePath(checked));
+        plugin = checked;
+      }
+      if (!epicSignIn.available) {
+        request.log.warn('Sign in with Epic was requested but Epic is not configured (EPIC_CLIENT_ID)');
+        return reply.redirect(failurePath('server_error'));
+      }
+      const started = await epicSignIn.start(request.query.client, plugin);
+      setSignInCookie(reply, started.token, started.expiresAt, secure);
+      return reply.redirect(started.authorizeUrl);
+    },
+  );
 
   // Epic sends the browser back here (EPIC_REDIRECT_URI).
-  app.get('/api/auth/callback', { schema: { querystring: callbackQuerySchema }, attachValidation: true, errorHandler: toFailurePage }, async (request, reply) => {
-    // Not an answer our authorize request could have produced.
-    if (request.validationError) return reply.redirect(failurePath('state_mismatch'));
-    const query = new URL(request.url, 'http://callback.invalid').searchParams;
-    return land(reply, await epicSignIn.finishCallback(signInToken(request), query, sessionToken(request)));
-  });
+  app.get(
+    '/api/auth/callback',
+    { schema: { querystring: callbackQuerySchema }, attachValidation: true, errorHandler: toFailurePage },
+    async (request, reply) => {
+      // Not an answer our authorize request could have produced.
+      if (request.validationError) return reply.redirect(failurePath('state_mismatch'));
+      const query = new URL(request.url, 'http://callback.invalid').searchParams;
+      return land(reply, await epicSignIn.finishCallback(signInToken(request), query, sessionToken(request)));
+    },
+  );
 
   app.get('/api/auth/callback-internal', { errorHandler: toFailurePage }, async (request, reply) =>
     land(reply, await epicSignIn.completeVerifiedLink(signInToken(request), sessionToken(request))),

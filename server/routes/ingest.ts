@@ -29,14 +29,17 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`ingest:ip:${request.ip}`, INGESTION_RATE_LIMITS.perIp]]);
     const user = await services.users.findByLicenseToken(token);
     if (!user) throw await licenseTokenRefusal(services, token, INVALID_TOKEN);
-    await enforceLimits(services, 'Too many requests. Please slow down.', [[`ingest:user:${user.id}`, INGESTION_RATE_LIMITS.perLicenseToken]]);
+    await enforceLimits(services, 'Too many requests. Please slow down.', [
+      [`ingest:user:${user.id}`, INGESTION_RATE_LIMITS.perLicenseToken],
+    ]);
     return { kind: 'user', userId: user.id };
   }
 
   /** The user a write is for: a license token's own, or the one the service names. */
   async function ownerOf(caller: Caller, named: string | undefined): Promise<string | null> {
     if (caller.kind === 'user') {
-      if (named !== undefined && named !== caller.userId) throw new AppError(403, 'forbidden', 'A license token can only store for its own user');
+      if (named !== undefined && named !== caller.userId)
+        throw new AppError(403, 'forbidden', 'A license token can only store for its own user');
       return caller.userId;
     }
     if (named === undefined) return null;
@@ -55,11 +58,15 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
     return known;
   };
 
-  app.post('/api/ingest/messages', { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } } }, async (request, reply) => {
-    const userId = await ownerOf(caller(request), request.body.userId);
-    reply.code(201);
-    return services.messages.store(userId, request.body);
-  });
+  app.post(
+    '/api/ingest/messages',
+    { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } } },
+    async (request, reply) => {
+      const userId = await ownerOf(caller(request), request.body.userId);
+      reply.code(201);
+      return services.messages.store(userId, request.body);
+    },
+  );
 
   app.put(
     '/api/ingest/threads/:threadId',

@@ -69,6 +69,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * admin replaced it, else the route's own `unauthorized` message.
  */
 export async function licenseTokenRefusal(services: Services, token: string | undefined, message: string): Promise<AppError> {
-  if (token && (await services.users.isRevokedLicenseToken(token))) return new AppError(401, LICENSE_REVOKED.error, LICENSE_REVOKED.message);
+  if (token && (await services.users.isRevokedLicenseToken(token)))
+    return new AppError(401, LICENSE_REVOKED.error, LICENSE_REVOKED.message);
   return unauthorized(message);
 }

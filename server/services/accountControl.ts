@@ -18,7 +18,16 @@ const fromUnix = (seconds: number | null) => (seconds === null ? null : iso(seco
 
 type SubscriptionRow = Pick<
   BillingSubscriptionsTable,
-  'id' | 'product_name' | 'status' | 'unit_amount' | 'currency' | 'recurring_interval' | 'recurring_interval_count' | 'current_period_end' | 'trial_end' | 'cancel_at'
+  | 'id'
+  | 'product_name'
+  | 'status'
+  | 'unit_amount'
+  | 'currency'
+  | 'recurring_interval'
+  | 'recurring_interval_count'
+  | 'current_period_end'
+  | 'trial_end'
+  | 'cancel_at'
 >;
 
 function toAdminSubscription(row: SubscriptionRow): AdminSubscription {
@@ -101,7 +110,18 @@ export function createAccountControlService(deps: AccountControlDeps) {
         // The Stripe mirror's rows as they stand, every status, so admins see lapsed ones too.
         db
           .selectFrom('billing_subscriptions')
-          .select(['id', 'product_name', 'status', 'unit_amount', 'currency', 'recurring_interval', 'recurring_interval_count', 'current_period_end', 'trial_end', 'cancel_at'])
+          .select([
+            'id',
+            'product_name',
+            'status',
+            'unit_amount',
+            'currency',
+            'recurring_interval',
+            'recurring_interval_count',
+            'current_period_end',
+            'trial_end',
+            'cancel_at',
+          ])
           .where('user_id', '=', userId)
           .orderBy('created', 'desc')
           .orderBy('id', 'desc')

@@ -1,6 +1,13 @@
 import { Readable } from 'node:stream';
 import { PostgresAdapter, sql, type Expression, type RawBuilder, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { ADMIN_MESSAGES, SEARCH_LIST_LIMIT, type AdminUser, type UserListRequest, type UserSortField, type UserUpdate } from '../../contract/admin';
+import {
+  ADMIN_MESSAGES,
+  SEARCH_LIST_LIMIT,
+  type AdminUser,
+  type UserListRequest,
+  type UserSortField,
+  type UserUpdate,
+} from '../../contract/admin';
 import type { Database, Db } from '../db';
 import type { UsersTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
@@ -66,7 +73,11 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
   // The indexed expressions of migration 006, compared in byte order so a prefix is a range.
   const usernameKey = postgres ? sql<string>`lower(username) collate "C"` : sql<string>`lower(username)`;
   const emailKey = postgres ? sql<string>`coalesce(email, '') collate "C"` : sql<string>`coalesce(email, '')`;
-  const sortKeys: Record<UserSortField, RawBuilder<string | number>> = { username: usernameKey, email: emailKey, createdAt: sql<number>`created_at` };
+  const sortKeys: Record<UserSortField, RawBuilder<string | number>> = {
+    username: usernameKey,
+    email: emailKey,
+    createdAt: sql<number>`created_at`,
+  };
 
   /** Starts with `prefix`: `prefix <= key < prefix + U+10FFFF`, which an index answers as a range. */
   function startsWith(eb: ExpressionBuilder<Database, 'users'>, key: Expression<string>, prefix: string): Expression<SqlBool> {
@@ -108,7 +119,6 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     return Number(row_count);
   }
 
-
   return {
     totalUsers: countAll,
 
@@ -128,10 +138,25 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       if (query.q) {
         // A search lists at most SEARCH_LIST_LIMIT matches (decision 012): found, then sorted. Its
         // cost is bounded by the limit, however many users match or wherever they sort.
-        const found = db.selectFrom('users').select(['id', sortKey.as('sort_key')]).where(matches(query.q, SEARCH_LIST_LIMIT)).limit(SEARCH_LIST_LIMIT);
+        const found = db
+          .selectFrom('users')
+          .select(['id', sortKey.as('sort_key')])
+          .where(matches(query.q, SEARCH_LIST_LIMIT))
+          .limit(SEARCH_LIST_LIMIT);
         const rows = await db
-          .with((cte) => cte('found').materialized(), () => found)
-          .with('page', (qb) => qb.selectFrom('found').select(['id', 'sort_key']).orderBy('sort_key', direction).orderBy('id', direction).limit(query.limit).offset(offset))
+          .with(
+            (cte) => cte('found').materialized(),
+            () => found,
+          )
+          .with('page', (qb) =>
+            qb
+              .selectFrom('found')
+              .select(['id', 'sort_key'])
+              .orderBy('sort_key', direction)
+              .orderBy('id', direction)
+              .limit(query.limit)
+              .offset(offset),
+          )
           .selectFrom('page')
           .innerJoin('users', 'users.id', 'page.id')
           .selectAll('users')
@@ -141,7 +166,18 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
           .execute();
         const total = rows[0]
           ? Number(rows[0].found_total)
-          : Number((await db.with((cte) => cte('found').materialized(), () => found).selectFrom('found').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+          : Number(
+              (
+                await db
+                  .with(
+                    (cte) => cte('found').materialized(),
+                    () => found,
+                  )
+                  .selectFrom('found')
+                  .select((eb) => eb.fn.countAll<number | string>().as('n'))
+                  .executeTakeFirstOrThrow()
+              ).n,
+            );
         return { users: rows.map(toAdminUser), total };
       }
       if (offset === 0) {
@@ -161,7 +197,9 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       // (key, id) at or past the first row's, spelled out: both databases range-scan `key >= k` on the index.
       const [atOrPast, past] = descending ? (['<=', '<'] as const) : (['>=', '>'] as const);
       const rows = await page()
-        .where((eb) => eb.and([eb(sortKey, atOrPast, first.sort_key), eb.or([eb(sortKey, past, first.sort_key), eb('id', atOrPast, first.id)])]))
+        .where((eb) =>
+          eb.and([eb(sortKey, atOrPast, first.sort_key), eb.or([eb(sortKey, past, first.sort_key), eb('id', atOrPast, first.id)])]),
+        )
         .execute();
       return { users: rows.map(toAdminUser), total };
     },
@@ -191,14 +229,34 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       const lowered = term.toLowerCase();
       const [byId, byUsername, byEmail] = await Promise.all([
         db.selectFrom('users').selectAll().where('id', '=', term).execute(),
-        db.selectFrom('users').selectAll().where((eb) => startsWith(eb, usernameKey, lowered)).orderBy(usernameKey).orderBy('id').limit(SEARCH_LIMIT).execute(),
-        db.selectFrom('users').selectAll().where((eb) => startsWith(eb, emailKey, lowered)).orderBy(emailKey).orderBy('id').limit(SEARCH_LIMIT).execute(),
+        db
+          .selectFrom('users')
+          .selectAll()
+          .where((eb) => startsWith(eb, usernameKey, lowered))
+          .orderBy(usernameKey)
+          .orderBy('id')
+          .limit(SEARCH_LIMIT)
+          .execute(),
+        db
+          .selectFrom('users')
+          .selectAll()
+          .where((eb) => startsWith(eb, emailKey, lowered))
+          .orderBy(emailKey)
+          .orderBy('id')
+          .limit(SEARCH_LIMIT)
+          .execute(),
       ]);
       const found = new Map([...byId, ...byUsername, ...byEmail].map((row) => [row.id, row]));
       if (found.size < SEARCH_LIMIT && matchesAnywhere(term)) {
         const anywhere = postgres
-          ? db.selectFrom('users').selectAll().where((eb) => eb.or([contains('username', lowered), contains('email', lowered)]))
-          : db.selectFrom('users').selectAll().where(sql<SqlBool>`id in ${idsContaining(lowered, SEARCH_LIMIT)}`);
+          ? db
+              .selectFrom('users')
+              .selectAll()
+              .where((eb) => eb.or([contains('username', lowered), contains('email', lowered)]))
+          : db
+              .selectFrom('users')
+              .selectAll()
+              .where(sql<SqlBool>`id in ${idsContaining(lowered, SEARCH_LIMIT)}`);
         for (const row of await anywhere.limit(SEARCH_LIMIT).execute()) if (!found.has(row.id)) found.set(row.id, row);
       }
       const key = (row: UsersTable) => row.username.toLowerCase();
@@ -235,7 +293,11 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
           throw err;
         }
         const after = await findUser(trx, id);
-        await audit.record(actor, { action: 'user.update', targetType: 'user', targetId: id, before: auditView(before), after: auditView(after) }, trx);
+        await audit.record(
+          actor,
+          { action: 'user.update', targetType: 'user', targetId: id, before: auditView(before), after: auditView(after) },
+          trx,
+        );
         // A demoted admin keeps no admin session.
         if (before.is_admin === 1 && !isAdmin) await deps.sessions.endAllForUser(id, trx);
         return toAdminUser(after);

@@ -51,7 +51,10 @@ export function createAuditService(db: Db) {
         .limit(limit)
         .offset(offset)
         .execute();
-      const { total } = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+      const { total } = await db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow();
       return {
         total: Number(total),
         entries: rows.map((r) => ({

@@ -7,8 +7,50 @@ import type { AiThreadMessagesTable, AiThreadsTable, StoredMessagesTable, UsersT
  * (`npm run cli -- seed-demo`, `npm run bench:admin`). Rows go in batches inside transactions.
  */
 
-const FIRST = ['ada', 'alan', 'grace', 'linus', 'margaret', 'ken', 'barbara', 'dennis', 'frances', 'edsger', 'hedy', 'john', 'radia', 'tim', 'shafi', 'leslie', 'mary', 'niklaus', 'sophie', 'yukihiro'];
-const LAST = ['lovelace', 'turing', 'hopper', 'torvalds', 'hamilton', 'thompson', 'liskov', 'ritchie', 'allen', 'dijkstra', 'lamarr', 'backus', 'perlman', 'berners-lee', 'goldwasser', 'lamport', 'shaw', 'wirth', 'wilson', 'matsumoto'];
+const FIRST = [
+  'ada',
+  'alan',
+  'grace',
+  'linus',
+  'margaret',
+  'ken',
+  'barbara',
+  'dennis',
+  'frances',
+  'edsger',
+  'hedy',
+  'john',
+  'radia',
+  'tim',
+  'shafi',
+  'leslie',
+  'mary',
+  'niklaus',
+  'sophie',
+  'yukihiro',
+];
+const LAST = [
+  'lovelace',
+  'turing',
+  'hopper',
+  'torvalds',
+  'hamilton',
+  'thompson',
+  'liskov',
+  'ritchie',
+  'allen',
+  'dijkstra',
+  'lamarr',
+  'backus',
+  'perlman',
+  'berners-lee',
+  'goldwasser',
+  'lamport',
+  'shaw',
+  'wirth',
+  'wilson',
+  'matsumoto',
+];
 const DOMAINS = ['example.com', 'studio.example', 'games.example', 'mail.example'];
 const PROMPTS = [
   'How do I make a Blueprint interface for interactable actors?',
@@ -61,7 +103,10 @@ async function insertInBatches<T>(
   for (let from = 0; from < count; from += chunk) {
     await db.transaction().execute(async (trx) => {
       for (let start = from; start < Math.min(count, from + chunk); start += BATCH) {
-        await insert(trx, Array.from({ length: Math.min(BATCH, count - start) }, (_, k) => make(start + k)));
+        await insert(
+          trx,
+          Array.from({ length: Math.min(BATCH, count - start) }, (_, k) => make(start + k)),
+        );
       }
     });
     progress?.(Math.min(count, from + chunk));
@@ -154,8 +199,18 @@ export async function seedDemoData(
       }
     }
   });
-  await insertInBatches(db, threads.length, (i) => threads[i]!, (trx, rows) => trx.insertInto('ai_threads').values(rows).execute());
-  await insertInBatches(db, threadMessages.length, (i) => threadMessages[i]!, (trx, rows) => trx.insertInto('ai_thread_messages').values(rows).execute());
+  await insertInBatches(
+    db,
+    threads.length,
+    (i) => threads[i]!,
+    (trx, rows) => trx.insertInto('ai_threads').values(rows).execute(),
+  );
+  await insertInBatches(
+    db,
+    threadMessages.length,
+    (i) => threadMessages[i]!,
+    (trx, rows) => trx.insertInto('ai_thread_messages').values(rows).execute(),
+  );
 
   await seedBusinessActivity(db, userIds, now, run);
 
@@ -170,7 +225,19 @@ const DEMO_PRICES = [
   ['price_demo_pro_quarterly', 'Sage Pro', 5400, 'gbp', 'month', 3],
 ] as const;
 /** Statuses after a trial, in proportion: mostly paying, some lapsed. */
-const DEMO_STATUSES = ['active', 'active', 'active', 'active', 'active', 'active', 'canceled', 'canceled', 'past_due', 'paused', 'incomplete_expired'];
+const DEMO_STATUSES = [
+  'active',
+  'active',
+  'active',
+  'active',
+  'active',
+  'active',
+  'canceled',
+  'canceled',
+  'past_due',
+  'paused',
+  'incomplete_expired',
+];
 const PACK_CREDITS = [100, 500, 1000];
 
 /**

@@ -75,7 +75,8 @@ export function createEpicOAuth(settings: EpicSettings) {
       try {
         const subject = tokens.claims()?.sub ?? oidc.skipSubjectCheck;
         const info = await oidc.fetchUserInfo(config, tokens.access_token, subject);
-        const displayName = typeof info.preferred_username === 'string' && info.preferred_username.trim() ? info.preferred_username.trim() : info.sub;
+        const displayName =
+          typeof info.preferred_username === 'string' && info.preferred_username.trim() ? info.preferred_username.trim() : info.sub;
         return { accountId: info.sub, displayName: displayName.slice(0, 100) };
       } catch (cause) {
         throw new EpicSignInError('user_info_failed', { cause });

@@ -223,7 +223,14 @@ export function createEpicSignInService(deps: {
         await trx.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();
         await update(
           flow,
-          { epic_account_id: null, epic_display_name: null, link_email: null, user_id: user.id, ue_status: 'success', ue_message: 'Signed in' },
+          {
+            epic_account_id: null,
+            epic_display_name: null,
+            link_email: null,
+            user_id: user.id,
+            ue_status: 'success',
+            ue_message: 'Signed in',
+          },
           trx,
         );
         return signIn(trx, user.id, previousSession);

@@ -53,7 +53,9 @@ export interface PricedSubscriptions {
 }
 
 /** Monthly recurring revenue per currency (minor units, rounded once at the end), largest first. */
-export function monthlyRecurringRevenue(groups: readonly PricedSubscriptions[]): { currency: string; amount: number; subscriptions: number }[] {
+export function monthlyRecurringRevenue(
+  groups: readonly PricedSubscriptions[],
+): { currency: string; amount: number; subscriptions: number }[] {
   const byCurrency = new Map<string, { amount: number; subscriptions: number }>();
   for (const group of groups) {
     const perMonth = monthlyAmount(group.unitAmount, group.interval, group.intervalCount);

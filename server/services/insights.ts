@@ -31,7 +31,13 @@ export function createInsightService(db: Db, now: () => number = Date.now) {
           .groupBy('status')
           .execute(),
         tallies()
-          .select(['currency', 'unit_amount', 'recurring_interval', 'recurring_interval_count', (eb) => eb.fn.sum<number>('subscriptions').as('count')])
+          .select([
+            'currency',
+            'unit_amount',
+            'recurring_interval',
+            'recurring_interval_count',
+            (eb) => eb.fn.sum<number>('subscriptions').as('count'),
+          ])
           .where('status', 'in', [...REVENUE_STATUSES])
           .groupBy(['currency', 'unit_amount', 'recurring_interval', 'recurring_interval_count'])
           .execute(),
@@ -50,7 +56,8 @@ export function createInsightService(db: Db, now: () => number = Date.now) {
           first,
           last,
         );
-      const counted = (rows: { status: string; count: number | string | bigint }[]) => rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+      const counted = (rows: { status: string; count: number | string | bigint }[]) =>
+        rows.map((row) => ({ status: row.status, count: Number(row.count) }));
 
       return {
         days: Array.from({ length: last - first + 1 }, (_, i) => dayLabel(first + i)),

@@ -20,9 +20,7 @@ function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffe
     maxmem: 256 * cost.N * cost.r,
   };
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 

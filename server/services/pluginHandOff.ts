@@ -48,7 +48,13 @@ export function createPluginHandOffService(deps: {
   return {
     /** `POST /api/auth/ue-store-payload`: a fresh code replaces any unused one of this flow. */
     async issueCode(flow: SignInFlowsTable | null, user: UsersTable): Promise<{ code: string; redirectUrl: string }> {
-      if (flow?.client !== 'ue' || !flow.plugin_redirect_uri || !flow.plugin_state || !flow.plugin_code_challenge || flow.user_id !== user.id) {
+      if (
+        flow?.client !== 'ue' ||
+        !flow.plugin_redirect_uri ||
+        !flow.plugin_state ||
+        !flow.plugin_code_challenge ||
+        flow.user_id !== user.id
+      ) {
         count('refused');
         throw forbidden('no_plugin_sign_in', NO_HAND_OFF);
       }

@@ -87,7 +87,11 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
 
     /** True when `token` was a license token an admin replaced (only its hash is kept). */
     async isRevokedLicenseToken(token: string): Promise<boolean> {
-      const row = await db.selectFrom('revoked_license_tokens').select('token_hash').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+      const row = await db
+        .selectFrom('revoked_license_tokens')
+        .select('token_hash')
+        .where('token_hash', '=', hashToken(token))
+        .executeTakeFirst();
       return row !== undefined;
     },
 
@@ -140,7 +144,11 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         last_sign_in_method: null,
       };
       // A clash on a unique index is no error here: PostgreSQL would abort the caller's transaction.
-      const inserted = await trx.insertInto('users').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      const inserted = await trx
+        .insertInto('users')
+        .values(row)
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return row;
       const raced = await service.findByEpicAccount(input.epicAccountId, trx);
       if (raced) return sameAccount(raced);

@@ -19,11 +19,7 @@ export function AdminMenu() {
       <Menu.Item to={`${basename}${ADMIN_PAGES.release}`} primaryText="admin.menu.release" leftIcon={<ReleaseIcon />} />
       <Menu.Item to={`${basename}${ADMIN_PAGES.search}`} primaryText="admin.menu.search" leftIcon={<SearchIcon />} />
       <Menu.Item to={`${basename}${ADMIN_PAGES.findMessage}`} primaryText="admin.menu.findMessage" leftIcon={<FindMessageIcon />} />
-      <Menu.Item
-        to={`${basename}${ADMIN_PAGES.recentMessages}`}
-        primaryText="admin.menu.recentMessages"
-        leftIcon={<MessagesIcon />}
-      />
+      <Menu.Item to={`${basename}${ADMIN_PAGES.recentMessages}`} primaryText="admin.menu.recentMessages" leftIcon={<MessagesIcon />} />
       <Menu.Item to={`${basename}/users`} primaryText="admin.menu.userList" leftIcon={<UsersIcon />} />
       <Menu.Item to={`${basename}/audit`} primaryText="admin.menu.audit" leftIcon={<AuditIcon />} />
     </Menu>

@@ -83,7 +83,8 @@ export const messages: TranslationMessages = {
         monthlyRecurringRevenue: 'Monthly recurring revenue',
         revenueAxis: 'Per month',
         currencyColumn: 'Currency',
-        revenueSummary: 'Active and past-due subscriptions bring %{revenue} a month. |||| Active and past-due subscriptions bring %{revenue} a month (each currency apart).',
+        revenueSummary:
+          'Active and past-due subscriptions bring %{revenue} a month. |||| Active and past-due subscriptions bring %{revenue} a month (each currency apart).',
         revenueEmpty: 'No paying subscriptions yet.',
         trialConversions: 'Trial conversions',
         trialsAxis: 'Trials',

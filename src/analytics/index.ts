@@ -76,10 +76,7 @@ function load(): Promise<PostHog | null> {
   if (client) return client;
   const { key, apiHost, ipLocation } = settings;
   client = (async () => {
-    const [{ default: posthog }, fields] = await Promise.all([
-      import('posthog-js'),
-      ipLocation ? fetchLocation() : Promise.resolve(null),
-    ]);
+    const [{ default: posthog }, fields] = await Promise.all([import('posthog-js'), ipLocation ? fetchLocation() : Promise.resolve(null)]);
     location = fields;
     posthog.init(key, {
       api_host: apiHost,

@@ -45,13 +45,17 @@ export function isExcludedUser(userId: string | null | undefined, excludedUserId
 }
 
 /** Do Not Track or Global Privacy Control: the visitor asked not to be tracked. */
-export function privacySignalSet(nav: { doNotTrack?: string | null; globalPrivacyControl?: boolean; msDoNotTrack?: string | null }, win?: { doNotTrack?: string | null }): boolean {
+export function privacySignalSet(
+  nav: { doNotTrack?: string | null; globalPrivacyControl?: boolean; msDoNotTrack?: string | null },
+  win?: { doNotTrack?: string | null },
+): boolean {
   const dnt = [nav.doNotTrack, nav.msDoNotTrack, win?.doNotTrack];
   return nav.globalPrivacyControl === true || dnt.some((v) => v === '1' || v === 'yes');
 }
 
 /** Keys whose values never leave the browser: passwords, tokens, codes, e-mail bodies. */
-const SECRET_KEY = /pass(word)?|token|secret|code|verifier|state|authorization|cookie|session_?key|api_?key|body|message_?content|^content$|^html$|^text$/i;
+const SECRET_KEY =
+  /pass(word)?|token|secret|code|verifier|state|authorization|cookie|session_?key|api_?key|body|message_?content|^content$|^html$|^text$/i;
 /** Keys that look secret but are ours and safe. */
 const SAFE_KEYS = new Set(['session_id', 'country_code', 'error_message', 'status_code']);
 /** Query parameters removed from URLs and referrers. */

@@ -20,10 +20,8 @@ export const register = (body: RegisterRequest): Promise<ActionResult> => action
 export const logout = (): Promise<ActionResult> => action('/api/logout');
 
 /** Forgot password and reset: failures carry the server's text (§7, §8). */
-export const forgotPassword = (body: ForgotPasswordRequest): Promise<ActionResult> =>
-  action('/api/forgot-password', body);
-export const resetPassword = (body: ResetPasswordRequest): Promise<ActionResult> =>
-  action('/api/reset-password', body);
+export const forgotPassword = (body: ForgotPasswordRequest): Promise<ActionResult> => action('/api/forgot-password', body);
+export const resetPassword = (body: ResetPasswordRequest): Promise<ActionResult> => action('/api/reset-password', body);
 
 // Epic sign-in URLs live here, not in epic.ts: the sign-in page links them without loading the
 // linking calls and their answer schemas.

@@ -128,12 +128,10 @@ export const checkoutResponseSchema = z.object({
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
 /** §4 Checkout: a Stripe Checkout page for one price. Without URLs the server uses the plugin's. */
-export const createCheckoutSession = (body: CheckoutRequest) =>
-  call('/api/stripe/create-checkout-session', checkoutResponseSchema, body);
+export const createCheckoutSession = (body: CheckoutRequest) => call('/api/stripe/create-checkout-session', checkoutResponseSchema, body);
 
 /** The Stripe billing portal (Manage, Re-Activate). */
-export const createPortalSession = (returnUrl: string) =>
-  call('/api/stripe/create-portal-session', redirectResponseSchema, { returnUrl });
+export const createPortalSession = (returnUrl: string) => call('/api/stripe/create-portal-session', redirectResponseSchema, { returnUrl });
 
 /** A Stripe page that adds a card (Add Payment Method). */
 export const createPaymentMethodSession = (returnUrl: string) =>

@@ -23,12 +23,10 @@ export const cancelEpicLink = () => call('/api/auth/epic/cancel', signInOkSchema
 
 /** §4 Email verification: the first mail (idempotent within the cooldown) and a resend. */
 export const sendVerification = (email: string) => call('/api/email/send-verification', sendVerificationResponseSchema, { email });
-export const resendVerification = (email: string) =>
-  call('/api/email/resend-verification', sendVerificationResponseSchema, { email });
+export const resendVerification = (email: string) => call('/api/email/resend-verification', sendVerificationResponseSchema, { email });
 
 /** §4: has the link in the mail been opened? An expired link answers 410 `verification_expired`. */
-export const checkVerificationStatus = (email: string) =>
-  call('/api/email/check-verification-status', verificationStatusSchema, { email });
+export const checkVerificationStatus = (email: string) => call('/api/email/check-verification-status', verificationStatusSchema, { email });
 
 /** The plugin hand-off (§4 Login completed): a one-time code for the plugin's loopback address. */
 export const storeUePayload = () => call('/api/auth/ue-store-payload', storePayloadResponseSchema);

@@ -28,8 +28,7 @@ const isOffered = (price: Price): price is PlanPrice => price.active && price.un
 function comparePrices(a: PlanPrice, b: PlanPrice): number {
   if (a.recurring && b.recurring) {
     return (
-      INTERVAL_ORDER[a.recurring.interval] - INTERVAL_ORDER[b.recurring.interval] ||
-      a.recurring.interval_count - b.recurring.interval_count
+      INTERVAL_ORDER[a.recurring.interval] - INTERVAL_ORDER[b.recurring.interval] || a.recurring.interval_count - b.recurring.interval_count
     );
   }
   if (a.recurring) return -1;

@@ -69,8 +69,7 @@ export const CARD_ACTION_LABELS: Record<Exclude<CardAction, 'none'>, string> = {
 const PAYMENT_METHOD_STATUSES = new Set(['trialing', 'past_due', 'incomplete']);
 
 /** Add Payment Method: no card on file while a first or overdue payment is waiting. */
-export const needsPaymentMethod = (sub: Subscription): boolean =>
-  !sub.default_payment_method && PAYMENT_METHOD_STATUSES.has(sub.status);
+export const needsPaymentMethod = (sub: Subscription): boolean => !sub.default_payment_method && PAYMENT_METHOD_STATUSES.has(sub.status);
 
 export type CardMessageKind = 'trial' | 'ending' | 'canceled' | 'overdue';
 
@@ -139,9 +138,7 @@ export function subscriptionBanners(subscriptions: readonly Subscription[]): Ban
       kind: 'trial',
       severity: 'info',
       title: 'Trial Active',
-      text: trial.default_payment_method
-        ? ends
-        : `${ends} Please add a payment method to keep your subscription after the trial.`,
+      text: trial.default_payment_method ? ends : `${ends} Please add a payment method to keep your subscription after the trial.`,
     });
   }
   if (live.some((s) => s.status === 'past_due' || s.status === 'incomplete')) {
@@ -167,8 +164,7 @@ export function subscriptionBanners(subscriptions: readonly Subscription[]): Ban
 /** The subscription-update page: the statuses that need the user to act, in §2's order. */
 const ACTION_REQUIRED_TEXT: Record<string, string> = {
   past_due: 'Your last payment failed. Please update your payment method to keep your subscription active.',
-  unpaid:
-    'Your subscription is unpaid: its recent invoices could not be collected. Please update your payment method to restore access.',
+  unpaid: 'Your subscription is unpaid: its recent invoices could not be collected. Please update your payment method to restore access.',
   paused:
     'Your free trial ended without a payment method, so your subscription is paused. Resume your subscription to continue using Sage.',
 };

@@ -1,5 +1,12 @@
 import simpleRestProvider from 'ra-data-simple-rest';
-import { withLifecycleCallbacks, type DataProvider, type GetListParams, type GetListResult, type Identifier, type UpdateParams } from 'react-admin';
+import {
+  withLifecycleCallbacks,
+  type DataProvider,
+  type GetListParams,
+  type GetListResult,
+  type Identifier,
+  type UpdateParams,
+} from 'react-admin';
 import { z } from 'zod';
 import {
   accountDetailsSchema,

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  Container,
-  Link,
-  Paper,
-  Skeleton,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Chip, Container, Link, Paper, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { DownloadIcon, OpenInNewIcon } from '../ui/icons';
@@ -125,8 +114,7 @@ export function DownloadPage() {
 
         {/* A standing notice, not an event: role alert would make screen readers interrupt on every visit. */}
         <Alert severity="warning" role="note">
-          Support for UE 5.4 ended on August 20th, 2025. If you need help moving to a newer engine
-          version,{' '}
+          Support for UE 5.4 ended on August 20th, 2025. If you need help moving to a newer engine version,{' '}
           <Link component={RouterLink} to="/support">
             contact support
           </Link>

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Checkbox,
-  Container,
-  Divider,
-  FormControlLabel,
-  Link,
-  Paper,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Checkbox, Container, Divider, FormControlLabel, Link, Paper, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
@@ -99,8 +87,8 @@ export function LoginPage() {
         </Button>
         {epicSignIn === 'development' && (
           <Alert severity="warning" sx={{ mt: 2 }}>
-            Development sign-in: Epic Games is not configured on this server, so a local test identity provider stands
-            in for it. Any display name signs in.
+            Development sign-in: Epic Games is not configured on this server, so a local test identity provider stands in for it. Any
+            display name signs in.
           </Alert>
         )}
         {epicSignIn === 'unavailable' && (
@@ -141,10 +129,7 @@ export function LoginPage() {
           )}
           {mode === 'signin' && (
             <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mt: 1 }}>
-              <FormControlLabel
-                control={<Checkbox {...checkboxField(register('rememberMe'))} disabled={busy} />}
-                label="Remember me"
-              />
+              <FormControlLabel control={<Checkbox {...checkboxField(register('rememberMe'))} disabled={busy} />} label="Remember me" />
               <Link
                 component="button"
                 type="button"

@@ -45,12 +45,7 @@ function InlineLinks({ items }: { items: NavItem[] }) {
               {item.label}
             </Button>
           ) : (
-            <Button
-              color="inherit"
-              component={NavLink}
-              to={item.to}
-              sx={{ '&[aria-current="page"]': { color: 'primary.main' } }}
-            >
+            <Button color="inherit" component={NavLink} to={item.to} sx={{ '&[aria-current="page"]': { color: 'primary.main' } }}>
               {item.label}
             </Button>
           )}

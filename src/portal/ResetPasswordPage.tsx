@@ -48,8 +48,8 @@ export function ResetPasswordPage() {
         </Typography>
         {token === '' ? (
           <Alert severity="warning">
-            This password reset link is incomplete: it has no reset token. Open the link from your e-mail again, or
-            request a new one with Forgot password on the{' '}
+            This password reset link is incomplete: it has no reset token. Open the link from your e-mail again, or request a new one with
+            Forgot password on the{' '}
             <Link component={RouterLink} to="/login">
               sign-in page
             </Link>

@@ -12,8 +12,7 @@ export function SupportPage() {
           Get Support
         </Typography>
         <Typography color="text.secondary">
-          Questions about installing Sage, your account or billing? Send us an e-mail at {supportEmail} and
-          we will get back to you.
+          Questions about installing Sage, your account or billing? Send us an e-mail at {supportEmail} and we will get back to you.
         </Typography>
         <Button variant="contained" size="large" href={`mailto:${supportEmail}`}>
           Contact Us

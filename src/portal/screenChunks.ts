@@ -15,8 +15,7 @@ export const SCREEN_CHUNKS: Record<PagePath | '*', () => Promise<ComponentType>>
   epic_account_link: () => import('./epicSignIn/EpicAccountLinkPage').then((m) => m.EpicAccountLinkPage),
   'email-verification': () => import('./epicSignIn/EmailVerificationPage').then((m) => m.EmailVerificationPage),
   'email-verification-preview': () => import('./epicSignIn/EmailVerificationPage').then((m) => m.EmailVerificationPage),
-  'email-verification-completed': () =>
-    import('./epicSignIn/EmailVerificationCompletedPage').then((m) => m.EmailVerificationCompletedPage),
+  'email-verification-completed': () => import('./epicSignIn/EmailVerificationCompletedPage').then((m) => m.EmailVerificationCompletedPage),
   login_completed: () => import('./epicSignIn/LoginCompletedPage').then((m) => m.LoginCompletedPage),
   'ue-test': () => import('./epicSignIn/UeTestPage').then((m) => m.UeTestPage),
   dashboard: () => import('./dashboard/DashboardPage').then((m) => m.DashboardPage),

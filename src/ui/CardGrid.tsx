@@ -4,9 +4,7 @@ import type { ReactNode } from 'react';
 /** Cards side by side where there is room, stacked on a phone. */
 export function CardGrid({ children }: { children: ReactNode }) {
   return (
-    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(auto-fill, minmax(320px, 1fr))' } }}>
-      {children}
-    </Box>
+    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(auto-fill, minmax(320px, 1fr))' } }}>{children}</Box>
   );
 }
 

@@ -50,15 +50,11 @@ describe('Home (§2)', () => {
     renderAdmin('/admin');
     await screen.findByText('Grove Users');
     const menu = screen.getByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
-      'Home',
-      'Release',
-      'Search',
-      'Find Message',
-      'Recent Messages',
-      'User List',
-      'Audit Log',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Home', 'Release', 'Search', 'Find Message', 'Recent Messages', 'User List', 'Audit Log']);
   });
 });
 
@@ -90,7 +86,11 @@ describe('Home: the business at a glance (issue 14)', () => {
   const figure = async (name: string) => within(await section()).findByRole('figure', { name });
 
   it('draws the seven charts of the last 30 UTC days, each with a summary and its figures as a table', async () => {
-    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics(17), 'GET /api/admin/insights': () => json(monthOfFigures()) });
+    const fetch = stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/grove-metrics': metrics(17),
+      'GET /api/admin/insights': () => json(monthOfFigures()),
+    });
     renderAdmin('/admin');
     expect(await within(await section()).findByText('Days are UTC days. Last 30 days, up to today.')).toBeInTheDocument();
     expect(fetch.mock.calls.map(([url]) => String(url))).toContain('/api/admin/insights?days=30');
@@ -99,7 +99,11 @@ describe('Home: the business at a glance (issue 14)', () => {
     expect(signUps).toHaveAccessibleDescription('7 sign-ups in the last 30 days: 6 with Epic, 1 with e-mail.');
     await userEvent.click(within(signUps).getByText('Show the figures'));
     const table = within(signUps).getByRole('table', { name: 'Sign-ups per day' });
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Day (UTC)', 'Epic', 'E-mail']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Day (UTC)', 'Epic', 'E-mail']);
     expect(within(table).getByRole('row', { name: '2026-11-23 4 1' })).toBeInTheDocument();
 
     expect(await figure('Plugin sign-ins per day')).toHaveAccessibleDescription('3 completed plugin sign-ins in the last 30 days.');
@@ -128,7 +132,10 @@ describe('Home: the business at a glance (issue 14)', () => {
 
     unmount();
     renderAdmin('/admin');
-    expect(within(within(await section()).getByRole('group', { name: 'Range' })).getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(within(await section()).getByRole('group', { name: 'Range' })).getByRole('button', { name: '7 days' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
   });
 
   it('says what is missing on a fresh install instead of drawing empty charts', async () => {
@@ -147,7 +154,10 @@ describe('Home: the business at a glance (issue 14)', () => {
     stubFetch({
       ...signedInAdmin,
       'GET /api/admin/grove-metrics': metrics(5),
-      'GET /api/admin/insights': () => (fail ? json({ error: 'Internal Server Error', message: 'Database unavailable' }, 500, 'Internal Server Error') : json(monthOfFigures())),
+      'GET /api/admin/insights': () =>
+        fail
+          ? json({ error: 'Internal Server Error', message: 'Database unavailable' }, 500, 'Internal Server Error')
+          : json(monthOfFigures()),
     });
     renderAdmin('/admin');
     await expectNotification('Error', 'Failed to fetch the business figures');

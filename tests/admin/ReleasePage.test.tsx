@@ -123,7 +123,8 @@ describe('Release (§2, §5)', () => {
   it('shows Failed for each build and a Release Error toast with the server message', async () => {
     stubFetch({
       ...signedInAdmin,
-      'POST /api/admin/release-sage-build': () => json({ error: 'Bad Request', message: 'The UE 5.7 URL is not valid' }, 400, 'Bad Request'),
+      'POST /api/admin/release-sage-build': () =>
+        json({ error: 'Bad Request', message: 'The UE 5.7 URL is not valid' }, 400, 'Bad Request'),
     });
     await openRelease();
     await fill({ Version: build.version, 'UE 5.5 URL': build.ue55Url, 'UE 5.6 URL': build.ue56Url, 'UE 5.7 URL': 'nope' });

@@ -119,7 +119,9 @@ describe('A user’s page (§2, §3)', () => {
   });
 
   it('says when the chat history cannot be read', async () => {
-    stubUser({ 'GET /api/admin/users/u1/ai-history': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error') });
+    stubUser({
+      'GET /api/admin/users/u1/ai-history': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error'),
+    });
     await openUser();
     const panel = await historyPanel();
     expect(await within(panel).findByText('Failed to fetch AI history')).toBeInTheDocument();
@@ -170,8 +172,16 @@ describe('A user’s account details (issue 14)', () => {
 
     const table = within(panel).getByRole('table', { name: 'Subscriptions' });
     const [header, row] = within(table).getAllByRole('row');
-    expect(within(header!).getAllByRole('columnheader').map((c) => c.textContent)).toEqual(['Product', 'Status', 'Price', 'Current period ends', 'Trial ends']);
-    expect(within(row!).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+    expect(
+      within(header!)
+        .getAllByRole('columnheader')
+        .map((c) => c.textContent),
+    ).toEqual(['Product', 'Status', 'Price', 'Current period ends', 'Trial ends']);
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual([
       'Sage Pro',
       'Trial',
       '$19.99/month',
@@ -216,7 +226,9 @@ describe('Reissue license and Sign out everywhere (issue 14)', () => {
     await openUser();
     await userEvent.click(screen.getByRole('button', { name: 'Reissue license' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reissue the license of ada@example.com?' });
-    expect(within(dialog).getByText(/The current token stops working at once: the plugin will ask ada@example.com to sign in again/)).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(/The current token stops working at once: the plugin will ask ada@example.com to sign in again/),
+    ).toBeInTheDocument();
     expect(posts(fetch, '/api/admin/users/u1/license/reissue')).toBe(0);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
 
@@ -239,7 +251,8 @@ describe('Reissue license and Sign out everywhere (issue 14)', () => {
 
   it('says the license could not be reissued, with the server’s reason', async () => {
     stubUser({
-      'POST /api/admin/users/u1/license/reissue': () => json({ error: 'not_found', message: ADMIN_MESSAGES.userNotFound }, 404, 'Not Found'),
+      'POST /api/admin/users/u1/license/reissue': () =>
+        json({ error: 'not_found', message: ADMIN_MESSAGES.userNotFound }, 404, 'Not Found'),
     });
     await openUser();
     await userEvent.click(screen.getByRole('button', { name: 'Reissue license' }));
@@ -265,7 +278,9 @@ describe('Reissue license and Sign out everywhere (issue 14)', () => {
     screen.getByRole('button', { name: 'Sign out everywhere' }).focus();
     await userEvent.keyboard('{Enter}');
     const dialog = await screen.findByRole('dialog', { name: 'Sign ada@example.com out everywhere?' });
-    expect(within(dialog).getByText('Every session of ada@example.com ends now, in every browser. They can sign in again.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('Every session of ada@example.com ends now, in every browser. They can sign in again.'),
+    ).toBeInTheDocument();
     expect(posts(fetch, '/api/admin/users/u1/sessions/revoke')).toBe(0);
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Confirm' })).toHaveFocus());
     await userEvent.keyboard('{Enter}');

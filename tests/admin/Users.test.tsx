@@ -64,7 +64,10 @@ describe('User List (§2)', () => {
   });
 
   it('toasts Error when the users cannot be read', async () => {
-    stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error') });
+    stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/users': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error'),
+    });
     renderAdmin('/admin/users');
     await expectNotification('Error', 'Failed to fetch users');
   });
@@ -73,7 +76,8 @@ describe('User List (§2)', () => {
     stubFetch({
       ...signedInAdmin,
       'GET /api/admin/users': () => page([ada], 1),
-      'GET /api/admin/users/export': () => new Response('id,username\r\nu1,ada\r\n', { headers: { 'content-disposition': 'attachment; filename="users.csv"' } }),
+      'GET /api/admin/users/export': () =>
+        new Response('id,username\r\nu1,ada\r\n', { headers: { 'content-disposition': 'attachment; filename="users.csv"' } }),
     });
     renderAdmin('/admin/users');
     await screen.findByText('ada@example.com');
@@ -123,7 +127,11 @@ describe('Search (§2, §5)', () => {
     });
     await search('a');
     const results = await screen.findByRole('list', { name: 'Results' });
-    expect(within(results).getAllByRole('link').map((link) => link.textContent)).toEqual(['adaada@example.com', 'gracegrace@example.com']);
+    expect(
+      within(results)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['adaada@example.com', 'gracegrace@example.com']);
     const url = fetch.mock.calls.map(([u]) => String(u)).find((u) => u.includes('/users/search'));
     expect(url).toBe('/api/admin/users/search?query=a');
 
@@ -133,7 +141,10 @@ describe('Search (§2, §5)', () => {
   });
 
   it('says Search Error when the search fails', async () => {
-    stubFetch({ ...signedInAdmin, 'GET /api/admin/users/search': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error') });
+    stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/users/search': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error'),
+    });
     await search('ada');
     await expectNotification('Search Error', 'Failed to search users');
   });

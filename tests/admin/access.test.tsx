@@ -5,7 +5,17 @@ import type { CurrentUser } from '../../contract/user';
 import type * as BrowserModule from '../../src/browser';
 import { assignLocation } from '../../src/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { admin, ada, expectNotification, listPage, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import {
+  admin,
+  ada,
+  expectNotification,
+  listPage,
+  noAccountDetails,
+  noInsights,
+  renderAdmin,
+  signedInAdmin,
+  setUpAdminTests,
+} from './render';
 
 vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -40,7 +50,8 @@ function sessionChangesTo(later: () => Response, refused: () => Response) {
   };
 }
 
-const userReads = (fetch: ReturnType<typeof stubFetch>) => fetch.mock.calls.filter(([url, init]) => String(url) === '/api/user' && (init?.method ?? 'GET') === 'GET').length;
+const userReads = (fetch: ReturnType<typeof stubFetch>) =>
+  fetch.mock.calls.filter(([url, init]) => String(url) === '/api/user' && (init?.method ?? 'GET') === 'GET').length;
 
 describe('who may open /admin (§2, §6)', () => {
   it('sends a signed-out visitor to / (the download page)', async () => {
@@ -108,7 +119,8 @@ describe('when the session changes while the console is open', () => {
     let signedIn = true;
     stubFetch({
       'GET /api/user': () => (signedIn ? json(admin) : signedOut()),
-      'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights,
+      'GET /api/admin/grove-metrics': metrics,
+      'GET /api/admin/insights': insights,
       'GET /api/admin/users/u1': () => {
         signedIn = false;
         return signedOut();
@@ -132,7 +144,12 @@ describe('when the session changes while the console is open', () => {
   });
 
   it('Logout ends the session and goes to /', async () => {
-    const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/grove-metrics': metrics, 'GET /api/admin/insights': insights, 'POST /api/logout': () => json({ ok: true }) });
+    const fetch = stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/grove-metrics': metrics,
+      'GET /api/admin/insights': insights,
+      'POST /api/logout': () => json({ ok: true }),
+    });
     renderAdmin('/admin');
     await userEvent.click(await screen.findByRole('button', { name: 'Profile' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));

@@ -68,7 +68,9 @@ describe.skipIf(SKIP_E2E)('An admin reads the business and cuts off a leaked lic
         const id = await insights.getByRole('figure', { name }).getAttribute('aria-describedby');
         return page.locator(`[id="${id}"]`).innerText();
       };
-      expect(await description('Sign-ups per day')).toMatch(/^[\d,]+ sign-ups in the last 30 days: [\d,]+ with Epic, [\d,]+ with e-mail\.$/);
+      expect(await description('Sign-ups per day')).toMatch(
+        /^[\d,]+ sign-ups in the last 30 days: [\d,]+ with Epic, [\d,]+ with e-mail\.$/,
+      );
       expect(await description('Subscriptions by status')).toMatch(/^[\d,]+ subscriptions now: .*active/);
       expect(await description('Monthly recurring revenue')).toMatch(/^Active and past-due subscriptions bring .+ a month/);
       // The seeded sign-ups are drawn as bars (stacked: Epic and e-mail).

@@ -58,7 +58,11 @@ describe.skipIf(SKIP_E2E)('Analytics reach PostHog through /ingest', () => {
       });
       // The download itself is answered here: the default build's files live on the marketing site.
       await page.route(config.defaultBuild.ue56Url, (route) =>
-        route.fulfill({ status: 200, headers: { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="sage.zip"' }, body: 'PK' }),
+        route.fulfill({
+          status: 200,
+          headers: { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="sage.zip"' },
+          body: 'PK',
+        }),
       );
 
       await page.goto(`${base}/download`);
@@ -77,7 +81,12 @@ describe.skipIf(SKIP_E2E)('Analytics reach PostHog through /ingest', () => {
       await page.getByRole('link', { name: 'Download for Unreal Engine 5.6' }).click();
       await download;
       const file = await fixture().waitForEvent((e) => e.event === 'File Download');
-      expect(file.properties).toMatchObject({ ue_version: '5.6', build_version: '2025-07-15a', user_type: 'anonymous', file_url: config.defaultBuild.ue56Url });
+      expect(file.properties).toMatchObject({
+        ue_version: '5.6',
+        build_version: '2025-07-15a',
+        user_type: 'anonymous',
+        file_url: config.defaultBuild.ue56Url,
+      });
 
       // Everything went through the product's own origin.
       expect(ingest.length).toBeGreaterThan(0);
@@ -109,7 +118,9 @@ describe.skipIf(SKIP_E2E)('Analytics reach PostHog through /ingest', () => {
     await story('analytics-admin', async () => {
       const base = stories.product.url;
       await signInThroughUi(page, base, adminEmail, ADMIN_PASSWORD);
-      await fixture().waitForEvent((e) => e.event === 'Page View' && String(e.properties.url).endsWith('/dashboard') && e.properties.user_type === 'admin');
+      await fixture().waitForEvent(
+        (e) => e.event === 'Page View' && String(e.properties.url).endsWith('/dashboard') && e.properties.user_type === 'admin',
+      );
 
       const ingestOnAdmin: string[] = [];
       await page.goto(`${base}/admin`);
@@ -142,7 +153,12 @@ describe.skipIf(SKIP_E2E)('Without a PostHog key analytics stay off', () => {
       const analytics: string[] = [];
       page.on('request', (request) => {
         const url = new URL(request.url());
-        if (url.pathname.startsWith('/ingest') || url.pathname.startsWith('/api/analytics') || /posthog/i.test(url.href) || url.origin !== base) {
+        if (
+          url.pathname.startsWith('/ingest') ||
+          url.pathname.startsWith('/api/analytics') ||
+          /posthog/i.test(url.href) ||
+          url.origin !== base
+        ) {
           analytics.push(url.href);
         }
       });

@@ -47,7 +47,13 @@ async function record(response: Response): Promise<Recorded> {
   } catch {
     // A redirect or an aborted request has no body to read.
   }
-  return { url: response.url(), status: response.status(), type: headers['content-type'] ?? '', encoding: headers['content-encoding'], body };
+  return {
+    url: response.url(),
+    status: response.status(),
+    type: headers['content-type'] ?? '',
+    encoding: headers['content-encoding'],
+    body,
+  };
 }
 
 /** Every response and every requested URL of `page` from now on. */
@@ -76,7 +82,12 @@ const isJavaScript = (r: Recorded) => /javascript/i.test(r.type) || /\.m?js$/.te
 function javaScriptOf(responses: Recorded[], budget: number) {
   const scripts = responses
     .filter((r) => r.body !== null && isJavaScript(r))
-    .map((r) => ({ path: new URL(r.url).pathname, bytes: r.body?.length ?? 0, gzip: zlib.gzipSync(r.body ?? Buffer.alloc(0), { level: 9 }).length, encoding: r.encoding ?? 'none' }))
+    .map((r) => ({
+      path: new URL(r.url).pathname,
+      bytes: r.body?.length ?? 0,
+      gzip: zlib.gzipSync(r.body ?? Buffer.alloc(0), { level: 9 }).length,
+      encoding: r.encoding ?? 'none',
+    }))
     .sort((x, y) => y.gzip - x.gzip);
   const total = scripts.reduce((sum, s) => sum + s.gzip, 0);
   const table = [
@@ -101,48 +112,60 @@ const READY: Record<string, (page: Page) => Promise<void>> = {
 describe.skipIf(SKIP_E2E)('What a first visit downloads (issue 11)', () => {
   const stories = setupStories();
 
-  it.each(Object.keys(JS_BUDGET_GZIP_BYTES))('%s comes compressed with brotli, within its JavaScript budgets before and after the app starts, without the admin console', async (pathname) => {
-    const budget = JS_BUDGET_GZIP_BYTES[pathname] ?? 0;
-    const { page, story } = await stories.newPage();
-    await story(`delivery-budget${pathname}`, async () => {
-      const base = stories.product.url;
-      const network = watchNetwork(page);
-      await page.goto(`${base}${pathname}`, { waitUntil: 'networkidle' });
-      await READY[pathname]?.(page);
-      // Lazily loaded screens and queries start after the first render: wait for them too.
-      await page.waitForLoadState('networkidle');
-      const origin = (all: Recorded[]) => all.filter((r) => new URL(r.url).origin === base);
-      const firstVisit = origin(await network.responses());
+  it.each(Object.keys(JS_BUDGET_GZIP_BYTES))(
+    '%s comes compressed with brotli, within its JavaScript budgets before and after the app starts, without the admin console',
+    async (pathname) => {
+      const budget = JS_BUDGET_GZIP_BYTES[pathname] ?? 0;
+      const { page, story } = await stories.newPage();
+      await story(`delivery-budget${pathname}`, async () => {
+        const base = stories.product.url;
+        const network = watchNetwork(page);
+        await page.goto(`${base}${pathname}`, { waitUntil: 'networkidle' });
+        await READY[pathname]?.(page);
+        // Lazily loaded screens and queries start after the first render: wait for them too.
+        await page.waitForLoadState('networkidle');
+        const origin = (all: Recorded[]) => all.filter((r) => new URL(r.url).origin === base);
+        const firstVisit = origin(await network.responses());
 
-      // (a) Every text response of our origin over 1 KiB came as brotli (Chromium accepts br).
-      const uncompressedIn = (responses: Recorded[]) =>
-        responses
-          .filter((r) => r.body !== null && r.body.length > COMPRESS_ABOVE_BYTES && TEXT_TYPE.test(r.type) && r.encoding !== 'br')
-          .map((r) => `${r.url} (${r.type}, ${r.body?.length ?? 0} bytes, content-encoding: ${r.encoding ?? 'none'})`);
+        // (a) Every text response of our origin over 1 KiB came as brotli (Chromium accepts br).
+        const uncompressedIn = (responses: Recorded[]) =>
+          responses
+            .filter((r) => r.body !== null && r.body.length > COMPRESS_ABOVE_BYTES && TEXT_TYPE.test(r.type) && r.encoding !== 'br')
+            .map((r) => `${r.url} (${r.type}, ${r.body?.length ?? 0} bytes, content-encoding: ${r.encoding ?? 'none'})`);
 
-      // (b) The page's JavaScript before any interaction, in gzip -9 bytes of the decoded files.
-      const before = javaScriptOf(firstVisit, budget);
-      console.info(`JavaScript loaded by ${pathname} before any interaction:\n${before.table}`);
-      expect(firstVisit.filter((r) => r.encoding === 'br').length, 'no response came as brotli').toBeGreaterThan(0);
-      expect(before.scripts.length, `${pathname} loaded no JavaScript at all`).toBeGreaterThan(0);
-      expect(before.total, `${pathname} loaded ${before.total} gzip bytes of JavaScript, over its budget of ${budget}:\n${before.table}`).toBeLessThanOrEqual(budget);
+        // (b) The page's JavaScript before any interaction, in gzip -9 bytes of the decoded files.
+        const before = javaScriptOf(firstVisit, budget);
+        console.info(`JavaScript loaded by ${pathname} before any interaction:\n${before.table}`);
+        expect(firstVisit.filter((r) => r.encoding === 'br').length, 'no response came as brotli').toBeGreaterThan(0);
+        expect(before.scripts.length, `${pathname} loaded no JavaScript at all`).toBeGreaterThan(0);
+        expect(
+          before.total,
+          `${pathname} loaded ${before.total} gzip bytes of JavaScript, over its budget of ${budget}:\n${before.table}`,
+        ).toBeLessThanOrEqual(budget);
 
-      // (c) A key press starts the app (decision 010): it loads within its own budget, compressed.
-      const screenChunk = page.waitForResponse((r) => SCREEN_CHUNK[pathname]?.test(new URL(r.url()).pathname) ?? false);
-      await page.keyboard.press('Tab');
-      await screenChunk;
-      await network.settled();
-      const all = origin(await network.responses());
-      const appBudget = APP_BUDGET_GZIP_BYTES[pathname] ?? 0;
-      const app = javaScriptOf(all, appBudget);
-      console.info(`JavaScript loaded by ${pathname} once the app runs it:\n${app.table}`);
-      expect(app.total, `${pathname} loaded ${app.total} gzip bytes of JavaScript with the app, over ${appBudget}:\n${app.table}`).toBeLessThanOrEqual(appBudget);
-      const uncompressed = uncompressedIn(all);
-      expect(uncompressed, `text responses over ${COMPRESS_ABOVE_BYTES} bytes sent without brotli:\n  ${uncompressed.join('\n  ')}`).toEqual([]);
+        // (c) A key press starts the app (decision 010): it loads within its own budget, compressed.
+        const screenChunk = page.waitForResponse((r) => SCREEN_CHUNK[pathname]?.test(new URL(r.url()).pathname) ?? false);
+        await page.keyboard.press('Tab');
+        await screenChunk;
+        await network.settled();
+        const all = origin(await network.responses());
+        const appBudget = APP_BUDGET_GZIP_BYTES[pathname] ?? 0;
+        const app = javaScriptOf(all, appBudget);
+        console.info(`JavaScript loaded by ${pathname} once the app runs it:\n${app.table}`);
+        expect(
+          app.total,
+          `${pathname} loaded ${app.total} gzip bytes of JavaScript with the app, over ${appBudget}:\n${app.table}`,
+        ).toBeLessThanOrEqual(appBudget);
+        const uncompressed = uncompressedIn(all);
+        expect(
+          uncompressed,
+          `text responses over ${COMPRESS_ABOVE_BYTES} bytes sent without brotli:\n  ${uncompressed.join('\n  ')}`,
+        ).toEqual([]);
 
-      // (d) Nothing of the admin console, not even preloaded.
-      const adminChunks = network.requested.filter((url) => ADMIN_CHUNK.test(new URL(url).pathname));
-      expect(adminChunks, `${pathname} loaded the admin console's chunks:\n  ${adminChunks.join('\n  ')}`).toEqual([]);
-    });
-  });
+        // (d) Nothing of the admin console, not even preloaded.
+        const adminChunks = network.requested.filter((url) => ADMIN_CHUNK.test(new URL(url).pathname));
+        expect(adminChunks, `${pathname} loaded the admin console's chunks:\n  ${adminChunks.join('\n  ')}`).toEqual([]);
+      });
+    },
+  );
 });

@@ -20,7 +20,10 @@ describe.skipIf(SKIP_E2E)('A visitor downloads Sage without an account', () => {
       await page.getByRole('heading', { name: 'Download Sage' }).waitFor();
 
       // It tells me which version I get: the default build.
-      await page.getByText(/2025-07-15a/).first().waitFor();
+      await page
+        .getByText(/2025-07-15a/)
+        .first()
+        .waitFor();
 
       // One download per supported engine version, each to that version's file.
       const expected: [string, string][] = [

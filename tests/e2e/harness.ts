@@ -9,7 +9,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH, exited, freePort, killGroup, productEnv, waitForExit, waitUntilHealthy } from '../../scripts/localProduct';
+import {
+  CHROMIUM_FLAGS,
+  CHROMIUM_PATH,
+  exited,
+  freePort,
+  killGroup,
+  productEnv,
+  waitForExit,
+  waitUntilHealthy,
+} from '../../scripts/localProduct';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export { CHROMIUM_PATH };
@@ -32,12 +41,16 @@ export interface Product {
 }
 
 /** The compiled server and CLI (`npm run build`; globalSetup built them), with source-mapped stack traces. */
-const nodeOn = (entry: 'main' | 'cli', args: string[] = []) => [process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist', 'server', `${entry}.js`), ...args]] as const;
+const nodeOn = (entry: 'main' | 'cli', args: string[] = []) =>
+  [process.execPath, ['--enable-source-maps', path.join(ROOT, 'dist', 'server', `${entry}.js`), ...args]] as const;
 
 /** `npm run cli -- <args>` against a product's data directory (its embedded SQLite database). */
 export async function runCli(dataDir: string, args: string[]): Promise<string> {
   const [command, argv] = nodeOn('cli', args);
-  const { stdout } = await promisify(execFile)(command, [...argv], { cwd: ROOT, env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' } });
+  const { stdout } = await promisify(execFile)(command, [...argv], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+  });
   return stdout;
 }
 
@@ -101,9 +114,7 @@ export function uniqueEmail(story: string): string {
 
 /** Decodes quoted-printable: soft line breaks (`=` at line end) and `=XX` escapes such as `=3D`. */
 export function decodeQuotedPrintable(text: string): string {
-  return text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** The `To:` header of a raw mail, unfolded. */

@@ -107,7 +107,17 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
       await waitForPath(page, '/download');
       await page.unroute(/\/assets\/startApp-[\w-]+\.js$/);
 
-      await runCli(stories.product.dataDir, ['release', '--version', RELEASED.version, '--ue55', RELEASED.ue55, '--ue56', RELEASED.ue56, '--ue57', RELEASED.ue57]);
+      await runCli(stories.product.dataDir, [
+        'release',
+        '--version',
+        RELEASED.version,
+        '--ue55',
+        RELEASED.ue55,
+        '--ue56',
+        RELEASED.ue56,
+        '--ue57',
+        RELEASED.ue57,
+      ]);
       // The page is rendered on the server with the build released a moment ago.
       const html = await (await fetch(`${base}/download`)).text();
       expect(html).toContain(`Version ${RELEASED.version}`);

@@ -40,7 +40,8 @@ const AI_SERVICE_TOKEN = 'scale-out-ai-service-token-0123456789abcdef';
 
 /** Which instance (upstream address) answered each logged request whose request line matches. */
 function answeredBy(cluster: Cluster, requestLine: RegExp, since = 0): string[] {
-  return cluster.accessLog()
+  return cluster
+    .accessLog()
     .slice(since)
     .filter((line) => requestLine.test(line))
     .map((line) => /upstream=(\S+)/.exec(line)?.[1] ?? '');
@@ -139,12 +140,18 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
       expect(await plugin.exited, plugin.output()).toBe(0);
 
       // The steps that carry the sign-in's state were answered by more than one instance.
-      const steps = answeredBy(cluster, /"GET \/(api\/auth\/login|api\/auth\/callback|api\/email\/verify|login_completed|api\/auth\/ue-payload)[?/ ]/, since);
+      const steps = answeredBy(
+        cluster,
+        /"GET \/(api\/auth\/login|api\/auth\/callback|api\/email\/verify|login_completed|api\/auth\/ue-payload)[?/ ]/,
+        since,
+      );
       expect(steps.length).toBeGreaterThanOrEqual(5);
       expect(new Set(steps).size).toBeGreaterThan(1);
 
       // Each instance signs the license file; one public key verifies all three.
-      const { publicKeyPem } = JSON.parse((await requestThroughProxy(cluster, { path: '/api/license/public-key' })).body) as { publicKeyPem: string };
+      const { publicKeyPem } = JSON.parse((await requestThroughProxy(cluster, { path: '/api/license/public-key' })).body) as {
+        publicKeyPem: string;
+      };
       const publicKey = createPublicKey(publicKeyPem);
       for (const instance of cluster.instances) {
         const res = await fetch(`${instance.url}/api/license`, { headers: { authorization: `Bearer ${token}` } });
@@ -163,7 +170,10 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
     const webhookInstance = cluster.instances[2];
     if (!webhookInstance) throw new Error('the cluster has fewer than three instances');
     stripe.deliverTo(`${webhookInstance.url}/api/stripe/webhook`);
-    const plan = await stripe.addProduct({ name: 'Sage Pro', description: 'Sage in every project', metadata: { credits_amount: '1000' } }, { emit: true });
+    const plan = await stripe.addProduct(
+      { name: 'Sage Pro', description: 'Sage in every project', metadata: { credits_amount: '1000' } },
+      { emit: true },
+    );
     await stripe.addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
 
     await story('checkout through nginx, webhook to another instance', async (page) => {
@@ -202,7 +212,12 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
       method: 'POST',
       path: '/api/admin/release-sage-build',
       headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ version, ue55Url: 'https://example.com/55.zip', ue56Url: 'https://example.com/56.zip', ue57Url: 'https://example.com/57.zip' }),
+      body: JSON.stringify({
+        version,
+        ue55Url: 'https://example.com/55.zip',
+        ue56Url: 'https://example.com/56.zip',
+        ue57Url: 'https://example.com/57.zip',
+      }),
     });
     expect(released.status, released.body).toBe(200);
     // Straight after, each instance in turn serves the page with the new build.
@@ -226,7 +241,13 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
     const statuses = [];
     for (let i = 0; i < 4; i += 1) statuses.push((await ask()).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
-    expect(new Set(answeredBy(cluster, /"POST \/api\/forgot-password /).slice(-4).slice(0, 3)).size).toBe(3);
+    expect(
+      new Set(
+        answeredBy(cluster, /"POST \/api\/forgot-password /)
+          .slice(-4)
+          .slice(0, 3),
+      ).size,
+    ).toBe(3);
   });
 
   it('loses no request while an instance is restarted under load (out of rotation, drained by SIGTERM, back in)', async () => {
@@ -251,7 +272,8 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
                 body: JSON.stringify({ sessionId, message: { text: `write ${sent}` } }),
               })
             : await requestThroughProxy(cluster, { path: n % 3 === 0 ? '/download' : '/api/config' });
-          if (res.status >= 300) failures.push(`${write ? 'POST /api/ingest/messages' : 'GET'} answered ${res.status}: ${res.body.slice(0, 200)}`);
+          if (res.status >= 300)
+            failures.push(`${write ? 'POST /api/ingest/messages' : 'GET'} answered ${res.status}: ${res.body.slice(0, 200)}`);
           else if (write) acknowledged.push((JSON.parse(res.body) as { id: string }).id);
         } catch (err) {
           failures.push(err instanceof Error ? err.message : String(err));

@@ -29,7 +29,10 @@ describe.skipIf(SKIP_E2E)('A user starts a free trial and manages it', () => {
     );
     await fixture().addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
     await fixture().addPrice({ product: plan.id, unit_amount: 19999, currency: 'usd', recurring: { interval: 'year' } }, { emit: true });
-    const pack = await fixture().addProduct({ name: 'Query pack', description: '500 more queries', metadata: { credits_amount: '500' } }, { emit: true });
+    const pack = await fixture().addProduct(
+      { name: 'Query pack', description: '500 more queries', metadata: { credits_amount: '500' } },
+      { emit: true },
+    );
     await fixture().addPrice({ product: pack.id, unit_amount: 999, currency: 'usd', recurring: null }, { emit: true });
   });
 

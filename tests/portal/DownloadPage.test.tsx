@@ -11,8 +11,7 @@ const releasedBuild = {
   ue57Url: 'https://cdn.sage.test/2025-09-01b/ue57.zip',
 };
 
-const serveBuild = (response: () => Response | Promise<Response>) =>
-  stubFetch({ 'GET /api/current-sage-build': response });
+const serveBuild = (response: () => Response | Promise<Response>) => stubFetch({ 'GET /api/current-sage-build': response });
 
 describe('DownloadPage', () => {
   it('offers the released build for each supported engine', async () => {

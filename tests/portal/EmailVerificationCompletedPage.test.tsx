@@ -25,7 +25,12 @@ describe('EmailVerificationCompletedPage (§2 Verification completed)', () => {
       VERIFY_LINK_MESSAGES.verified,
     ],
     ['success without a message', '?success=true', 'Email Verified', 'Your email has been verified.'],
-    ['failure with the server message', '?success=false&message=Verification%20code%20has%20expired', 'Verification Failed', 'Verification code has expired'],
+    [
+      'failure with the server message',
+      '?success=false&message=Verification%20code%20has%20expired',
+      'Verification Failed',
+      'Verification code has expired',
+    ],
     [
       'failure because the Epic account took another e-mail',
       `?success=false&message=${encodeURIComponent(VERIFY_LINK_MESSAGES.epicAccountLinked)}`,
@@ -33,8 +38,18 @@ describe('EmailVerificationCompletedPage (§2 Verification completed)', () => {
       VERIFY_LINK_MESSAGES.epicAccountLinked,
     ],
     // A crafted link cannot put its own words on the page.
-    ['a message the server never sends', '?success=true&message=Call%20555-0100%20for%20support', 'Email Verified', 'Your email has been verified.'],
-    ['a failure with made-up words', '?success=false&message=Your%20account%20is%20locked', 'Verification Failed', VERIFY_LINK_MESSAGES.invalid],
+    [
+      'a message the server never sends',
+      '?success=true&message=Call%20555-0100%20for%20support',
+      'Email Verified',
+      'Your email has been verified.',
+    ],
+    [
+      'a failure with made-up words',
+      '?success=false&message=Your%20account%20is%20locked',
+      'Verification Failed',
+      VERIFY_LINK_MESSAGES.invalid,
+    ],
     ['failure without a message', '?success=false', 'Verification Failed', 'This verification link is invalid or has already been used.'],
     ['no query at all', '', 'Verification Failed', 'This verification link is invalid or has already been used.'],
   ])('%s', (_name, query, title, message) => {

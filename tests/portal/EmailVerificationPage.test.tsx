@@ -82,7 +82,9 @@ describe('EmailVerificationPage first visit (§4 Email verification, §9)', () =
     renderScreen(<EmailVerificationPage />, PAGE);
     await advance(0);
     expect(resendButton()).toBeDisabled();
-    await clickUser().click(resendButton()).catch(() => undefined);
+    await clickUser()
+      .click(resendButton())
+      .catch(() => undefined);
     expect(api.resends()).toBe(0);
     first.resolve(await sent());
     await advance(0);
@@ -176,7 +178,9 @@ describe('EmailVerificationPage outcomes', () => {
   });
 
   it('expired (410): says Verification Expired and stops polling', async () => {
-    const api = stubVerification({ status: () => json({ error: 'verification_expired', message: 'Verification code has expired' }, 410, 'Gone') });
+    const api = stubVerification({
+      status: () => json({ error: 'verification_expired', message: 'Verification code has expired' }, 410, 'Gone'),
+    });
     renderScreen(<EmailVerificationPage />, PAGE);
     await advance(1000);
     await expectToast('Verification Expired');

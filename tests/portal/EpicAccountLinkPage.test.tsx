@@ -22,8 +22,7 @@ const EXISTS_TEXT =
 
 const emailField = () => screen.getByRole('textbox', { name: /^Email Address/ });
 const notExisting = () => json({ ok: true, exists: false, message: 'Available' });
-const linked = (requiresVerification: boolean, next: string) =>
-  json({ ok: true, message: 'Linked', requiresVerification, next });
+const linked = (requiresVerification: boolean, next: string) => json({ ok: true, message: 'Linked', requiresVerification, next });
 
 async function submit(email = 'ada@example.com') {
   const u = userEvent.setup();
@@ -134,7 +133,10 @@ describe('EpicAccountLinkPage linking (§4 Epic link, §8)', () => {
   it('forgets an earlier send of the address, so the waiting page mails the new link', async () => {
     sessionStorage.setItem(sentFlagKey('ada@example.com'), '1');
     sessionStorage.setItem(sentFlagKey('grace@example.com'), '1');
-    stubFetch({ 'POST /api/user/check-exists': notExisting, 'POST /api/epic/link': () => linked(true, '/email-verification?email=ada%40example.com') });
+    stubFetch({
+      'POST /api/user/check-exists': notExisting,
+      'POST /api/epic/link': () => linked(true, '/email-verification?email=ada%40example.com'),
+    });
     renderScreen(<EpicAccountLinkPage />, '/epic_account_link');
     await submit();
     await waitFor(() => expect(currentLocation()).toBe('/email-verification?email=ada%40example.com'));
@@ -211,8 +213,18 @@ const signedOutStatus = { authenticated: false, user: null, ue: { enabled: false
 describe('EpicAccountLinkPage Cancel (§4 Epic link)', () => {
   it.each([
     ['succeeds', () => json({ ok: true, message: 'Canceled' }), '/epic_account_link', '/login_completed?client=web'],
-    ['fails', () => new Response('', { status: 500, statusText: 'Internal Server Error' }), '/epic_account_link?client=ue', '/login_completed?client=ue'],
-    ['cannot reach the server', () => Promise.reject(new TypeError('Failed to fetch')), '/epic_account_link', '/login_completed?client=web'],
+    [
+      'fails',
+      () => new Response('', { status: 500, statusText: 'Internal Server Error' }),
+      '/epic_account_link?client=ue',
+      '/login_completed?client=ue',
+    ],
+    [
+      'cannot reach the server',
+      () => Promise.reject(new TypeError('Failed to fetch')),
+      '/epic_account_link',
+      '/login_completed?client=web',
+    ],
   ])('when the cancel call %s: refreshes the auth status, then goes to login_completed', async (_name, respond, path, target) => {
     const seenAt: string[] = [];
     const fetchSpy = stubFetch({

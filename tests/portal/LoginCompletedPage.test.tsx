@@ -29,7 +29,10 @@ function authStatus(overrides: { authenticated?: boolean; email?: string | null;
 /** What the page did, in order: calls it made and where it sent the browser. */
 let events: string[] = [];
 
-function stubSignIn(status: AuthStatus, store: () => Response | Promise<Response> = () => json({ ok: true, code: 'c', redirectUrl: REDIRECT })) {
+function stubSignIn(
+  status: AuthStatus,
+  store: () => Response | Promise<Response> = () => json({ ok: true, code: 'c', redirectUrl: REDIRECT }),
+) {
   return stubFetch({
     'GET /api/user': () => (status.authenticated ? json(user) : json({ error: 'Unauthorized', message: 'Not signed in' }, 401)),
     'GET /api/auth/status': () => json(status),
@@ -173,7 +176,11 @@ describe('LoginCompletedPage plugin hand-off (§4 Login completed)', () => {
 
   it.each([
     ['a server error', () => new Response('', { status: 500, statusText: 'Internal Server Error' }), 'Internal Server Error'],
-    ['a refusal with a message', () => json({ error: 'Bad Request', message: 'The plugin request expired' }, 400), 'The plugin request expired'],
+    [
+      'a refusal with a message',
+      () => json({ error: 'Bad Request', message: 'The plugin request expired' }, 400),
+      'The plugin request expired',
+    ],
   ])('%s from the store shows the error and Try Again', async (_name, respond, message) => {
     stubSignIn(authStatus({ ue: { enabled: true } }), respond);
     renderScreen(<LoginCompletedPage />, '/login_completed?client=ue');

@@ -126,9 +126,17 @@ describe('LoginPage submit', () => {
   });
 
   it.each([
-    ['the server message', () => json({ error: 'Unauthorized', message: 'Invalid email or password' }, 401, 'Unauthorized'), 'Invalid email or password'],
+    [
+      'the server message',
+      () => json({ error: 'Unauthorized', message: 'Invalid email or password' }, 401, 'Unauthorized'),
+      'Invalid email or password',
+    ],
     ['the status text for 5xx', () => new Response('', { status: 503, statusText: 'Service Unavailable' }), 'Service Unavailable'],
-    ['a fallback without a message', () => new Response('', { status: 400, statusText: 'Bad Request' }), 'Failed to authenticate. Please try again.'],
+    [
+      'a fallback without a message',
+      () => new Response('', { status: 400, statusText: 'Bad Request' }),
+      'Failed to authenticate. Please try again.',
+    ],
     ['a network error text', () => Promise.reject(new TypeError('Failed to fetch')), 'Failed to fetch'],
   ])('a failed sign-in shows %s', async (_name, respond, message) => {
     const fetchSpy = stubFetch({ 'POST /api/login': () => respond() });
@@ -143,8 +151,7 @@ describe('LoginPage submit', () => {
 
   it('shows the server message when registration is refused', async () => {
     stubFetch({
-      'POST /api/register': () =>
-        json({ error: 'Conflict', message: 'An account with this email already exists.' }, 409, 'Conflict'),
+      'POST /api/register': () => json({ error: 'Conflict', message: 'An account with this email already exists.' }, 409, 'Conflict'),
     });
     renderScreen(<LoginPage />, '/login?mode=register');
     const u = await fillSignIn();
@@ -183,8 +190,20 @@ describe('LoginPage submit', () => {
   });
 
   it.each([
-    ['sign-in', '/login', 'POST /api/login', 'Sign in with e-mail', { email: 'ada@example.com', password: 'correct-horse', rememberMe: false }],
-    ['registration', '/login?mode=register', 'POST /api/register', 'Create my account', { email: 'ada@example.com', password: 'correct-horse' }],
+    [
+      'sign-in',
+      '/login',
+      'POST /api/login',
+      'Sign in with e-mail',
+      { email: 'ada@example.com', password: 'correct-horse', rememberMe: false },
+    ],
+    [
+      'registration',
+      '/login?mode=register',
+      'POST /api/register',
+      'Create my account',
+      { email: 'ada@example.com', password: 'correct-horse' },
+    ],
   ])('after a successful %s refreshes the user and opens the dashboard', async (_name, path, route, submit, body) => {
     let signedIn = false;
     const fetchSpy = stubFetch({
@@ -236,7 +255,11 @@ describe('LoginPage forgot password', () => {
   });
 
   it.each([
-    ['the server text', () => json({ error: 'Too Many Requests', message: 'Too many attempts, try later' }, 429), 'Too many attempts, try later'],
+    [
+      'the server text',
+      () => json({ error: 'Too Many Requests', message: 'Too many attempts, try later' }, 429),
+      'Too many attempts, try later',
+    ],
     ['Failed to send reset email without one', () => new Response('', { status: 500, statusText: '' }), 'Failed to send reset email'],
   ])('shows %s when sending fails', async (_name, respond, message) => {
     vi.spyOn(window, 'prompt').mockReturnValue('grace@example.com');
@@ -247,18 +270,42 @@ describe('LoginPage forgot password', () => {
   });
 });
 
-describe('LoginPage rules (§5: the contract\'s, checked before anything is sent)', () => {
+describe("LoginPage rules (§5: the contract's, checked before anything is sent)", () => {
   const field = (label: string) => screen.getByLabelText(new RegExp(`^${label}`));
 
   it.each<[string, string, Record<string, string>, string, string]>([
     ['sign-in without e-mail', '/login', { Password: 'correct-horse' }, 'Email is required', 'Email'],
     ['sign-in with a blank e-mail', '/login', { Email: '   ', Password: 'correct-horse' }, 'Email is required', 'Email'],
     ['sign-in without password', '/login', { Email: 'ada@example.com' }, 'Password is required', 'Password'],
-    ['register without e-mail', '/login?mode=register', { Password: 'correct-horse', 'Confirm Password': 'correct-horse' }, 'Email is required', 'Email'],
-    ['register with short, different passwords', '/login?mode=register', { Email: 'ada@example.com', Password: 'short', 'Confirm Password': 'shorT' }, 'Passwords do not match', 'Confirm Password'],
-    ['register with different passwords', '/login?mode=register', { Email: 'ada@example.com', Password: 'correct-horse', 'Confirm Password': 'correct-horsE' }, 'Passwords do not match', 'Confirm Password'],
-    ['register without confirmation', '/login?mode=register', { Email: 'ada@example.com', Password: 'correct-horse' }, 'Passwords do not match', 'Confirm Password'],
-  ])('%s: its rule\'s toast, focus on the field, nothing sent', async (_name, path, typed, message, invalid) => {
+    [
+      'register without e-mail',
+      '/login?mode=register',
+      { Password: 'correct-horse', 'Confirm Password': 'correct-horse' },
+      'Email is required',
+      'Email',
+    ],
+    [
+      'register with short, different passwords',
+      '/login?mode=register',
+      { Email: 'ada@example.com', Password: 'short', 'Confirm Password': 'shorT' },
+      'Passwords do not match',
+      'Confirm Password',
+    ],
+    [
+      'register with different passwords',
+      '/login?mode=register',
+      { Email: 'ada@example.com', Password: 'correct-horse', 'Confirm Password': 'correct-horsE' },
+      'Passwords do not match',
+      'Confirm Password',
+    ],
+    [
+      'register without confirmation',
+      '/login?mode=register',
+      { Email: 'ada@example.com', Password: 'correct-horse' },
+      'Passwords do not match',
+      'Confirm Password',
+    ],
+  ])("%s: its rule's toast, focus on the field, nothing sent", async (_name, path, typed, message, invalid) => {
     const fetchSpy = stubFetch({});
     renderScreen(<LoginPage />, path);
     const u = userEvent.setup();
@@ -336,6 +383,10 @@ describe('LoginPage typed into before the app runs (decision 010)', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Sign in with e-mail' }));
 
     await expectToast('Error', 'Invalid email or password');
-    expect(bodyOf(fetchSpy.mock.calls[0]?.[1])).toEqual({ email: 'early@example.com', password: 'typed-before-hydration', rememberMe: true });
+    expect(bodyOf(fetchSpy.mock.calls[0]?.[1])).toEqual({
+      email: 'early@example.com',
+      password: 'typed-before-hydration',
+      rememberMe: true,
+    });
   });
 });

@@ -23,7 +23,11 @@ const CATALOGUE: Product[] = [
   product('prod_pack_l', [oneTime('price_pack_l', 2999)], { name: 'Large Pack', metadata: { credits_amount: '1000' } }),
   product(
     'prod_pro',
-    [yearly('price_pro_y', 9999), monthly('price_pro_m', 999), price('price_pro_w', { unit_amount: 299, recurring: { interval: 'week', interval_count: 1 } })],
+    [
+      yearly('price_pro_y', 9999),
+      monthly('price_pro_m', 999),
+      price('price_pro_w', { unit_amount: 299, recurring: { interval: 'week', interval_count: 1 } }),
+    ],
     { name: 'Pro', description: 'For daily work in the editor', metadata: { popular: 'true', credits_amount: '500' } },
   ),
   product('prod_pack_s', [oneTime('price_pack_s', 499)], { name: 'Small Pack', metadata: { credits_amount: '100' } }),
@@ -40,15 +44,17 @@ function stubShop({
   return stubFetch({
     'GET /api/user': () => json(user),
     'GET /api/stripe/products': products,
-    'GET /api/stripe/subscription-status': () =>
-      json(subscriptionStatus(hasSubscription, hasSubscription ? [subscription('sub_1')] : [])),
+    'GET /api/stripe/subscription-status': () => json(subscriptionStatus(hasSubscription, hasSubscription ? [subscription('sub_1')] : [])),
     [`POST ${CHECKOUT}`]: checkout,
   });
 }
 
 const section = (name: string) => screen.getByRole('region', { name });
 const card = (name: string) => screen.getByRole('article', { name });
-const cardNames = (region: HTMLElement) => within(region).getAllByRole('article').map((a) => within(a).getAllByRole('heading')[0]?.textContent);
+const cardNames = (region: HTMLElement) =>
+  within(region)
+    .getAllByRole('article')
+    .map((a) => within(a).getAllByRole('heading')[0]?.textContent);
 const loaded = () => screen.findByRole('article', { name: 'Pro' });
 
 describe('ProductsCheckoutPage plans (§2 Products, §9)', () => {
@@ -68,7 +74,11 @@ describe('ProductsCheckoutPage plans (§2 Products, §9)', () => {
     renderPortal('/products-checkout');
     const pro = await loaded();
     const options = within(pro).getByRole('group', { name: 'Price options for Pro' });
-    expect(within(options).getAllByRole('button').map((b) => b.textContent)).toEqual(['week', 'month', 'year Save 17%']);
+    expect(
+      within(options)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['week', 'month', 'year Save 17%']);
     expect(within(options).getByRole('button', { name: /^year/ })).toHaveAttribute('aria-pressed', 'true');
     expect(within(pro).getByText('$99.99/year')).toBeInTheDocument();
 
@@ -92,9 +102,13 @@ describe('ProductsCheckoutPage plans (§2 Products, §9)', () => {
   });
 
   it('a plan without a yearly price starts on its first price and shows no discount', async () => {
-    const weekly = product('prod_w', [monthly('price_w_m', 999), price('price_w_w', { unit_amount: 299, recurring: { interval: 'week', interval_count: 1 } })], {
-      name: 'Flexible',
-    });
+    const weekly = product(
+      'prod_w',
+      [monthly('price_w_m', 999), price('price_w_w', { unit_amount: 299, recurring: { interval: 'week', interval_count: 1 } })],
+      {
+        name: 'Flexible',
+      },
+    );
     stubShop({ products: () => json({ ok: true, products: [weekly] }) });
     renderPortal('/products-checkout');
     const flexible = await screen.findByRole('article', { name: 'Flexible' });
@@ -126,7 +140,8 @@ describe('ProductsCheckoutPage plans (§2 Products, §9)', () => {
     await loaded();
     await waitFor(() => expect(within(card('Pro')).getByRole('button', { name: label })).toBeInTheDocument());
     for (const name of ['Basic', 'Team']) expect(within(card(name)).getByRole('button', { name: label })).toBeInTheDocument();
-    for (const name of ['Small Pack', 'Large Pack']) expect(within(card(name)).getByRole('button', { name: 'Purchase Now' })).toBeInTheDocument();
+    for (const name of ['Small Pack', 'Large Pack'])
+      expect(within(card(name)).getByRole('button', { name: 'Purchase Now' })).toBeInTheDocument();
     if (hasSubscription) expect(screen.getByText('You have an active subscription')).toBeInTheDocument();
   });
 });
@@ -181,7 +196,11 @@ describe('ProductsCheckoutPage checkout (§4 Checkout)', () => {
   });
 
   it.each<[string, Respond, string]>([
-    ['a refused checkout shows the server message', () => json({ error: 'same_plan', message: 'You are already subscribed to this plan.' }, 409), 'You are already subscribed to this plan.'],
+    [
+      'a refused checkout shows the server message',
+      () => json({ error: 'same_plan', message: 'You are already subscribed to this plan.' }, 409),
+      'You are already subscribed to this plan.',
+    ],
     ['a refusal without a message says Failed to start checkout', () => json({ ok: false }), 'Failed to start checkout'],
     ['an answer without a URL says so', () => json({ ok: true }), 'No checkout URL received'],
   ])('%s', async (_name, checkout, message) => {
@@ -223,7 +242,10 @@ describe('ProductsCheckoutPage states', () => {
   });
 
   it('is for signed-in users only', async () => {
-    stubFetch({ 'GET /api/user': () => json({ error: 'unauthorized', message: 'Authentication required' }, 401), 'GET /api/current-sage-build': () => json({}, 404) });
+    stubFetch({
+      'GET /api/user': () => json({ error: 'unauthorized', message: 'Authentication required' }, 401),
+      'GET /api/current-sage-build': () => json({}, 404),
+    });
     renderPortal('/products-checkout?client=web');
     await waitFor(() => expect(currentLocation()).toBe('/download'));
   });

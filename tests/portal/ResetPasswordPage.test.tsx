@@ -40,7 +40,7 @@ describe('ResetPasswordPage', () => {
     ['no confirmation', 'new-secret-1', '', 'Please confirm your new password', /^Confirm Password/],
     ['different passwords', 'new-secret-1', 'new-secret-2', 'Passwords do not match', /^Confirm Password/],
     ['short, different passwords', 'short', 'shorT', 'Passwords do not match', /^Confirm Password/],
-  ])('refuses %s with its rule\'s toast and focus on the field, sending nothing', async (_name, newPassword, confirm, message, invalid) => {
+  ])("refuses %s with its rule's toast and focus on the field, sending nothing", async (_name, newPassword, confirm, message, invalid) => {
     const fetchSpy = stubFetch({});
     renderScreen(<ResetPasswordPage />, '/reset-password?token=abc');
     const u = userEvent.setup();

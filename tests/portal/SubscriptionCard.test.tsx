@@ -24,7 +24,10 @@ function renderCard(sub: Subscription, client: 'web' | 'ue' = 'web') {
 }
 
 const chipOf = (card: HTMLElement, label: string) => within(card).getByText(label).closest('.MuiChip-root');
-const buttonNames = (card: HTMLElement) => within(card).queryAllByRole('button').map((b) => b.textContent);
+const buttonNames = (card: HTMLElement) =>
+  within(card)
+    .queryAllByRole('button')
+    .map((b) => b.textContent);
 
 describe('SubscriptionCard contents (§2 Subscription card)', () => {
   it('shows the product, the price per interval, the next billing date and a green Active badge', () => {
@@ -58,7 +61,12 @@ describe('SubscriptionCard contents (§2 Subscription card)', () => {
 
   it('a trial shows when it ends, that it starts by itself, and asks for a payment method', () => {
     const card = renderCard(
-      subscription('sub_1', { status: 'trialing', trial_end: at('2025-03-05'), current_period_end: at('2025-03-05'), default_payment_method: null }),
+      subscription('sub_1', {
+        status: 'trialing',
+        trial_end: at('2025-03-05'),
+        current_period_end: at('2025-03-05'),
+        default_payment_method: null,
+      }),
     );
     expect(within(card).getByText('Trial Ends: Mar 05, 2025')).toBeInTheDocument();
     expect(within(card).getByRole('note')).toHaveTextContent('Your subscription will start automatically on Mar 05, 2025.');
@@ -105,7 +113,13 @@ describe('SubscriptionCard buttons open Stripe', () => {
   it.each<[string, Subscription, string, string, Record<string, string>]>([
     ['Manage', subscription('sub_1'), 'Manage', '/api/stripe/create-portal-session', {}],
     ['Re-Activate', subscription('sub_1', { cancel_at_period_end: true }), 'Re-Activate', '/api/stripe/create-portal-session', {}],
-    ['Resume Subscription', subscription('sub_1', { status: 'paused' }), 'Resume Subscription', '/api/stripe/resume-subscription', { subscriptionId: 'sub_1' }],
+    [
+      'Resume Subscription',
+      subscription('sub_1', { status: 'paused' }),
+      'Resume Subscription',
+      '/api/stripe/resume-subscription',
+      { subscriptionId: 'sub_1' },
+    ],
     [
       'Add Payment Method',
       subscription('sub_1', { status: 'past_due', default_payment_method: null }),

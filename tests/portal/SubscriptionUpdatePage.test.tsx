@@ -26,7 +26,10 @@ function stubUpdate(list: Respond, extra: Record<string, Respond> = {}) {
   });
 }
 
-const listOf = (subs: Subscription[]): Respond => () => json(userSubscriptions(subs));
+const listOf =
+  (subs: Subscription[]): Respond =>
+  () =>
+    json(userSubscriptions(subs));
 const title = (name: string) => screen.findByRole('heading', { level: 1, name });
 
 describe('SubscriptionUpdatePage: a subscription that needs action (§2 Subscription update)', () => {

@@ -14,8 +14,14 @@ const PAGE = '/dashboard#subscriptions';
 
 type Respond = () => Response | Promise<Response>;
 const none: Respond = () => json({ error: 'no_subscription', message: 'No subscription found' }, 404);
-const listOf = (subs: Subscription[]): Respond => () => json(userSubscriptions(subs));
-const status = (hasSubscription: boolean): Respond => () => json(subscriptionStatus(hasSubscription));
+const listOf =
+  (subs: Subscription[]): Respond =>
+  () =>
+    json(userSubscriptions(subs));
+const status =
+  (hasSubscription: boolean): Respond =>
+  () =>
+    json(subscriptionStatus(hasSubscription));
 
 function stubBilling({ list = none, state = status(false) }: { list?: Respond; state?: Respond } = {}) {
   const spy = stubFetch({

@@ -98,7 +98,9 @@ describe('the analytics wrapper', () => {
 
   it('adds the location fields, looked up once per browser session, only when configured', async () => {
     const location = { country: 'Germany', country_code: 'DE', city: 'Berlin', ip_address: '203.0.113.9' };
-    const fetchSpy = vi.fn(async () => new Response(JSON.stringify(location), { status: 200, headers: { 'content-type': 'application/json' } }));
+    const fetchSpy = vi.fn(
+      async () => new Response(JSON.stringify(location), { status: 200, headers: { 'content-type': 'application/json' } }),
+    );
     vi.stubGlobal('fetch', fetchSpy);
     window.sessionStorage.clear();
     try {

@@ -39,12 +39,19 @@ describe('download page events', () => {
     const link = await screen.findByRole('link', { name: 'Download for Unreal Engine 5.6' });
     link.addEventListener('click', (e) => e.preventDefault());
     fireEvent.click(link);
-    expect(track).toHaveBeenCalledWith('File Download', { ue_version: '5.6', build_version: '2025-07-15a', file_url: testConfig.defaultBuild.ue56Url });
+    expect(track).toHaveBeenCalledWith('File Download', {
+      ue_version: '5.6',
+      build_version: '2025-07-15a',
+      file_url: testConfig.defaultBuild.ue56Url,
+    });
 
     const docs = screen.getByRole('link', { name: 'Installation Instructions (opens in a new tab)' });
     docs.addEventListener('click', (e) => e.preventDefault());
     fireEvent.click(docs);
-    expect(track).toHaveBeenCalledWith('Documentation View', { document: 'Installation Instructions', doc_url: testConfig.installationGuideUrl });
+    expect(track).toHaveBeenCalledWith('Documentation View', {
+      document: 'Installation Instructions',
+      doc_url: testConfig.installationGuideUrl,
+    });
   });
 });
 
@@ -55,7 +62,12 @@ describe('sign-in events', () => {
     const u = await fillSignIn();
     await u.click(screen.getByRole('button', { name: 'Sign in with e-mail' }));
     await waitFor(() =>
-      expect(track).toHaveBeenCalledWith('User Login', { method: 'email', mode: 'signin', status: 'failed', error_message: 'Invalid email or password' }),
+      expect(track).toHaveBeenCalledWith('User Login', {
+        method: 'email',
+        mode: 'signin',
+        status: 'failed',
+        error_message: 'Invalid email or password',
+      }),
     );
     expect(JSON.stringify(vi.mocked(track).mock.calls)).not.toMatch(/correct-horse|ada@example\.com/);
   });
@@ -94,18 +106,25 @@ describe('sign-in events', () => {
     [true, true, 1],
     [true, false, 0],
     [false, true, 0],
-  ])('Epic sign-in completed (authenticated %s, tracked %s) sends User Login with method epic %i time(s)', async (authenticated, tracked, times) => {
-    vi.mocked(loginTracked).mockReturnValue(tracked);
-    stubFetch({
-      'GET /api/user': () => (authenticated ? json(user) : json({ error: 'Unauthorized', message: 'Not signed in' }, 401)),
-      'GET /api/auth/status': () =>
-        json({ authenticated, user: authenticated ? { email: 'ada@example.com' } : null, ue: { enabled: false, status: null, message: null } }),
-    });
-    renderScreen(<LoginCompletedPage />, '/login_completed?client=web');
-    await screen.findByRole('heading', { level: 1, name: authenticated ? "You're all set!" : 'Sign-in Not Completed' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const logins = vi.mocked(track).mock.calls.filter(([event, props]) => event === 'User Login' && props?.method === 'epic');
-    expect(logins).toHaveLength(times);
-    if (times) expect(logins[0]?.[1]).toEqual({ method: 'epic', status: 'success', client: 'web' });
-  });
+  ])(
+    'Epic sign-in completed (authenticated %s, tracked %s) sends User Login with method epic %i time(s)',
+    async (authenticated, tracked, times) => {
+      vi.mocked(loginTracked).mockReturnValue(tracked);
+      stubFetch({
+        'GET /api/user': () => (authenticated ? json(user) : json({ error: 'Unauthorized', message: 'Not signed in' }, 401)),
+        'GET /api/auth/status': () =>
+          json({
+            authenticated,
+            user: authenticated ? { email: 'ada@example.com' } : null,
+            ue: { enabled: false, status: null, message: null },
+          }),
+      });
+      renderScreen(<LoginCompletedPage />, '/login_completed?client=web');
+      await screen.findByRole('heading', { level: 1, name: authenticated ? "You're all set!" : 'Sign-in Not Completed' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const logins = vi.mocked(track).mock.calls.filter(([event, props]) => event === 'User Login' && props?.method === 'epic');
+      expect(logins).toHaveLength(times);
+      if (times) expect(logins[0]?.[1]).toEqual({ method: 'epic', status: 'success', client: 'web' });
+    },
+  );
 });

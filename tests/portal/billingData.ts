@@ -28,8 +28,15 @@ interface SubscriptionOverrides extends Partial<Omit<Subscription, 'items'>> {
 }
 
 export function subscription(id: string, overrides: SubscriptionOverrides = {}): Subscription {
-  const { name = 'Sage Pro', description = 'Unlimited help in the editor', unit_amount = 1999, currency = 'usd', interval = 'month', interval_count = 1, ...fields } =
-    overrides;
+  const {
+    name = 'Sage Pro',
+    description = 'Unlimited help in the editor',
+    unit_amount = 1999,
+    currency = 'usd',
+    interval = 'month',
+    interval_count = 1,
+    ...fields
+  } = overrides;
   return {
     id,
     status: 'active',
@@ -43,7 +50,13 @@ export function subscription(id: string, overrides: SubscriptionOverrides = {}):
       data: [
         {
           id: `si_${id}`,
-          price: { id: `price_${id}`, unit_amount, currency, recurring: { interval, interval_count }, product: { id: `prod_${id}`, name, description } },
+          price: {
+            id: `price_${id}`,
+            unit_amount,
+            currency,
+            recurring: { interval, interval_count },
+            product: { id: `prod_${id}`, name, description },
+          },
         },
       ],
     },

@@ -77,7 +77,6 @@ export function stubFetch(routes: Record<string, Handler>) {
 export const json = (body: unknown, status = 200, statusText = 'OK') =>
   new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
 
-
 /** The JSON body a stubbed call was sent with. */
 export const bodyOf = (init: RequestInit | undefined): unknown => JSON.parse(String(init?.body));
 

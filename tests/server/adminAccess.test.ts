@@ -23,7 +23,12 @@ interface Endpoint extends Call {
   invalid: Call | null;
 }
 
-const RELEASE = { version: '2026-02-02a', ue55Url: 'https://cdn.example.com/55.zip', ue56Url: 'https://cdn.example.com/56.zip', ue57Url: 'https://cdn.example.com/57.zip' };
+const RELEASE = {
+  version: '2026-02-02a',
+  ue55Url: 'https://cdn.example.com/55.zip',
+  ue56Url: 'https://cdn.example.com/56.zip',
+  ue57Url: 'https://cdn.example.com/57.zip',
+};
 const UPDATE = { username: 'renamed-by-admin', email: 'renamed-by-admin@example.com', status: 'Active', isAdmin: false };
 
 /** Every `/api/admin/*` endpoint of spec §7, issue 5 and issue 14. */
@@ -234,7 +239,9 @@ describe.each(databases)('admin authorization on $label', (database) => {
 
   it('cannot make themselves an admin through the admin API', async () => {
     const user = await signedInUser(server());
-    const response = await user.client.request('PUT', `/api/admin/users/${user.id}`, { json: { username: 'me', email: user.email, isAdmin: true } });
+    const response = await user.client.request('PUT', `/api/admin/users/${user.id}`, {
+      json: { username: 'me', email: user.email, isAdmin: true },
+    });
     expect(response.statusCode).toBe(403);
     const row = await server().db.selectFrom('users').select('is_admin').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.is_admin).toBe(0);

@@ -21,7 +21,8 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
     (await server().db.selectFrom('users').select('license_token').where('id', '=', userId).executeTakeFirstOrThrow()).license_token;
   const bearer = (token: string) => server().client({ authorization: `Bearer ${token}` });
   const licenseFor = (token: string) => bearer(token).get('/api/license');
-  const ingestWith = (token: string) => bearer(token).post('/api/ingest/messages', { sessionId: `s-${randomUUID()}`, message: { text: 'hi' } });
+  const ingestWith = (token: string) =>
+    bearer(token).post('/api/ingest/messages', { sessionId: `s-${randomUUID()}`, message: { text: 'hi' } });
 
   async function reissue(admin: TestClient, userId: string): Promise<AdminUser> {
     const response = await admin.post(`/api/admin/users/${userId}/license/reissue`);
@@ -100,7 +101,9 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
       const stored = await browser.post('/api/auth/ue-store-payload');
       expect(stored.statusCode, stored.body).toBe(200);
       const { code } = stored.json<{ code: string }>();
-      const payload = await server().client().get(`/api/auth/ue-payload?${new URLSearchParams({ code, code_verifier: pkce.verifier })}`);
+      const payload = await server()
+        .client()
+        .get(`/api/auth/ue-payload?${new URLSearchParams({ code, code_verifier: pkce.verifier })}`);
       expect(payload.statusCode, payload.body).toBe(200);
       expect(payload.json()).toMatchObject({ token, user: { id: user!.id, email } });
     });
@@ -188,11 +191,24 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
       expect((await server().client().login(user.email)).statusCode).toBe(200);
       expect((await server().client().login(user.email)).statusCode).toBe(200);
       // One idle for longer than the policy allows, one past its end: neither signs anyone in.
-      const sessions = await server().db.selectFrom('sessions').select('token_hash').where('user_id', '=', user.id).orderBy('created_at').execute();
+      const sessions = await server()
+        .db.selectFrom('sessions')
+        .select('token_hash')
+        .where('user_id', '=', user.id)
+        .orderBy('created_at')
+        .execute();
       expect(sessions).toHaveLength(3);
       const now = Date.now();
-      await server().db.updateTable('sessions').set({ last_seen_at: now - server().config.sessionIdleMs - 1000 }).where('token_hash', '=', sessions[1]!.token_hash).execute();
-      await server().db.updateTable('sessions').set({ expires_at: now - 1000 }).where('token_hash', '=', sessions[2]!.token_hash).execute();
+      await server()
+        .db.updateTable('sessions')
+        .set({ last_seen_at: now - server().config.sessionIdleMs - 1000 })
+        .where('token_hash', '=', sessions[1]!.token_hash)
+        .execute();
+      await server()
+        .db.updateTable('sessions')
+        .set({ expires_at: now - 1000 })
+        .where('token_hash', '=', sessions[2]!.token_hash)
+        .execute();
 
       const shown = await details(admin.client, user.id);
       expect(shown.activeSessions).toBe(1);
@@ -212,7 +228,11 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
 
       // The same account signs in with a password later (one set for it here).
       await tick();
-      await server().db.updateTable('users').set({ password_hash: await hashPassword(PASSWORD, TEST_SCRYPT_COST) }).where('id', '=', user!.id).execute();
+      await server()
+        .db.updateTable('users')
+        .set({ password_hash: await hashPassword(PASSWORD, TEST_SCRYPT_COST) })
+        .where('id', '=', user!.id)
+        .execute();
       expect((await server().client().login(email)).statusCode).toBe(200);
       const later = await details(admin.client, user!.id);
       expect(later.lastSignInMethod).toBe('password');
@@ -227,8 +247,21 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
       await server()
         .db.insertInto('billing_subscriptions')
         .values([
-          subscriptionRow(userId, { id: 'sub_old', status: 'canceled', created: 1_600_000_000, product_name: 'Sage Basic', unit_amount: 999, recurring_interval: 'year' }),
-          subscriptionRow(userId, { id: 'sub_new', status: 'trialing', created: 1_700_000_000, current_period_end: periodEnd, trial_end: periodEnd - 7 * DAY_SECONDS }),
+          subscriptionRow(userId, {
+            id: 'sub_old',
+            status: 'canceled',
+            created: 1_600_000_000,
+            product_name: 'Sage Basic',
+            unit_amount: 999,
+            recurring_interval: 'year',
+          }),
+          subscriptionRow(userId, {
+            id: 'sub_new',
+            status: 'trialing',
+            created: 1_700_000_000,
+            current_period_end: periodEnd,
+            trial_end: periodEnd - 7 * DAY_SECONDS,
+          }),
         ])
         .execute();
       const now = Date.now();
@@ -241,7 +274,16 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
         .execute();
       await server()
         .db.insertInto('stored_messages')
-        .values([1, 2, 3].map((n) => ({ id: randomUUID(), session_id: `s-${n}`, user_id: userId, message: '"hi"', message_size: 4, created_at: now })))
+        .values(
+          [1, 2, 3].map((n) => ({
+            id: randomUUID(),
+            session_id: `s-${n}`,
+            user_id: userId,
+            message: '"hi"',
+            message_size: 4,
+            created_at: now,
+          })),
+        )
         .execute();
 
       const shown = await details(admin.client, userId);
@@ -258,7 +300,15 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
           trialEnd: new Date((periodEnd - 7 * DAY_SECONDS) * 1000).toISOString(),
           cancelAt: null,
         },
-        expect.objectContaining({ id: 'sub_old', productName: 'Sage Basic', status: 'canceled', unitAmount: 999, interval: 'year', currentPeriodEnd: null, trialEnd: null }),
+        expect.objectContaining({
+          id: 'sub_old',
+          productName: 'Sage Basic',
+          status: 'canceled',
+          unitAmount: 999,
+          interval: 'year',
+          currentPeriodEnd: null,
+          trialEnd: null,
+        }),
       ]);
       expect(shown.creditBalance).toBe(380);
       expect(shown.storedMessages).toBe(3);

@@ -113,7 +113,9 @@ describe.each(databases)('users.csv on $label', (database) => {
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body.startsWith(`${HEADER.join(',')}\r\n`)).toBe(true);
 
-    const [epic] = await insertUsers(server().db, [userRow({ username: 'Epic Player', email: null, epic_display_name: 'EpicName', status: 'Suspended' })]);
+    const [epic] = await insertUsers(server().db, [
+      userRow({ username: 'Epic Player', email: null, epic_display_name: 'EpicName', status: 'Suspended' }),
+    ]);
     const { rows } = await exportCsv(admin.client);
     const row = await server().db.selectFrom('users').selectAll().where('id', '=', admin.id).executeTakeFirstOrThrow();
     expect(rows.get(admin.id)).toEqual({
@@ -125,14 +127,23 @@ describe.each(databases)('users.csv on $label', (database) => {
       epicDisplayName: '',
       createdAt: new Date(row.created_at).toISOString(),
     });
-    expect(rows.get(epic!.id)).toMatchObject({ username: 'Epic Player', email: '', isAdmin: 'false', epicDisplayName: 'EpicName', status: 'Suspended' });
+    expect(rows.get(epic!.id)).toMatchObject({
+      username: 'Epic Player',
+      email: '',
+      isAdmin: 'false',
+      epicDisplayName: 'EpicName',
+      status: 'Suspended',
+    });
   });
 
   it('quotes commas, quotes and line breaks as RFC 4180 says, ending every record in CRLF', async () => {
     const admin = await signedInAdmin(server());
     const tag = uniqueTag();
     const names = [`${tag} Smith, John`, `${tag} say "hi"`, `${tag} two\nlines`, `${tag} two\r\nlines`, `${tag} "quoted, and\nbroken"`];
-    const inserted = await insertUsers(server().db, names.map((username) => userRow({ username })));
+    const inserted = await insertUsers(
+      server().db,
+      names.map((username) => userRow({ username })),
+    );
 
     const { text, rows, records } = await exportCsv(admin.client);
     for (const user of inserted) expect(rows.get(user.id)?.username).toBe(user.username);

@@ -95,12 +95,16 @@ export function subscriptionRow(userId: string, overrides: Partial<BillingSubscr
 /** Inserts the rows in batches (one statement each), fast on both databases. */
 export async function insertUsers(db: Db, rows: UsersTable[], batch = 250): Promise<UsersTable[]> {
   for (let i = 0; i < rows.length; i += batch) {
-    await db.insertInto('users').values(rows.slice(i, i + batch)).execute();
+    await db
+      .insertInto('users')
+      .values(rows.slice(i, i + batch))
+      .execute();
   }
   return rows;
 }
 
-export const put = (client: TestClient, url: string, json: unknown): Promise<LightMyRequestResponse> => client.request('PUT', url, { json });
+export const put = (client: TestClient, url: string, json: unknown): Promise<LightMyRequestResponse> =>
+  client.request('PUT', url, { json });
 export const del = (client: TestClient, url: string): Promise<LightMyRequestResponse> => client.request('DELETE', url);
 
 /** The address of an admin list with these parameters. */
@@ -126,7 +130,12 @@ export function contentRangeOf(response: LightMyRequestResponse): ContentRange {
   const match = /^([a-z]+) (?:(\d+)-(\d+)|\*)\/(\d+)$/.exec(String(header));
   expect(match, `Content-Range: ${String(header)}`).not.toBeNull();
   const [, resource, first, last, total] = match!;
-  return { resource: resource!, first: first === undefined ? null : Number(first), last: last === undefined ? null : Number(last), total: Number(total) };
+  return {
+    resource: resource!,
+    first: first === undefined ? null : Number(first),
+    last: last === undefined ? null : Number(last),
+    total: Number(total),
+  };
 }
 
 /**

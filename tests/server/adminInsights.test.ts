@@ -26,7 +26,16 @@ const revenue = (figures: Insights, currency: string) => figures.monthlyRecurrin
 async function storeMessages(db: Db, userId: string | null, createdAt: number[]) {
   await db
     .insertInto('stored_messages')
-    .values(createdAt.map((at) => ({ id: randomUUID(), session_id: `s-${randomUUID()}`, user_id: userId, message: '{}', message_size: 2, created_at: at })))
+    .values(
+      createdAt.map((at) => ({
+        id: randomUUID(),
+        session_id: `s-${randomUUID()}`,
+        user_id: userId,
+        message: '{}',
+        message_size: 2,
+        created_at: at,
+      })),
+    )
     .execute();
 }
 
@@ -39,7 +48,13 @@ describe.each(databases)('admin insights on $label', (database) => {
     expect(figures.days).toHaveLength(30);
     expect(figures.days.at(-1)).toBe(new Date().toISOString().slice(0, 10));
     expect(figures.days[0]).toBe(new Date(daysAgo(29)).toISOString().slice(0, 10));
-    for (const series of [figures.signUps.epic, figures.signUps.email, figures.pluginSignIns, figures.creditsSold, figures.messagesStored]) {
+    for (const series of [
+      figures.signUps.epic,
+      figures.signUps.email,
+      figures.pluginSignIns,
+      figures.creditsSold,
+      figures.messagesStored,
+    ]) {
       expect(series).toHaveLength(30);
     }
     expect((await insights(client, 7)).days).toHaveLength(7);
@@ -139,19 +154,33 @@ describe.each(databases)('admin insights on $label', (database) => {
     await server()
       .db.insertInto('billing_subscriptions')
       .values([
-        subscriptionRow(owner!.id, { status: 'active', unit_amount: 2400, recurring_interval: 'year', currency: 'chf', trial_end: trialEnded }),
+        subscriptionRow(owner!.id, {
+          status: 'active',
+          unit_amount: 2400,
+          recurring_interval: 'year',
+          currency: 'chf',
+          trial_end: trialEnded,
+        }),
         subscriptionRow(owner!.id, { status: 'past_due', unit_amount: 1000, recurring_interval: 'week', currency: 'chf' }),
         subscriptionRow(owner!.id, { status: 'trialing', unit_amount: 1000, currency: 'chf', trial_end: seconds(now + 5 * DAY_MS) }),
         subscriptionRow(owner!.id, { status: 'canceled', unit_amount: 1000, currency: 'chf', trial_end: trialEnded }),
         subscriptionRow(owner!.id, { status: 'paused', unit_amount: 1000, currency: 'chf', trial_end: trialEnded }),
         // A trial that ended before the range.
-        subscriptionRow(owner!.id, { status: 'active', unit_amount: 600, recurring_interval: 'month', recurring_interval_count: 3, currency: 'chf', trial_end: seconds(daysAgo(60, now)) }),
+        subscriptionRow(owner!.id, {
+          status: 'active',
+          unit_amount: 600,
+          recurring_interval: 'month',
+          recurring_interval_count: 3,
+          currency: 'chf',
+          trial_end: seconds(daysAgo(60, now)),
+        }),
       ])
       .execute();
 
     const after = await insights(client, 30);
     expect(statusCount(after, 'active') - statusCount(before, 'active')).toBe(2);
-    for (const status of ['past_due', 'trialing', 'canceled', 'paused']) expect(statusCount(after, status) - statusCount(before, status), status).toBe(1);
+    for (const status of ['past_due', 'trialing', 'canceled', 'paused'])
+      expect(statusCount(after, status) - statusCount(before, status), status).toBe(1);
     // 2400/12 + 1000×52/12 + 600/3 = 200 + 4333.33 + 200.
     expect(revenue(after, 'chf')).toEqual({ currency: 'chf', amount: 4733, subscriptions: 3 });
     expect(after.trialConversions.ended - before.trialConversions.ended).toBe(3);
@@ -162,7 +191,12 @@ describe.each(databases)('admin insights on $label', (database) => {
     expect(after90.trialConversions.converted - before90.trialConversions.converted).toBe(2);
 
     // A subscription the mirror updates moves between the figures: the trial converts, a price changes.
-    await server().db.updateTable('billing_subscriptions').set({ status: 'active' }).where('user_id', '=', owner!.id).where('status', '=', 'paused').execute();
+    await server()
+      .db.updateTable('billing_subscriptions')
+      .set({ status: 'active' })
+      .where('user_id', '=', owner!.id)
+      .where('status', '=', 'paused')
+      .execute();
     const converted = await insights(client, 30);
     expect(statusCount(converted, 'paused') - statusCount(before, 'paused')).toBe(0);
     expect(statusCount(converted, 'active') - statusCount(before, 'active')).toBe(3);
@@ -181,10 +215,23 @@ describe.each(databases)('admin insights on $label', (database) => {
     await subscriptionTallies.down(db);
     await businessInsights.down(db);
     const now = Date.now();
-    await insertUsers(db, [userRow({ created_at: daysAgo(5, now) }), userRow({ epic_account_id: `epic-${randomUUID()}`, created_at: daysAgo(5, now) })]);
+    await insertUsers(db, [
+      userRow({ created_at: daysAgo(5, now) }),
+      userRow({ epic_account_id: `epic-${randomUUID()}`, created_at: daysAgo(5, now) }),
+    ]);
     await storeMessages(db, id, [daysAgo(5, now)]);
-    await db.insertInto('billing_subscriptions').values([subscriptionRow(id, { status: 'active', currency: 'sek', unit_amount: 9900 }), subscriptionRow(id, { status: 'unpaid', currency: 'sek' })]).execute();
-    const usersBefore = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('created_at', '>=', daysAgo(89, now)).executeTakeFirstOrThrow();
+    await db
+      .insertInto('billing_subscriptions')
+      .values([
+        subscriptionRow(id, { status: 'active', currency: 'sek', unit_amount: 9900 }),
+        subscriptionRow(id, { status: 'unpaid', currency: 'sek' }),
+      ])
+      .execute();
+    const usersBefore = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('created_at', '>=', daysAgo(89, now))
+      .executeTakeFirstOrThrow();
     await businessInsights.up(db);
     await subscriptionTallies.up(db);
 

@@ -27,7 +27,10 @@ describe.each(databases)('the admin lists’ wire on $label', (database) => {
     const admin = await signedInAdmin(server());
     const tag = uniqueTag();
     const base = Date.now() - 10 * HOUR;
-    const rows = await insertUsers(server().db, Array.from({ length: 20 }, (_, i) => userRow({ username: `${tag}-${i}`, created_at: base + i * 1000 })));
+    const rows = await insertUsers(
+      server().db,
+      Array.from({ length: 20 }, (_, i) => userRow({ username: `${tag}-${i}`, created_at: base + i * 1000 })),
+    );
     const oldestFirst = ids(rows);
     const ask = (range: [number, number]) => page(admin.client, 'users', { sort: ['createdAt', 'ASC'], range, filter: { q: tag } });
 
@@ -50,8 +53,17 @@ describe.each(databases)('the admin lists’ wire on $label', (database) => {
     expect(await page(admin.client, 'users', { filter: { q: `${tag}-none` } })).toMatchObject({ ids: [], contentRange: 'users */0' });
 
     // The whole list, unfiltered: a slice of it, counted in full.
-    const { n } = await server().db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const newest = await server().db.selectFrom('users').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(8).execute();
+    const { n } = await server()
+      .db.selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const newest = await server()
+      .db.selectFrom('users')
+      .select('id')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(8)
+      .execute();
     const slice = await page(admin.client, 'users', { sort: ['createdAt', 'DESC'], range: [3, 7] });
     expect(slice).toMatchObject({ ids: ids(newest).slice(3, 8), contentRange: `users 3-7/${Number(n)}` });
   });
@@ -61,10 +73,16 @@ describe.each(databases)('the admin lists’ wire on $label', (database) => {
     const tag = uniqueTag();
     // Newer than anyone else, two sharing a time (the id orders them).
     const future = Date.now() + HOUR;
-    await insertUsers(server().db, Array.from({ length: 30 }, (_, i) => userRow({ username: `${tag}-${i}`, created_at: future + Math.min(i, 28) * 1000 })));
+    await insertUsers(
+      server().db,
+      Array.from({ length: 30 }, (_, i) => userRow({ username: `${tag}-${i}`, created_at: future + Math.min(i, 28) * 1000 })),
+    );
     const db = server().db;
     const expected = await db.selectFrom('users').select('id').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(25).execute();
-    const { n } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
 
     const plain = await page(admin.client, 'users', {});
     expect(plain).toMatchObject({ ids: ids(expected), contentRange: `users 0-24/${Number(n)}` });
@@ -149,7 +167,9 @@ describe.each(databases)('the admin lists’ wire on $label', (database) => {
       expect(errorBody(response), what).toEqual({ error: 'invalid_request', message });
     }
     // A parameter given twice.
-    const twice = await admin.client.get(`/api/admin/users?sort=${encodeURIComponent('["username","ASC"]')}&sort=${encodeURIComponent('["email","ASC"]')}`);
+    const twice = await admin.client.get(
+      `/api/admin/users?sort=${encodeURIComponent('["username","ASC"]')}&sort=${encodeURIComponent('["email","ASC"]')}`,
+    );
     expect(twice.statusCode).toBe(400);
     expect(errorBody(twice)).toEqual({ error: 'invalid_request', message: 'sort must be given once, as JSON like ["createdAt","ASC"]' });
     // The largest range there is.
@@ -212,7 +232,9 @@ describe.each(databases)('the admin lists’ wire on $label', (database) => {
   it('answers a deletion with the user as they were, who is then gone from every list', async () => {
     const admin = await signedInAdmin(server());
     const tag = uniqueTag();
-    const [row] = await insertUsers(server().db, [userRow({ username: `${tag}-gone`, status: 'Suspended', epic_display_name: 'Gone Soon' })]);
+    const [row] = await insertUsers(server().db, [
+      userRow({ username: `${tag}-gone`, status: 'Suspended', epic_display_name: 'Gone Soon' }),
+    ]);
     const shown = await admin.client.get(`/api/admin/users/${row!.id}`);
     const before = await listUsers(admin.client, { range: [0, 0] });
 
@@ -221,7 +243,13 @@ describe.each(databases)('the admin lists’ wire on $label', (database) => {
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(response.json()).toEqual(shown.json());
     expect(Object.keys(response.json<AdminUser>()).sort()).toEqual(Object.keys(adminUserSchema.shape).sort());
-    expect(response.json()).toMatchObject({ id: row!.id, username: `${tag}-gone`, status: 'Suspended', token: row!.license_token, epicDisplayName: 'Gone Soon' });
+    expect(response.json()).toMatchObject({
+      id: row!.id,
+      username: `${tag}-gone`,
+      status: 'Suspended',
+      token: row!.license_token,
+      epicDisplayName: 'Gone Soon',
+    });
 
     expect((await admin.client.get(`/api/admin/users/${row!.id}`)).statusCode).toBe(404);
     expect(await page(admin.client, 'users', { filter: { id: [row!.id] } })).toMatchObject({ ids: [], contentRange: 'users */0' });

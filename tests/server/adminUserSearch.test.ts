@@ -49,7 +49,10 @@ describe.each(databases)('admin user search on $label', (database) => {
   it('finds non-ASCII parts of names in any case, counting characters rather than bytes', async () => {
     const admin = await signedInAdmin(server());
     const tag = uniqueTag();
-    const [elodie, gruss] = await insertUsers(server().db, [userRow({ username: `${tag}-Élodie.Ärger` }), userRow({ username: `Grüßölz-${tag}` })]);
+    const [elodie, gruss] = await insertUsers(server().db, [
+      userRow({ username: `${tag}-Élodie.Ärger` }),
+      userRow({ username: `Grüßölz-${tag}` }),
+    ]);
     for (const term of [`${tag.slice(2)}-élo`, 'ÉLODIE.ÄR', 'lodie.ärg']) {
       expect(await found(admin.client, term), term).toEqual([elodie!.id]);
     }
@@ -88,7 +91,10 @@ describe.each(databases)('admin user search on $label', (database) => {
     const admin = await signedInAdmin(server());
     const tag = uniqueTag();
     const names = ['50%off', '50xoff', 'a_b', 'axb', 'say"hi"', 'sayhi', 'back\\slash', 'backslash', 'x:y*z', 'x OR y', 'NEAR(a b)'];
-    const rows = await insertUsers(server().db, names.map((name) => userRow({ username: `${name}.${tag}` })));
+    const rows = await insertUsers(
+      server().db,
+      names.map((name) => userRow({ username: `${name}.${tag}` })),
+    );
     const id = (name: string) => rows[names.indexOf(name)]!.id;
     const cases: [string, string[]][] = [
       ['%of', ['50%off']],
@@ -136,13 +142,24 @@ describe.each(databases)('admin user search on $label', (database) => {
     const base = Date.now() - 3_600_000;
     const rows = await insertUsers(
       server().db,
-      ['delta', 'Alpha', 'echo', 'charlie', 'Bravo', 'golf', 'foxtrot'].map((name, i) => userRow({ username: `${name}-${tag}-x`, created_at: base + i })),
+      ['delta', 'Alpha', 'echo', 'charlie', 'Bravo', 'golf', 'foxtrot'].map((name, i) =>
+        userRow({ username: `${name}-${tag}-x`, created_at: base + i }),
+      ),
     );
     const fragment = `${tag.slice(1)}-X`;
     const pages = [];
-    for (const page of [1, 2, 3]) pages.push(await list(admin.client, { filter: { q: fragment }, sort: ['username', 'ASC'], range: pageRange(page, 3) }));
+    for (const page of [1, 2, 3])
+      pages.push(await list(admin.client, { filter: { q: fragment }, sort: ['username', 'ASC'], range: pageRange(page, 3) }));
     expect(pages.map((p) => p.total)).toEqual([7, 7, 7]);
-    expect(pages.flatMap((p) => p.names.map((n) => n.split('-')[0]))).toEqual(['Alpha', 'Bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf']);
+    expect(pages.flatMap((p) => p.names.map((n) => n.split('-')[0]))).toEqual([
+      'Alpha',
+      'Bravo',
+      'charlie',
+      'delta',
+      'echo',
+      'foxtrot',
+      'golf',
+    ]);
     const newest = await list(admin.client, { filter: { q: fragment }, range: pageRange(2, 2) });
     expect(newest).toMatchObject({ total: 7, ids: [rows[4]!.id, rows[3]!.id] });
     expect(await list(admin.client, { filter: { q: fragment }, range: pageRange(4, 3) })).toEqual({ ids: [], names: [], total: 7 });
@@ -156,7 +173,9 @@ describe.each(databases)('admin user search on $label', (database) => {
       server().db,
       Array.from({ length: 70 }, (_, i) => {
         const n = String(i).padStart(2, '0');
-        return i % 2 ? userRow({ username: `${tag.slice(0, 1)}-${n}`, email: `${n}.${tag}@example.com` }) : userRow({ username: `${tag.slice(0, 1)}-${n}-${tag}` });
+        return i % 2
+          ? userRow({ username: `${tag.slice(0, 1)}-${n}`, email: `${n}.${tag}@example.com` })
+          : userRow({ username: `${tag.slice(0, 1)}-${n}-${tag}` });
       }),
     );
     // Which 50 is the database's choice (decision 012: matches are taken unsorted); their order is ours.
@@ -177,7 +196,9 @@ describe.each(databases)('admin user search on $label', (database) => {
     // More matches than a search lists, from usernames and e-mails alike, among users that do not match.
     const matching = Array.from({ length: SEARCH_LIST_LIMIT + 100 }, (_, i) => {
       const n = String(i).padStart(4, '0');
-      return i % 3 ? userRow({ username: `Zz${n}-${tag}`, created_at: base + i }) : userRow({ username: `zz${n}`, email: `${n}.${tag}@example.com`, created_at: base + i });
+      return i % 3
+        ? userRow({ username: `Zz${n}-${tag}`, created_at: base + i })
+        : userRow({ username: `zz${n}`, email: `${n}.${tag}@example.com`, created_at: base + i });
     });
     const others = Array.from({ length: 200 }, (_, i) => userRow({ username: `aa-${uniqueTag()}`, created_at: base + 5000 + i }));
     await insertUsers(server().db, [...matching, ...others], 500);
@@ -194,7 +215,9 @@ describe.each(databases)('admin user search on $label', (database) => {
     expect(new Set(byName).size).toBe(SEARCH_LIST_LIMIT);
     expect(byName.every((id) => byId.has(id))).toBe(true);
     expect(byName).toEqual([...byName].sort((a, b) => (key(a) < key(b) ? -1 : 1)));
-    expect(await list(admin.client, { filter: { q: part }, sort: ['username', 'ASC'], range: pageRange(SEARCH_LIST_LIMIT / 25 + 1, 25) })).toEqual({ ids: [], names: [], total: SEARCH_LIST_LIMIT });
+    expect(
+      await list(admin.client, { filter: { q: part }, sort: ['username', 'ASC'], range: pageRange(SEARCH_LIST_LIMIT / 25 + 1, 25) }),
+    ).toEqual({ ids: [], names: [], total: SEARCH_LIST_LIMIT });
 
     const createdAt = (id: string) => byId.get(id)!.created_at;
     const newestFirst = [...byName].sort((a, b) => createdAt(b) - createdAt(a));
@@ -214,33 +237,50 @@ describe.each(databases)('admin user search on $label', (database) => {
     expect(await search(admin.client, part)).toHaveLength(50);
   });
 
-  it.runIf(database.kind === 'sqlite')('still finds the right users after VACUUM, whatever rowids the users table ends up with', async () => {
-    const admin = await signedInAdmin(server());
-    const tag = uniqueTag();
-    const db = server().db;
-    const rows = await insertUsers(db, Array.from({ length: 40 }, (_, i) => userRow({ username: `v${i}-${tag}-${i}v` })));
-    // Holes in the rowids for VACUUM to close.
-    const deleted = rows.filter((_, i) => i % 3 === 0);
-    await db.deleteFrom('users').where('id', 'in', deleted.map((r) => r.id)).execute();
-    const rowids = async () => (await sql<{ id: string; rowid: number }>`select id, rowid from users order by id`.execute(db)).rows;
-    const before = await rowids();
-    await sql`vacuum`.execute(db);
-    // VACUUM may renumber the rowids of a table without an INTEGER PRIMARY KEY (it usually copies
-    // them as they are): renumber them as it may.
-    await sql`update users set rowid = rowid + 1000000`.execute(db);
-    expect((await rowids()).map((r) => r.rowid)).not.toEqual(before.map((r) => r.rowid));
+  it.runIf(database.kind === 'sqlite')(
+    'still finds the right users after VACUUM, whatever rowids the users table ends up with',
+    async () => {
+      const admin = await signedInAdmin(server());
+      const tag = uniqueTag();
+      const db = server().db;
+      const rows = await insertUsers(
+        db,
+        Array.from({ length: 40 }, (_, i) => userRow({ username: `v${i}-${tag}-${i}v` })),
+      );
+      // Holes in the rowids for VACUUM to close.
+      const deleted = rows.filter((_, i) => i % 3 === 0);
+      await db
+        .deleteFrom('users')
+        .where(
+          'id',
+          'in',
+          deleted.map((r) => r.id),
+        )
+        .execute();
+      const rowids = async () => (await sql<{ id: string; rowid: number }>`select id, rowid from users order by id`.execute(db)).rows;
+      const before = await rowids();
+      await sql`vacuum`.execute(db);
+      // VACUUM may renumber the rowids of a table without an INTEGER PRIMARY KEY (it usually copies
+      // them as they are): renumber them as it may.
+      await sql`update users set rowid = rowid + 1000000`.execute(db);
+      expect((await rowids()).map((r) => r.rowid)).not.toEqual(before.map((r) => r.rowid));
 
-    for (const [i, row] of rows.entries()) {
-      expect(await found(admin.client, `-${tag}-${i}v`), row.username).toEqual(i % 3 === 0 ? [] : [row.id]);
-    }
-    // And the triggers still find their rows.
-    const kept = rows[1]!;
-    await db.updateTable('users').set({ username: `renamed-${tag}` }).where('id', '=', kept.id).execute();
-    expect(await found(admin.client, `named-${tag}`)).toEqual([kept.id]);
-    expect(await found(admin.client, `-${tag}-1v`)).toEqual([]);
-    await db.deleteFrom('users').where('id', '=', kept.id).execute();
-    expect(await found(admin.client, `named-${tag}`)).toEqual([]);
-    const [added] = await insertUsers(db, [userRow({ username: `added-${tag}` })]);
-    expect(await found(admin.client, `dded-${tag}`)).toEqual([added!.id]);
-  });
+      for (const [i, row] of rows.entries()) {
+        expect(await found(admin.client, `-${tag}-${i}v`), row.username).toEqual(i % 3 === 0 ? [] : [row.id]);
+      }
+      // And the triggers still find their rows.
+      const kept = rows[1]!;
+      await db
+        .updateTable('users')
+        .set({ username: `renamed-${tag}` })
+        .where('id', '=', kept.id)
+        .execute();
+      expect(await found(admin.client, `named-${tag}`)).toEqual([kept.id]);
+      expect(await found(admin.client, `-${tag}-1v`)).toEqual([]);
+      await db.deleteFrom('users').where('id', '=', kept.id).execute();
+      expect(await found(admin.client, `named-${tag}`)).toEqual([]);
+      const [added] = await insertUsers(db, [userRow({ username: `added-${tag}` })]);
+      expect(await found(admin.client, `dded-${tag}`)).toEqual([added!.id]);
+    },
+  );
 });

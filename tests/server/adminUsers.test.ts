@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, RELEASE_FIELDS_REQUIRED, SEARCH_TERM_REQUIRED, USER_FIELDS_REQUIRED, type AdminUser } from '../../contract/admin';
-import { auditLog, contentRangeOf, del, insertUsers, listUsers as list, pageRange, put, signedInAdmin, signedInUser, tick, uniqueTag, userRow } from './adminFlow';
+import {
+  auditLog,
+  contentRangeOf,
+  del,
+  insertUsers,
+  listUsers as list,
+  pageRange,
+  put,
+  signedInAdmin,
+  signedInUser,
+  tick,
+  uniqueTag,
+  userRow,
+} from './adminFlow';
 import { databases, errorBody, useTestServer, type TestClient } from './harness';
 
 const HOUR = 3_600_000;
@@ -21,7 +34,10 @@ describe.each(databases)('admin users on $label', (database) => {
     const tag = uniqueTag();
     const base = Date.now() - 10 * HOUR;
     // Three share a creation time: the id breaks the tie, so no page repeats or skips one.
-    const rows = await insertUsers(server().db, [0, 1, 2, 3, 3, 3, 4].map((n, i) => userRow({ username: `${tag}-${i}`, created_at: base + n * HOUR })));
+    const rows = await insertUsers(
+      server().db,
+      [0, 1, 2, 3, 3, 3, 4].map((n, i) => userRow({ username: `${tag}-${i}`, created_at: base + n * HOUR })),
+    );
 
     const seen: string[] = [];
     for (const page of [1, 2, 3]) {
@@ -45,7 +61,10 @@ describe.each(databases)('admin users on $label', (database) => {
     const users = response.json<AdminUser[]>();
     expect(Array.isArray(users) && users.length <= 25 && users.length > 0).toBe(true);
     const row = await server().db.selectFrom('users').selectAll().where('id', '=', admin.id).executeTakeFirstOrThrow();
-    const total = await server().db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await server()
+      .db.selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(contentRangeOf(response)).toEqual({ resource: 'users', first: 0, last: users.length - 1, total: Number(total.n) });
     // The admin registered last, so is on the first page.
     const [createdAt, updatedAt] = [row.created_at, row.updated_at].map((ms) => new Date(ms).toISOString());
@@ -75,7 +94,9 @@ describe.each(databases)('admin users on $label', (database) => {
 
     const byCreation = [`${tag}-charlie`, `${tag}-DELTA`, `${tag}-Bravo`, `${tag}-alpha`];
     expect(usernames((await list(admin.client, { filter: { q: tag }, sort: ['createdAt', 'ASC'] })).users)).toEqual(byCreation);
-    expect(usernames((await list(admin.client, { filter: { q: tag }, sort: ['createdAt', 'DESC'] })).users)).toEqual([...byCreation].reverse());
+    expect(usernames((await list(admin.client, { filter: { q: tag }, sort: ['createdAt', 'DESC'] })).users)).toEqual(
+      [...byCreation].reverse(),
+    );
   });
 
   it('reads every page of the whole list as the same slice of one long page, by each sort both ways, across ties', async () => {
@@ -84,7 +105,10 @@ describe.each(databases)('admin users on $label', (database) => {
     const at = Date.now() - 7 * HOUR;
     // Twelve users tie on every sort key (same name but for case, same creation time, no e-mail):
     // only the id orders them, and page boundaries fall among them.
-    await insertUsers(server().db, Array.from({ length: 12 }, (_, i) => userRow({ username: i % 2 ? `${tag}-twin` : `${tag}-TWIN`, email: null, created_at: at })));
+    await insertUsers(
+      server().db,
+      Array.from({ length: 12 }, (_, i) => userRow({ username: i % 2 ? `${tag}-twin` : `${tag}-TWIN`, email: null, created_at: at })),
+    );
     for (const field of ['username', 'email', 'createdAt']) {
       for (const order of ['ASC', 'DESC'] as const) {
         const sort = [field, order] as const;
@@ -129,7 +153,10 @@ describe.each(databases)('admin users on $label', (database) => {
   it('takes punctuation in a search literally: . _ % are no wildcards', async () => {
     const admin = await signedInAdmin(server());
     const tag = uniqueTag();
-    await insertUsers(server().db, ['john.doe', 'johnXdoe', 'john doe', 'a_b', 'axb', 'a%b', 'aXYb'].map((name) => userRow({ username: `${tag}${name}` })));
+    await insertUsers(
+      server().db,
+      ['john.doe', 'johnXdoe', 'john doe', 'a_b', 'axb', 'a%b', 'aXYb'].map((name) => userRow({ username: `${tag}${name}` })),
+    );
     const expectations: [string, string[]][] = [
       ['john.d', ['john.doe']],
       ['a_', ['a_b']],
@@ -148,7 +175,10 @@ describe.each(databases)('admin users on $label', (database) => {
     const tag = uniqueTag();
     const [elodie] = await insertUsers(server().db, [userRow({ username: `${tag}-Élodie` }), userRow({ username: `${tag}-Zoe` })]);
     for (const q of [`${tag}-Élo`, `${tag}-élo`]) {
-      expect((await search(admin.client, q)).map((u) => u.id), q).toEqual([elodie!.id]);
+      expect(
+        (await search(admin.client, q)).map((u) => u.id),
+        q,
+      ).toEqual([elodie!.id]);
     }
   });
 
@@ -180,7 +210,10 @@ describe.each(databases)('admin users on $label', (database) => {
       expect(errorBody(response)).toEqual({ error: 'invalid_request', message: SEARCH_TERM_REQUIRED });
     }
     const tag = uniqueTag();
-    await insertUsers(server().db, Array.from({ length: 60 }, (_, i) => userRow({ username: `${tag}-${String(i).padStart(2, '0')}` })));
+    await insertUsers(
+      server().db,
+      Array.from({ length: 60 }, (_, i) => userRow({ username: `${tag}-${String(i).padStart(2, '0')}` })),
+    );
     const found = await search(admin.client, tag);
     expect(found).toHaveLength(50);
     expect(usernames(found)).toEqual(Array.from({ length: 50 }, (_, i) => `${tag}-${String(i).padStart(2, '0')}`));
@@ -191,7 +224,14 @@ describe.each(databases)('admin users on $label', (database) => {
     const [row] = await insertUsers(server().db, [userRow({ epic_display_name: 'Epic Name', status: 'Suspended' })]);
     const response = await admin.client.get(`/api/admin/users/${row!.id}`);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ id: row!.id, username: row!.username, token: row!.license_token, epicDisplayName: 'Epic Name', status: 'Suspended', isAdmin: false });
+    expect(response.json()).toMatchObject({
+      id: row!.id,
+      username: row!.username,
+      token: row!.license_token,
+      epicDisplayName: 'Epic Name',
+      status: 'Suspended',
+      isAdmin: false,
+    });
 
     for (const path of ['/api/admin/users/no-such-user', '/api/admin/users/no-such-user/ai-history']) {
       const missing = await admin.client.get(path);
@@ -207,7 +247,13 @@ describe.each(databases)('admin users on $label', (database) => {
     const admin = await signedInAdmin(server());
     const [row, other] = await insertUsers(server().db, [userRow(), userRow()]);
     const url = `/api/admin/users/${row!.id}`;
-    const required = [{ email: 'a@example.com' }, { username: 'a' }, { username: '', email: 'a@example.com' }, { username: '  ', email: 'a@example.com' }, { username: 'a', email: '' }];
+    const required = [
+      { email: 'a@example.com' },
+      { username: 'a' },
+      { username: '', email: 'a@example.com' },
+      { username: '  ', email: 'a@example.com' },
+      { username: 'a', email: '' },
+    ];
     for (const body of required) {
       const response = await put(admin.client, url, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
@@ -231,7 +277,12 @@ describe.each(databases)('admin users on $label', (database) => {
     await server().db.updateTable('users').set({ email_verified_at: Date.now() }).where('id', '=', member.id).execute();
     const email = `Renamed-${uniqueTag()}@Example.com`;
 
-    const response = await put(admin.client, `/api/admin/users/${member.id}`, { username: '  Renamed  ', email, status: 'Suspended', isAdmin: true });
+    const response = await put(admin.client, `/api/admin/users/${member.id}`, {
+      username: '  Renamed  ',
+      email,
+      status: 'Suspended',
+      isAdmin: true,
+    });
     expect(response.statusCode).toBe(200);
     const updated = response.json<AdminUser>();
     expect(updated).toMatchObject({ id: member.id, username: 'Renamed', email: email.toLowerCase(), status: 'Suspended', isAdmin: true });
@@ -256,7 +307,11 @@ describe.each(databases)('admin users on $label', (database) => {
     expect(rename.json<AdminUser>().isAdmin).toBe(true);
 
     const colleague = await signedInAdmin(server());
-    const demoted = await put(admin.client, `/api/admin/users/${colleague.id}`, { username: 'colleague', email: colleague.email, isAdmin: false });
+    const demoted = await put(admin.client, `/api/admin/users/${colleague.id}`, {
+      username: 'colleague',
+      email: colleague.email,
+      isAdmin: false,
+    });
     expect(demoted.statusCode).toBe(200);
     expect(demoted.json<AdminUser>().isAdmin).toBe(false);
     expect((await colleague.client.get('/api/user')).statusCode).toBe(401);
@@ -272,9 +327,15 @@ describe.each(databases)('admin users on $label', (database) => {
 
     const member = await signedInUser(server());
     const db = server().db;
-    await db.insertInto('ai_threads').values({ id: `thread-${uniqueTag()}`, user_id: member.id, created_at: Date.now(), updated_at: Date.now() }).execute();
+    await db
+      .insertInto('ai_threads')
+      .values({ id: `thread-${uniqueTag()}`, user_id: member.id, created_at: Date.now(), updated_at: Date.now() })
+      .execute();
     const messageId = uniqueTag();
-    await db.insertInto('stored_messages').values({ id: messageId, session_id: 's', user_id: member.id, message: '{}', message_size: 2, created_at: Date.now() }).execute();
+    await db
+      .insertInto('stored_messages')
+      .values({ id: messageId, session_id: 's', user_id: member.id, message: '{}', message_size: 2, created_at: Date.now() })
+      .execute();
     expect((await member.client.get('/api/user')).statusCode).toBe(200);
 
     const shown = (await admin.client.get(`/api/admin/users/${member.id}`)).json<AdminUser>();
@@ -287,7 +348,9 @@ describe.each(databases)('admin users on $label', (database) => {
     expect(await db.selectFrom('sessions').select('token_hash').where('user_id', '=', member.id).execute()).toEqual([]);
     expect(await db.selectFrom('ai_threads').select('id').where('user_id', '=', member.id).execute()).toEqual([]);
     // The stored message stays (the AI service's record), no longer tied to anyone.
-    expect((await db.selectFrom('stored_messages').select('user_id').where('id', '=', messageId).executeTakeFirstOrThrow()).user_id).toBeNull();
+    expect(
+      (await db.selectFrom('stored_messages').select('user_id').where('id', '=', messageId).executeTakeFirstOrThrow()).user_id,
+    ).toBeNull();
   });
 
   it('records every admin write in the audit log, newest first, without secrets', async () => {
@@ -299,7 +362,12 @@ describe.each(databases)('admin users on $label', (database) => {
     await tick();
     expect((await del(admin.client, `/api/admin/users/${row!.id}`)).statusCode).toBe(200);
     await tick();
-    const release = { version: `audit-${uniqueTag()}`, ue55Url: 'https://cdn.example.com/a55.zip', ue56Url: 'https://cdn.example.com/a56.zip', ue57Url: 'https://cdn.example.com/a57.zip' };
+    const release = {
+      version: `audit-${uniqueTag()}`,
+      ue55Url: 'https://cdn.example.com/a55.zip',
+      ue56Url: 'https://cdn.example.com/a56.zip',
+      ue57Url: 'https://cdn.example.com/a57.zip',
+    };
     expect((await admin.client.post('/api/admin/release-sage-build', release)).statusCode).toBe(200);
     // Refused writes change nothing, so they are not recorded.
     await put(admin.client, `/api/admin/users/${admin.id}`, { username: 'me', email: admin.email, isAdmin: false });
@@ -317,8 +385,20 @@ describe.each(databases)('admin users on $label', (database) => {
       before: { username: 'before-name', email: row!.email, status: 'Active', isAdmin: false },
       after: { username: 'after-name', email: row!.email, status: 'Suspended', isAdmin: false },
     });
-    expect(deleted).toMatchObject({ ...who, targetType: 'user', targetId: row!.id, before: { username: 'after-name', status: 'Suspended' }, after: null });
-    expect(released).toMatchObject({ ...who, targetType: 'build', targetId: release.version, before: null, after: { ...release, ue54Url: '' } });
+    expect(deleted).toMatchObject({
+      ...who,
+      targetType: 'user',
+      targetId: row!.id,
+      before: { username: 'after-name', status: 'Suspended' },
+      after: null,
+    });
+    expect(released).toMatchObject({
+      ...who,
+      targetType: 'build',
+      targetId: release.version,
+      before: null,
+      after: { ...release, ue54Url: '' },
+    });
     const text = JSON.stringify(entries);
     expect(text).not.toContain(row!.license_token);
     expect(text).not.toContain('secret-hash');
@@ -329,7 +409,12 @@ describe.each(databases)('admin users on $label', (database) => {
 
   it('validates a release, then offers the released build on the download page at once', async () => {
     const admin = await signedInAdmin(server());
-    const valid = { version: '2026-01-01a', ue55Url: 'https://cdn.example.com/55.zip', ue56Url: 'https://cdn.example.com/56.zip', ue57Url: 'https://cdn.example.com/57.zip' };
+    const valid = {
+      version: '2026-01-01a',
+      ue55Url: 'https://cdn.example.com/55.zip',
+      ue56Url: 'https://cdn.example.com/56.zip',
+      ue57Url: 'https://cdn.example.com/57.zip',
+    };
     const refused: [object, string][] = [
       [{ ...valid, version: '' }, RELEASE_FIELDS_REQUIRED],
       [{ ...valid, version: '   ' }, RELEASE_FIELDS_REQUIRED],
@@ -362,8 +447,12 @@ describe.each(databases)('admin users on $label', (database) => {
 
   it('counts every user in the grove metrics', async () => {
     const admin = await signedInAdmin(server());
-    const metrics = async () => (await admin.client.get('/api/admin/grove-metrics')).json<{ userStats: { totalUsers: number } }>().userStats.totalUsers;
-    const { n } = await server().db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const metrics = async () =>
+      (await admin.client.get('/api/admin/grove-metrics')).json<{ userStats: { totalUsers: number } }>().userStats.totalUsers;
+    const { n } = await server()
+      .db.selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(await metrics()).toBe(Number(n));
     await insertUsers(server().db, [userRow(), userRow(), userRow()]);
     expect(await metrics()).toBe(Number(n) + 3);

@@ -27,7 +27,18 @@ async function startUpstream() {
       if (req.url?.startsWith('/geo/')) {
         lookups += 1;
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ip: req.url.split('/')[2], country_name: 'Germany', country_code: 'DE', region: 'Berlin', city: 'Berlin', timezone: 'Europe/Berlin', latitude: 52.5, longitude: 13.4 }));
+        res.end(
+          JSON.stringify({
+            ip: req.url.split('/')[2],
+            country_name: 'Germany',
+            country_code: 'DE',
+            region: 'Berlin',
+            city: 'Berlin',
+            timezone: 'Europe/Berlin',
+            latitude: 52.5,
+            longitude: 13.4,
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive', 'set-cookie': 'ph=1' });
@@ -59,7 +70,11 @@ describe.each(databases)('analytics endpoints on $label', (database) => {
   });
 
   async function appOn() {
-    app ??= await buildExtraApp(server().db, { POSTHOG_KEY: 'phc_k', POSTHOG_HOST: upstream.url, IP_LOCATION_URL: `${upstream.url}/geo/{ip}` });
+    app ??= await buildExtraApp(server().db, {
+      POSTHOG_KEY: 'phc_k',
+      POSTHOG_HOST: upstream.url,
+      IP_LOCATION_URL: `${upstream.url}/geo/{ip}`,
+    });
     return app;
   }
 
@@ -75,7 +90,14 @@ describe.each(databases)('analytics endpoints on $label', (database) => {
     const response = await a.inject({
       method: 'POST',
       url: '/ingest/e/?compression=gzip-js&ver=1.0',
-      headers: { 'content-type': 'text/plain', origin: 'https://elsewhere.test', connection: 'keep-alive, x-drop-me', 'x-drop-me': '1', cookie: 'sage_session=secret', 'x-forwarded-for': '6.6.6.6' },
+      headers: {
+        'content-type': 'text/plain',
+        origin: 'https://elsewhere.test',
+        connection: 'keep-alive, x-drop-me',
+        'x-drop-me': '1',
+        cookie: 'sage_session=secret',
+        'x-forwarded-for': '6.6.6.6',
+      },
       payload: body,
       remoteAddress: '203.0.113.7',
     });
@@ -96,10 +118,20 @@ describe.each(databases)('analytics endpoints on $label', (database) => {
     const a = await appOn();
     expect((await a.inject({ method: 'GET', url: '/ingest/array/phc_k/config' })).statusCode).toBe(200);
     expect(upstream.seen.at(-1)?.url).toBe('/array/phc_k/config');
-    const form = await a.inject({ method: 'POST', url: '/ingest/batch/?compression=base64', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'data=e30%3D' });
+    const form = await a.inject({
+      method: 'POST',
+      url: '/ingest/batch/?compression=base64',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'data=e30%3D',
+    });
     expect(form.statusCode).toBe(200);
     expect(upstream.seen.at(-1)?.body.toString()).toBe('data=e30%3D');
-    const big = await a.inject({ method: 'POST', url: '/ingest/e/', headers: { 'content-type': 'text/plain' }, payload: Buffer.alloc(INGEST_BODY_LIMIT_BYTES + 1) });
+    const big = await a.inject({
+      method: 'POST',
+      url: '/ingest/e/',
+      headers: { 'content-type': 'text/plain' },
+      payload: Buffer.alloc(INGEST_BODY_LIMIT_BYTES + 1),
+    });
     expect(big.statusCode).toBe(413);
   });
 
@@ -119,7 +151,16 @@ describe.each(databases)('analytics endpoints on $label', (database) => {
     const a = await appOn();
     const first = await a.inject({ method: 'GET', url: '/api/analytics/location', remoteAddress: '198.51.100.4' });
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ country: 'Germany', country_code: 'DE', region: 'Berlin', city: 'Berlin', timezone: 'Europe/Berlin', latitude: 52.5, longitude: 13.4, ip_address: '198.51.100.4' });
+    expect(first.json()).toEqual({
+      country: 'Germany',
+      country_code: 'DE',
+      region: 'Berlin',
+      city: 'Berlin',
+      timezone: 'Europe/Berlin',
+      latitude: 52.5,
+      longitude: 13.4,
+      ip_address: '198.51.100.4',
+    });
     const before = upstream.lookups();
     await a.inject({ method: 'GET', url: '/api/analytics/location', remoteAddress: '198.51.100.4' });
     expect(upstream.lookups()).toBe(before);
@@ -128,10 +169,52 @@ describe.each(databases)('analytics endpoints on $label', (database) => {
 
 describe('IP-location answers', () => {
   it.each([
-    [{ status: 'success', country: 'Germany', countryCode: 'DE', regionName: 'Berlin', city: 'Berlin', timezone: 'Europe/Berlin', lat: 52.5, lon: 13.4, query: '1.2.3.4' }],
-    [{ ip: '1.2.3.4', country: 'DE', country_name: 'Germany', region: 'Berlin', city: 'Berlin', timezone: 'Europe/Berlin', latitude: 52.5, longitude: 13.4 }],
-    [{ ip: '1.2.3.4', country: 'DE', country_name: 'Germany', region: 'Berlin', city: 'Berlin', timezone: 'Europe/Berlin', loc: '52.5,13.4' }],
+    [
+      {
+        status: 'success',
+        country: 'Germany',
+        countryCode: 'DE',
+        regionName: 'Berlin',
+        city: 'Berlin',
+        timezone: 'Europe/Berlin',
+        lat: 52.5,
+        lon: 13.4,
+        query: '1.2.3.4',
+      },
+    ],
+    [
+      {
+        ip: '1.2.3.4',
+        country: 'DE',
+        country_name: 'Germany',
+        region: 'Berlin',
+        city: 'Berlin',
+        timezone: 'Europe/Berlin',
+        latitude: 52.5,
+        longitude: 13.4,
+      },
+    ],
+    [
+      {
+        ip: '1.2.3.4',
+        country: 'DE',
+        country_name: 'Germany',
+        region: 'Berlin',
+        city: 'Berlin',
+        timezone: 'Europe/Berlin',
+        loc: '52.5,13.4',
+      },
+    ],
   ])('normalizes %j', (raw) => {
-    expect(normalizeLocation(raw, '9.9.9.9')).toEqual({ country: 'Germany', country_code: 'DE', region: 'Berlin', city: 'Berlin', timezone: 'Europe/Berlin', latitude: 52.5, longitude: 13.4, ip_address: '1.2.3.4' });
+    expect(normalizeLocation(raw, '9.9.9.9')).toEqual({
+      country: 'Germany',
+      country_code: 'DE',
+      region: 'Berlin',
+      city: 'Berlin',
+      timezone: 'Europe/Berlin',
+      latitude: 52.5,
+      longitude: 13.4,
+      ip_address: '1.2.3.4',
+    });
   });
 });

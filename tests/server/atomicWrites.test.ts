@@ -51,7 +51,9 @@ async function refuse<T extends keyof Database & string>(
     return async () => void (await sql`drop trigger ${name}`.execute(db));
   }
   const result = sql.raw(event === 'delete' ? 'old' : 'new');
-  await sql`create function ${name}() returns trigger language plpgsql as $$ begin if ${row} = ${sql.lit(value)} then raise exception 'injected failure'; end if; return ${result}; end $$`.execute(db);
+  await sql`create function ${name}() returns trigger language plpgsql as $$ begin if ${row} = ${sql.lit(value)} then raise exception 'injected failure'; end if; return ${result}; end $$`.execute(
+    db,
+  );
   await sql`create trigger ${name} ${on} for each row execute function ${name}()`.execute(db);
   return async () => {
     await sql`drop trigger ${name} on ${sql.raw(table)}`.execute(db);
@@ -80,7 +82,9 @@ describe.each(databases)('writes that belong together, on $label', (database) =>
     await stop();
     expect((await admin.client.post('/api/admin/release-sage-build', { version, ...urls })).statusCode).toBe(200);
     expect((await admin.client.get('/api/current-sage-build')).json<{ version: string }>().version).toBe(version);
-    expect(await db.selectFrom('audit_log').select('action').where('target_id', '=', version).execute()).toEqual([{ action: 'build.release' }]);
+    expect(await db.selectFrom('audit_log').select('action').where('target_id', '=', version).execute()).toEqual([
+      { action: 'build.release' },
+    ]);
   });
 
   it('edits a user, demoting an admin and ending their sessions, with its audit entry, or not at all', async () => {
@@ -90,14 +94,22 @@ describe.each(databases)('writes that belong together, on $label', (database) =>
     const before = await db.selectFrom('users').selectAll().where('id', '=', colleague.id).executeTakeFirstOrThrow();
     const stop = await refuseAuditOf(db, database.kind, colleague.id);
 
-    const refused = await put(admin.client, `/api/admin/users/${colleague.id}`, { username: `renamed-${uniqueTag()}`, email: colleague.email, isAdmin: false });
+    const refused = await put(admin.client, `/api/admin/users/${colleague.id}`, {
+      username: `renamed-${uniqueTag()}`,
+      email: colleague.email,
+      isAdmin: false,
+    });
     expect(refused.statusCode).toBe(500);
     expect(await db.selectFrom('users').selectAll().where('id', '=', colleague.id).executeTakeFirstOrThrow()).toEqual(before);
     // Still an admin, still signed in.
     expect((await colleague.client.get('/api/admin/grove-metrics')).statusCode).toBe(200);
 
     await stop();
-    const demoted = await put(admin.client, `/api/admin/users/${colleague.id}`, { username: before.username, email: colleague.email, isAdmin: false });
+    const demoted = await put(admin.client, `/api/admin/users/${colleague.id}`, {
+      username: before.username,
+      email: colleague.email,
+      isAdmin: false,
+    });
     expect(demoted.statusCode).toBe(200);
     expect((await colleague.client.get('/api/user')).statusCode).toBe(401);
   });
@@ -123,20 +135,28 @@ describe.each(databases)('writes that belong together, on $label', (database) =>
     const db = server().db;
     const token = `reset-${uniqueTag()}-${randomUUID()}`;
     const now = Date.now();
-    await db.insertInto('password_reset_tokens').values({ token_hash: hashToken(token), user_id: member.id, created_at: now, expires_at: now + 3_600_000, used_at: null }).execute();
+    await db
+      .insertInto('password_reset_tokens')
+      .values({ token_hash: hashToken(token), user_id: member.id, created_at: now, expires_at: now + 3_600_000, used_at: null })
+      .execute();
     const before = await db.selectFrom('users').select('password_hash').where('id', '=', member.id).executeTakeFirstOrThrow();
     const stop = await refuse(db, database.kind, 'delete', 'sessions', 'user_id', member.id);
 
     const refused = await server().client().post('/api/reset-password', { token, newPassword: 'a new password 1' });
     expect(refused.statusCode).toBe(500);
     expect(await db.selectFrom('users').select('password_hash').where('id', '=', member.id).executeTakeFirstOrThrow()).toEqual(before);
-    expect((await db.selectFrom('password_reset_tokens').select('used_at').where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow()).used_at).toBeNull();
+    expect(
+      (await db.selectFrom('password_reset_tokens').select('used_at').where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow())
+        .used_at,
+    ).toBeNull();
     expect((await member.client.get('/api/user')).statusCode).toBe(200);
 
     await stop();
     expect((await server().client().post('/api/reset-password', { token, newPassword: 'a new password 1' })).statusCode).toBe(200);
     expect((await member.client.get('/api/user')).statusCode).toBe(401);
-    expect((await db.selectFrom('users').select('password_hash').where('id', '=', member.id).executeTakeFirstOrThrow()).password_hash).not.toBe(before.password_hash);
+    expect(
+      (await db.selectFrom('users').select('password_hash').where('id', '=', member.id).executeTakeFirstOrThrow()).password_hash,
+    ).not.toBe(before.password_hash);
   });
 });
 
@@ -240,7 +260,13 @@ describe.each(databases)('the steps of a sign-in with Epic, each whole or not at
   it('signs in after the verified link: the spent links, the flow and the session together', async () => {
     const email = uniqueEmail('atomic');
     const { browser } = await linkedEpicBrowser(server(), email);
-    expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+    expect(
+      location(
+        await server()
+          .client()
+          .get(pathOf(await verificationLink(server(), email))),
+      ),
+    ).toBe(VERIFIED_PAGE);
     const user = await userByEmail(server(), email);
     if (!user) throw new Error('no account');
     const flow = await signInFlowOf(server(), browser);
@@ -279,13 +305,20 @@ describe.each(databases)('the steps of a sign-in with Epic, each whole or not at
     const { displayName } = await existingEpicUser(server());
     const pkce = pkcePair();
     const browser = server().client();
-    expect(location(await signInWithEpic(browser, displayName, pluginLoginUrl({ code_challenge: pkce.challenge })))).toBe('/login_completed?client=ue');
+    expect(location(await signInWithEpic(browser, displayName, pluginLoginUrl({ code_challenge: pkce.challenge })))).toBe(
+      '/login_completed?client=ue',
+    );
     const first = (await browser.post('/api/auth/ue-store-payload')).json<{ code: string }>();
     const flow = await signInFlowOf(server(), browser);
     const stop = await refuse(server().db, database.kind, 'insert', 'plugin_hand_off_codes', 'flow_id', flow.id);
 
     expect((await browser.post('/api/auth/ue-store-payload')).statusCode).toBe(500);
-    const unused = await server().db.selectFrom('plugin_hand_off_codes').select('code_hash').where('flow_id', '=', flow.id).where('used_at', 'is', null).execute();
+    const unused = await server()
+      .db.selectFrom('plugin_hand_off_codes')
+      .select('code_hash')
+      .where('flow_id', '=', flow.id)
+      .where('used_at', 'is', null)
+      .execute();
     expect(unused).toEqual([{ code_hash: hashToken(first.code) }]);
     expect((await server().client().get(`/api/auth/ue-payload?code=${first.code}&code_verifier=${pkce.verifier}`)).statusCode).toBe(200);
 
@@ -305,7 +338,9 @@ describe.each(databases)('a credit pack bought, on $label', (database) => {
     const { events } = await stripe().completeCheckoutSession(sessionIdOf(url));
     const completed = events.find((e) => e.type === 'checkout.session.completed');
     if (!completed) throw new Error('no checkout.session.completed event');
-    stripe().deliverTo(async (payload, headers) => (await server().app.inject({ method: 'POST', url: '/api/stripe/webhook', payload, headers })).statusCode);
+    stripe().deliverTo(
+      async (payload, headers) => (await server().app.inject({ method: 'POST', url: '/api/stripe/webhook', payload, headers })).statusCode,
+    );
     const recorded = () => server().db.selectFrom('billing_events').select('id').where('id', '=', completed.id).execute();
     const stop = await refuse(server().db, database.kind, 'insert', 'billing_events', 'id', completed.id);
 

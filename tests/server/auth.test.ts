@@ -146,7 +146,11 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
     // …and a copy of the old cookie is worthless.
     const replay = server().client({ cookie: `sage_session=${token}` });
     expect((await replay.get('/api/user')).statusCode).toBe(401);
-    const rows = await server().db.selectFrom('sessions').selectAll().where('token_hash', '=', hashToken(token ?? '')).execute();
+    const rows = await server()
+      .db.selectFrom('sessions')
+      .selectAll()
+      .where('token_hash', '=', hashToken(token ?? ''))
+      .execute();
     expect(rows).toEqual([]);
   });
 
@@ -194,7 +198,11 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
     const lifetime = (cookie?.expires?.getTime() ?? 0) - before;
     // Expires has one-second resolution.
     expect(Math.abs(lifetime - 30 * DAY_MS)).toBeLessThan(60_000);
-    const row = await server().db.selectFrom('sessions').selectAll().where('token_hash', '=', hashToken(cookie?.value ?? '')).executeTakeFirst();
+    const row = await server()
+      .db.selectFrom('sessions')
+      .selectAll()
+      .where('token_hash', '=', hashToken(cookie?.value ?? ''))
+      .executeTakeFirst();
     expect(row?.persistent).toBe(1);
   });
 
@@ -327,7 +335,11 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
     const lastSeen = Date.now() - idle + 60 * 60_000;
     await server().db.updateTable('sessions').set({ last_seen_at: lastSeen }).where('token_hash', '=', tokenHash).execute();
     expect((await browser.get('/api/user')).statusCode).toBe(200);
-    const row = await server().db.selectFrom('sessions').select('last_seen_at').where('token_hash', '=', tokenHash).executeTakeFirstOrThrow();
+    const row = await server()
+      .db.selectFrom('sessions')
+      .select('last_seen_at')
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirstOrThrow();
     expect(row.last_seen_at).toBeGreaterThan(lastSeen + 60_000);
   });
 
@@ -385,7 +397,9 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
   });
 
   it('refuses a sign-in e-mail over 254 characters', async () => {
-    const response = await server().client().login(`${'a'.repeat(250)}@example.com`);
+    const response = await server()
+      .client()
+      .login(`${'a'.repeat(250)}@example.com`);
     expect(response.statusCode).toBe(400);
     expect(errorBody(response)).toEqual({ error: 'invalid_request', message: 'Email is too long' });
   });

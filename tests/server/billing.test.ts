@@ -22,13 +22,18 @@ describe.each(databases)('billing on $label', (database) => {
 
   it('offers active products with their active prices only', async () => {
     const catalogue = await seedCatalogue(stripe());
-    const retired = await stripe().addPrice({ product: catalogue.plan.id, unit_amount: 999, recurring: { interval: 'week' }, active: false }, { emit: true });
+    const retired = await stripe().addPrice(
+      { product: catalogue.plan.id, unit_amount: 999, recurring: { interval: 'week' }, active: false },
+      { emit: true },
+    );
     const hidden = await stripe().addProduct({ name: 'Hidden', active: false }, { emit: true });
     await stripe().addPrice({ product: hidden.id, unit_amount: 100, recurring: null }, { emit: true });
 
     const response = await server().client().get('/api/stripe/products');
     expect(response.statusCode).toBe(200);
-    const { products } = response.json<{ products: { id: string; metadata: Record<string, string>; prices: { id: string; recurring: unknown }[] }[] }>();
+    const { products } = response.json<{
+      products: { id: string; metadata: Record<string, string>; prices: { id: string; recurring: unknown }[] }[];
+    }>();
     const plan = products.find((p) => p.id === catalogue.plan.id);
     expect(plan?.metadata).toEqual({ popular: 'true', credits_amount: '1000' });
     expect(plan?.prices.map((p) => p.id).sort()).toEqual([catalogue.plan.monthly, catalogue.plan.yearly].sort());
@@ -62,7 +67,11 @@ describe.each(databases)('billing on $label', (database) => {
     const now = Math.floor(Date.now() / 1000);
     expect(shown?.trial_end).toBeGreaterThan(now + (TRIAL_DAYS - 1) * DAY);
     expect(shown?.trial_end).toBeLessThanOrEqual(now + TRIAL_DAYS * DAY + 5);
-    expect(shown?.items.data[0]?.price).toMatchObject({ id: catalogue.plan.yearly, unit_amount: 19999, product: { name: expect.stringMatching(/^Sage Pro/) } });
+    expect(shown?.items.data[0]?.price).toMatchObject({
+      id: catalogue.plan.yearly,
+      unit_amount: 19999,
+      product: { name: expect.stringMatching(/^Sage Pro/) },
+    });
 
     const status2 = await buyer.client.get('/api/stripe/subscription-status');
     expect(status2.json()).toMatchObject({ ok: true, hasSubscription: true, subscriptions: [{ id: subscription?.id }] });
@@ -77,7 +86,10 @@ describe.each(databases)('billing on $label', (database) => {
 
     // What the app asked Stripe for: the session object does not show its subscription_data.
     const trials = stripe()
-      .requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.params.customer === stripe().subscriptions.get(first)!.customer)
+      .requests.filter(
+        (r) =>
+          r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.params.customer === stripe().subscriptions.get(first)!.customer,
+      )
       .map((r) => (r.params.subscription_data as Record<string, unknown>).trial_period_days);
     expect(trials).toEqual([String(TRIAL_DAYS), undefined]);
   });
@@ -97,13 +109,19 @@ describe.each(databases)('billing on $label', (database) => {
     expect(portal.flow?.subscription_update_confirm?.items[0]?.price).toBe(catalogue.plan.yearly);
     expect(portal.flow?.after_completion.redirect?.return_url).toBe(WEB_SUCCESS_URL);
 
-    const same = await buyer.client.post('/api/stripe/create-checkout-session', { priceId: catalogue.plan.monthly, productId: catalogue.plan.id });
+    const same = await buyer.client.post('/api/stripe/create-checkout-session', {
+      priceId: catalogue.plan.monthly,
+      productId: catalogue.plan.id,
+    });
     expect(same.statusCode).toBe(409);
     expect(errorBody(same)).toEqual({ error: 'same_plan', message: BILLING_MESSAGES.samePlan });
 
     // A paused subscription is resumed before its plan can change.
     await stripe().updateSubscription(subscriptionId, { status: 'paused' });
-    const fromPaused = await buyer.client.post('/api/stripe/create-checkout-session', { priceId: catalogue.plan.yearly, productId: catalogue.plan.id });
+    const fromPaused = await buyer.client.post('/api/stripe/create-checkout-session', {
+      priceId: catalogue.plan.yearly,
+      productId: catalogue.plan.id,
+    });
     expect(fromPaused.statusCode).toBe(409);
     expect(errorBody(fromPaused)).toEqual({ error: 'subscription_needs_attention', message: BILLING_MESSAGES.needsAttention });
   });
@@ -112,7 +130,7 @@ describe.each(databases)('billing on $label', (database) => {
     const catalogue = await seedCatalogue(stripe());
     const buyer = await signedInUser(server());
     const url = await startCheckout(buyer, catalogue.pack.price, catalogue.pack.id);
-    expect((stripe().checkoutSessions.get(sessionIdOf(url))!).mode).toBe('payment');
+    expect(stripe().checkoutSessions.get(sessionIdOf(url))!.mode).toBe('payment');
 
     const { events } = await stripe().completeCheckoutSession(sessionIdOf(url));
     expect(await creditBalance(server().db, buyer.userId)).toBe(catalogue.pack.credits);
@@ -180,7 +198,10 @@ describe.each(databases)('billing on $label', (database) => {
   it("uses the plugin's return addresses when the caller names none", async () => {
     const catalogue = await seedCatalogue(stripe());
     const buyer = await signedInUser(server());
-    const response = await buyer.client.post('/api/stripe/create-checkout-session', { priceId: catalogue.plan.monthly, productId: catalogue.plan.id });
+    const response = await buyer.client.post('/api/stripe/create-checkout-session', {
+      priceId: catalogue.plan.monthly,
+      productId: catalogue.plan.id,
+    });
     const session = stripe().checkoutSessions.get(sessionIdOf(response.json<{ url: string }>().url))!;
     expect(session.success_url).toBe(`${PUBLIC_URL}/api/stripe/subscription-update-success?client=ue&session_id={CHECKOUT_SESSION_ID}`);
     expect(session.cancel_url).toBe(`${PUBLIC_URL}/products-checkout`);
@@ -197,7 +218,12 @@ describe.each(databases)('billing on $label', (database) => {
       expect(response.statusCode).toBe(400);
       expect(errorBody(response).error).toBe('unknown_price');
     }
-    for (const body of [{}, { priceId: '', productId: 'x' }, { priceId: 'a b', productId: 'x' }, { priceId: 'p', productId: 'x', successUrl: 5 }]) {
+    for (const body of [
+      {},
+      { priceId: '', productId: 'x' },
+      { priceId: 'a b', productId: 'x' },
+      { priceId: 'p', productId: 'x', successUrl: 5 },
+    ]) {
       const response = await buyer.client.post('/api/stripe/create-checkout-session', body);
       expect(response.statusCode).toBe(400);
       expect(errorBody(response).error).toBe('invalid_request');
@@ -222,7 +248,7 @@ describe.each(databases)('billing on $label', (database) => {
     }
   });
 
-  it("keeps each user to their own subscription", async () => {
+  it('keeps each user to their own subscription', async () => {
     const catalogue = await seedCatalogue(stripe());
     const owner = await signedInUser(server(), 'owner');
     const subscriptionId = await subscribe(stripe(), owner, catalogue);
@@ -260,7 +286,9 @@ describe.each(databases)('billing on $label', (database) => {
     const catalogue = await seedCatalogue(stripe());
     const buyer = await signedInUser(server());
     await subscribe(stripe(), buyer, catalogue);
-    const response = await buyer.client.post('/api/stripe/create-payment-method-session', { returnUrl: `${PUBLIC_URL}/dashboard#subscriptions` });
+    const response = await buyer.client.post('/api/stripe/create-payment-method-session', {
+      returnUrl: `${PUBLIC_URL}/dashboard#subscriptions`,
+    });
     expect(response.statusCode).toBe(200);
     const id = sessionIdOf(response.json<{ url: string }>().url);
     expect(stripe().checkoutSessions.get(id)!.mode).toBe('setup');
@@ -276,7 +304,10 @@ describe.each(databases)('billing on $label', (database) => {
     const withoutCard = await signedInUser(server(), 'nocard');
     const paused = await subscribe(stripe(), withoutCard, catalogue);
     await stripe().updateSubscription(paused, { status: 'paused' });
-    const viaForm = await withoutCard.client.post('/api/stripe/resume-subscription', { subscriptionId: paused, returnUrl: `${PUBLIC_URL}/dashboard` });
+    const viaForm = await withoutCard.client.post('/api/stripe/resume-subscription', {
+      subscriptionId: paused,
+      returnUrl: `${PUBLIC_URL}/dashboard`,
+    });
     expect(viaForm.statusCode).toBe(200);
     const setup = sessionIdOf(viaForm.json<{ url: string }>().url);
     await stripe().completeCheckoutSession(setup);
@@ -287,7 +318,10 @@ describe.each(databases)('billing on $label', (database) => {
     const notPaused = await withCard.client.post('/api/stripe/resume-subscription', { subscriptionId: other });
     expect(notPaused.statusCode).toBe(409);
     await stripe().updateSubscription(other, { status: 'paused' });
-    const direct = await withCard.client.post('/api/stripe/resume-subscription', { subscriptionId: other, returnUrl: `${PUBLIC_URL}/dashboard` });
+    const direct = await withCard.client.post('/api/stripe/resume-subscription', {
+      subscriptionId: other,
+      returnUrl: `${PUBLIC_URL}/dashboard`,
+    });
     expect(direct.json()).toEqual({ ok: true, url: `${PUBLIC_URL}/dashboard` });
     expect((await userSubscriptions(withCard)).body.subscriptions[0]?.status).toBe('active');
   });
@@ -328,7 +362,12 @@ describe.each(databases)('billing on $label', (database) => {
     const [shown] = (await userSubscriptions(buyer)).body.subscriptions;
     expect(payload.json()).toMatchObject({
       user: { email },
-      subscription: { status: 'trialing', productName: expect.stringMatching(/^Sage Pro/), trialEnd: shown?.trial_end, currentPeriodEnd: shown?.current_period_end },
+      subscription: {
+        status: 'trialing',
+        productName: expect.stringMatching(/^Sage Pro/),
+        trialEnd: shown?.trial_end,
+        currentPeriodEnd: shown?.current_period_end,
+      },
       credits: catalogue.pack.credits,
     });
   });
@@ -348,14 +387,22 @@ describe.each(databases)('billing switched off on $label', (database) => {
       const client = new TestClient(app);
       expect((await client.get('/api/stripe/products')).json()).toEqual({ ok: true, products: [] });
       await client.register(uniqueEmail('off'));
-      for (const url of ['/api/stripe/create-checkout-session', '/api/stripe/create-portal-session', '/api/stripe/create-payment-method-session', '/api/stripe/resume-subscription']) {
+      for (const url of [
+        '/api/stripe/create-checkout-session',
+        '/api/stripe/create-portal-session',
+        '/api/stripe/create-payment-method-session',
+        '/api/stripe/resume-subscription',
+      ]) {
         const response = await client.post(url, { priceId: 'price_1', productId: 'prod_1', subscriptionId: 'sub_1' });
         expect(response.statusCode, url).toBe(503);
         expect(errorBody(response)).toEqual({ error: 'billing_unavailable', message: BILLING_MESSAGES.unavailable });
       }
       expect((await client.get('/api/stripe/user-subscriptions')).statusCode).toBe(404);
       expect((await client.post('/api/stripe/verify-subscription')).json()).toEqual({ ok: true, hasSubscription: false });
-      const webhook = await client.request('POST', '/api/stripe/webhook', { payload: '{}', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' } });
+      const webhook = await client.request('POST', '/api/stripe/webhook', {
+        payload: '{}',
+        headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' },
+      });
       expect(webhook.statusCode).toBe(503);
     } finally {
       await app.close();

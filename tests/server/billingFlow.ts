@@ -51,7 +51,10 @@ export async function seedCatalogue(stripe: StripeFixture): Promise<Catalogue> {
   );
   const monthly = await stripe.addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, emit);
   const yearly = await stripe.addPrice({ product: plan.id, unit_amount: 19999, currency: 'usd', recurring: { interval: 'year' } }, emit);
-  const pack = await stripe.addProduct({ name: `500 queries ${catalogueCounter}`, description: 'A credit pack', metadata: { credits_amount: '500' } }, emit);
+  const pack = await stripe.addProduct(
+    { name: `500 queries ${catalogueCounter}`, description: 'A credit pack', metadata: { credits_amount: '500' } },
+    emit,
+  );
   const packPrice = await stripe.addPrice({ product: pack.id, unit_amount: 999, currency: 'usd', recurring: null }, emit);
   return {
     plan: { id: plan.id, monthly: monthly.id, yearly: yearly.id },

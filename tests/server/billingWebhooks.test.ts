@@ -34,7 +34,11 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
     })();
     const payload = JSON.stringify(event);
     const forged = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_not_ours' });
-    const stale = Stripe.webhooks.generateTestHeaderString({ payload, secret: stripe().webhookSecret, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const stale = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: stripe().webhookSecret,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     for (const signature of [forged, stale, 'garbage', `t=${Math.floor(Date.now() / 1000)},v1=00`]) {
       const response = await postWebhook(payload, signature);
       expect(response.statusCode).toBe(400);
@@ -42,7 +46,12 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
     }
     const tampered = Stripe.webhooks.generateTestHeaderString({ payload, secret: stripe().webhookSecret });
     expect((await postWebhook(payload.replace('Forged', 'Forged!'), tampered)).statusCode).toBe(400);
-    const unsigned = await server().app.inject({ method: 'POST', url: '/api/stripe/webhook', payload, headers: { 'content-type': 'application/json' } });
+    const unsigned = await server().app.inject({
+      method: 'POST',
+      url: '/api/stripe/webhook',
+      payload,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(unsigned.statusCode).toBe(400);
     expect(await eventCount()).toBe(before);
   });
@@ -87,7 +96,13 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
     const buyer = await signedInUser(server());
     const subscriptionId = await subscribe(stripe(), buyer, catalogue, { withPaymentMethod: true });
     await stripe().updateSubscription(subscriptionId, { status: 'past_due' }, { emit: false });
-    const invoice = { id: 'in_test_failed', object: 'invoice', customer: (stripe().subscriptions.get(subscriptionId) as { customer: string }).customer, status: 'open', parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } } };
+    const invoice = {
+      id: 'in_test_failed',
+      object: 'invoice',
+      customer: (stripe().subscriptions.get(subscriptionId) as { customer: string }).customer,
+      status: 'open',
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } },
+    };
     expect((await stripe().emit('invoice.payment_failed', invoice)).status).toBe(200);
     expect((await userSubscriptions(buyer)).body.subscriptions[0]?.status).toBe('past_due');
   });
@@ -97,7 +112,9 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
     await stripe().updateProduct(catalogue.plan.id, { name: 'Sage Studio' }, { emit: true });
     await stripe().updatePrice(catalogue.plan.monthly, { active: false }, { emit: true });
     await stripe().deleteProduct(catalogue.pack.id, { emit: true });
-    const { products } = (await server().client().get('/api/stripe/products')).json<{ products: { id: string; name: string; prices: { id: string }[] }[] }>();
+    const { products } = (await server().client().get('/api/stripe/products')).json<{
+      products: { id: string; name: string; prices: { id: string }[] }[];
+    }>();
     const plan = products.find((p) => p.id === catalogue.plan.id);
     expect(plan?.name).toBe('Sage Studio');
     expect(plan?.prices.map((p) => p.id)).toEqual([catalogue.plan.yearly]);
@@ -134,7 +151,8 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
     const buyer = await signedInUser(server());
     await subscribe(stripe(), buyer, catalogue);
     const customerOf = async () =>
-      (await server().db.selectFrom('billing_customers').select('customer_id').where('user_id', '=', buyer.userId).executeTakeFirst())?.customer_id;
+      (await server().db.selectFrom('billing_customers').select('customer_id').where('user_id', '=', buyer.userId).executeTakeFirst())
+        ?.customer_id;
     const customerId = (await customerOf())!;
     const deleted = { ...stripe().customers.get(customerId)! };
     stripe().customers.delete(customerId);
@@ -165,7 +183,9 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
   it('answers other event types with 2xx and remembers them', async () => {
     const { status, event } = await stripe().emit('customer.subscription.trial_will_end', { id: 'sub_unknown', object: 'subscription' });
     expect(status).toBe(200);
-    expect(await server().db.selectFrom('billing_events').select('type').where('id', '=', event.id).executeTakeFirst()).toEqual({ type: 'customer.subscription.trial_will_end' });
+    expect(await server().db.selectFrom('billing_events').select('type').where('id', '=', event.id).executeTakeFirst()).toEqual({
+      type: 'customer.subscription.trial_will_end',
+    });
     expect((await stripe().emit('charge.refunded', { id: 'ch_1', object: 'charge' })).status).toBe(200);
   });
 });
@@ -204,7 +224,9 @@ describe('npm run cli -- stripe-sync', () => {
     process.env.DATA_DIR = dataDir;
     for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_URL', 'DATABASE_URL']) delete process.env[name];
     try {
-      await expect(runCli(['stripe-sync'], () => undefined)).rejects.toThrow('stripe-sync needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+      await expect(runCli(['stripe-sync'], () => undefined)).rejects.toThrow(
+        'stripe-sync needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+      );
     } finally {
       process.env = saved;
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -97,14 +97,22 @@ describe('operator CLI', () => {
 
   it('refuses a bad e-mail or a short password', async () => {
     await expect(runCli(['create-admin', '--email', 'nope'], out)).rejects.toThrow(/valid e-mail/);
-    await expect(runCli(['create-admin', '--email', 'a@example.com', '--password', 'short'], out)).rejects.toThrow(
-      /at least 8 characters/,
-    );
+    await expect(runCli(['create-admin', '--email', 'a@example.com', '--password', 'short'], out)).rejects.toThrow(/at least 8 characters/);
   });
 
   it('releases a build that becomes the current one', async () => {
     const code = await runCli(
-      ['release-build', '--version', '2026-02-01', '--ue55', 'https://dl.test/5.5.zip', '--ue56', 'https://dl.test/5.6.zip', '--ue57', 'https://dl.test/5.7.zip'],
+      [
+        'release-build',
+        '--version',
+        '2026-02-01',
+        '--ue55',
+        'https://dl.test/5.5.zip',
+        '--ue56',
+        'https://dl.test/5.6.zip',
+        '--ue57',
+        'https://dl.test/5.7.zip',
+      ],
       out,
     );
     expect(code).toBe(0);
@@ -126,7 +134,14 @@ describe('operator CLI', () => {
     const db = openDatabase({ dataDir });
     try {
       const count = async (table: 'users' | 'stored_messages' | 'ai_threads') =>
-        Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        Number(
+          (
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
       expect(await count('users')).toBe(30);
       expect(await count('stored_messages')).toBe(45);
       expect(await count('ai_threads')).toBeGreaterThan(0);
@@ -137,7 +152,14 @@ describe('operator CLI', () => {
   });
 
   it('releases a build under its short name too, and records it in the audit log', async () => {
-    const urls = ['--ue55', 'https://cdn.example.com/5.5.zip', '--ue56', 'https://cdn.example.com/5.6.zip', '--ue57', 'https://cdn.example.com/5.7.zip'];
+    const urls = [
+      '--ue55',
+      'https://cdn.example.com/5.5.zip',
+      '--ue56',
+      'https://cdn.example.com/5.6.zip',
+      '--ue57',
+      'https://cdn.example.com/5.7.zip',
+    ];
     expect(await runCli(['release', '--version', '2026-02-02a', ...urls], out)).toBe(0);
     expect(output.at(-1)).toBe('Sage build 2026-02-02a released successfully');
     const db = openDatabase({ dataDir });
@@ -163,7 +185,11 @@ describe('operator CLI', () => {
       fs.copyFileSync(target, path.join(dataDir, 'restore', 'sage.db'));
       const restored = openDatabase({ dataDir: path.join(dataDir, 'restore') });
       try {
-        const user = await restored.selectFrom('users').select(['username', 'is_admin']).where('email', '=', 'kept@example.com').executeTakeFirst();
+        const user = await restored
+          .selectFrom('users')
+          .select(['username', 'is_admin'])
+          .where('email', '=', 'kept@example.com')
+          .executeTakeFirst();
         expect(user).toEqual({ username: 'still-running', is_admin: 1 });
       } finally {
         await restored.destroy();

@@ -21,13 +21,19 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Text that compresses like real code: repetitive in shape, varied in detail. */
 function fakeScript(lines: number): string {
-  return Array.from({ length: lines }, (_, i) => `export function screen${i}(props){return h("div",{className:"row-${(i * 7919) % 1000}"},props.label${i % 13});}`).join('\n');
+  return Array.from(
+    { length: lines },
+    (_, i) => `export function screen${i}(props){return h("div",{className:"row-${(i * 7919) % 1000}"},props.label${i % 13});}`,
+  ).join('\n');
 }
 
 const FILES: Record<string, string> = {
   'index.html': `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Sage</title>${Array.from({ length: 30 }, (_, i) => `<link rel="modulepreload" href="/assets/chunk-${i}-abc123.js">`).join('')}</head><body><div id="root"></div></body></html>`,
   'assets/app-abc123.js': fakeScript(400),
-  'assets/app-abc123.css': Array.from({ length: 200 }, (_, i) => `.c${i}{margin:${i % 8}px;color:#${(i * 4099).toString(16).padStart(6, '0').slice(0, 6)}}`).join('\n'),
+  'assets/app-abc123.css': Array.from(
+    { length: 200 },
+    (_, i) => `.c${i}{margin:${i % 8}px;color:#${(i * 4099).toString(16).padStart(6, '0').slice(0, 6)}}`,
+  ).join('\n'),
   'assets/logo-def456.svg': `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${Array.from({ length: 40 }, (_, i) => `<circle cx="${i * 2}" cy="${(i * 37) % 100}" r="${i % 9}" fill="#${i}0${i % 10}"/>`).join('')}</svg>`,
   // Under 1 KiB: neither precompressed nor compressed per request.
   'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7"/></svg>',
@@ -147,7 +153,12 @@ describe.each(databases)('compressed delivery on $label', (database) => {
       expect(decode(gzip).equals(onDisk(name))).toBe(true);
       expect(varyTokens(gzip)).toContain('accept-encoding');
 
-      for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }, { 'accept-encoding': 'br;q=0, gzip;q=0' }]) {
+      for (const headers of [
+        {},
+        { 'accept-encoding': 'identity' },
+        { 'accept-encoding': 'deflate' },
+        { 'accept-encoding': 'br;q=0, gzip;q=0' },
+      ]) {
         const plain = await a.inject({ method: 'GET', url: `/${name}`, headers });
         expect(plain.statusCode).toBe(200);
         expect(plain.headers['content-encoding']).toBeUndefined();
@@ -213,7 +224,10 @@ describe.each(databases)('compressed delivery on $label', (database) => {
     async function userList() {
       const admin = await signedInAdmin(server());
       const tag = uniqueTag('zip');
-      await insertUsers(server().db, Array.from({ length: 20 }, (_, i) => userRow({ username: `${tag}-${i}`, email: `${tag}-${i}@example.com` })));
+      await insertUsers(
+        server().db,
+        Array.from({ length: 20 }, (_, i) => userRow({ username: `${tag}-${i}`, email: `${tag}-${i}@example.com` })),
+      );
       const url = listUrl('users', { filter: { q: tag }, range: [0, 24] });
       return { get: (encoding?: string) => admin.client.get(url, { headers: encoding ? { 'accept-encoding': encoding } : {} }) };
     }
@@ -244,7 +258,9 @@ describe.each(databases)('compressed delivery on $label', (database) => {
     });
 
     it('leaves JSON under 1 KiB uncompressed', async () => {
-      const response = await server().client().get('/healthz', { headers: { 'accept-encoding': CHROMIUM } });
+      const response = await server()
+        .client()
+        .get('/healthz', { headers: { 'accept-encoding': CHROMIUM } });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-encoding']).toBeUndefined();
       expect(response.json()).toEqual({ status: 'ok' });
@@ -253,7 +269,9 @@ describe.each(databases)('compressed delivery on $label', (database) => {
 
   describe('the /ingest proxy', () => {
     /** Stands in for PostHog, answering 4 KB of JSON: past the threshold, were it compressed. */
-    const answer = Buffer.from(JSON.stringify({ featureFlags: Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`flag-number-${i}`, i % 3 === 0])) }));
+    const answer = Buffer.from(
+      JSON.stringify({ featureFlags: Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`flag-number-${i}`, i % 3 === 0])) }),
+    );
     let upstream: http.Server;
     let upstreamUrl: string;
     let proxy: SageApp | undefined;

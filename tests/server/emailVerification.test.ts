@@ -81,7 +81,12 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
         [{ email: 'ada@' }, 'Invalid email address'],
         [{ email: 'ada example@example.com' }, 'Invalid email address'],
       ];
-      for (const path of ['/api/user/check-exists', '/api/epic/link', '/api/email/send-verification', '/api/email/check-verification-status']) {
+      for (const path of [
+        '/api/user/check-exists',
+        '/api/epic/link',
+        '/api/email/send-verification',
+        '/api/email/check-verification-status',
+      ]) {
         for (const [body, message] of cases) {
           const response = await browser.post(path, body);
           expect(response.statusCode, `${path} ${JSON.stringify(body)}`).toBe(400);
@@ -100,7 +105,10 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
       }
       const limited = await (browsers[0] as TestClient).post('/api/user/check-exists', { email: uniqueEmail() });
       expect(limited.statusCode).toBe(429);
-      expect(errorBody(limited)).toEqual({ error: 'rate_limited', message: 'Too many email checks. Please wait a few minutes and try again.' });
+      expect(errorBody(limited)).toEqual({
+        error: 'rate_limited',
+        message: 'Too many email checks. Please wait a few minutes and try again.',
+      });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     });
   });
@@ -123,14 +131,20 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
       expect((await other.browser.post('/api/user/check-exists', { email: uniqueEmail() })).statusCode).toBe(200);
     });
 
-    it("answers exists:false for the address this Epic account verified in another tab, and link finishes", async () => {
+    it('answers exists:false for the address this Epic account verified in another tab, and link finishes', async () => {
       const displayName = uniqueDisplayName('Tabs');
       const email = uniqueEmail('tabs');
       const [first, second] = [server().client(), server().client()];
       expect(location(await signInWithEpic(first, displayName))).toBe('/epic_account_link?client=web');
       expect(location(await signInWithEpic(second, displayName))).toBe('/epic_account_link?client=web');
       await linkEmail(first, email);
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toMatch(/success=true/);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toMatch(/success=true/);
 
       const exists = await second.post('/api/user/check-exists', { email });
       expect(exists.json()).toMatchObject({ ok: true, exists: false });
@@ -264,7 +278,13 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
     it('answers already_verified once the link was opened', async () => {
       const email = uniqueEmail();
       const { browser } = await linkedBrowser(email);
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toBe(VERIFIED_PAGE);
       await age(browser, 'created_at', 61_000);
       for (const path of ['/api/email/send-verification', '/api/email/resend-verification']) {
         const response = await browser.post(path, { email });
@@ -325,7 +345,9 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
           expect(errorBody(response)).toEqual({ error: 'mail_failed', message: 'Failed to send verification email' });
         }
         const flow = await signInFlowOf(server(), onFailing);
-        expect(await server().db.selectFrom('email_verifications').select('token_hash').where('flow_id', '=', flow.id).execute()).toEqual([]);
+        expect(await server().db.selectFrom('email_verifications').select('token_hash').where('flow_id', '=', flow.id).execute()).toEqual(
+          [],
+        );
 
         // Mail works again (the suite's app, same browser): no cooldown holds the retry back.
         const browser = server().client();
@@ -333,7 +355,13 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
         const retry = await browser.post('/api/email/resend-verification', { email });
         expect(retry.statusCode).toBe(200);
         expect(retry.json()).toMatchObject({ code: 'sent' });
-        expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+        expect(
+          location(
+            await server()
+              .client()
+              .get(pathOf(await verificationLink(server(), email))),
+          ),
+        ).toBe(VERIFIED_PAGE);
       } finally {
         await failing.close();
       }

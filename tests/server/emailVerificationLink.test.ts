@@ -57,7 +57,13 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
     it('still answers verified:true after an opened link has expired', async () => {
       const email = uniqueEmail();
       const { browser } = await linkedBrowser(email);
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toBe(VERIFIED_PAGE);
       await age(browser, 'expires_at', 16 * 60_000);
       expect((await browser.post('/api/email/check-verification-status', { email })).json()).toMatchObject({ verified: true });
     });
@@ -65,7 +71,13 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
     it('answers 403 to another browser asking about the same e-mail', async () => {
       const email = uniqueEmail();
       const { browser } = await linkedBrowser(email);
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toBe(VERIFIED_PAGE);
 
       const stranger = await server().client().post('/api/email/check-verification-status', { email });
       expect(stranger.statusCode).toBe(403);
@@ -121,7 +133,13 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const { displayName } = await linkedBrowser(email);
       expect(await userByEmail(email)).toBeUndefined();
       const before = Date.now();
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toBe(VERIFIED_PAGE);
       const user = await userByEmail(email);
       expect(user).toMatchObject({
         username: displayName,
@@ -140,12 +158,16 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const email = uniqueEmail();
       const { browser, displayName } = await linkedBrowser(email);
       await server().client().register(email);
-      const opened = await server().client().get(pathOf(await verificationLink(server(), email)));
+      const opened = await server()
+        .client()
+        .get(pathOf(await verificationLink(server(), email)));
       expect(location(opened)).toBe(
         `/email-verification-completed?success=false&message=${encodeURIComponent('An account with this email already exists.')}`,
       );
       expect((await userByEmail(email))?.epic_account_id).toBeNull();
-      expect(await server().db.selectFrom('users').select('id').where('epic_account_id', '=', devAccountId(displayName)).executeTakeFirst()).toBeUndefined();
+      expect(
+        await server().db.selectFrom('users').select('id').where('epic_account_id', '=', devAccountId(displayName)).executeTakeFirst(),
+      ).toBeUndefined();
       expect((await browser.post('/api/email/check-verification-status', { email })).json()).toMatchObject({ verified: false });
       expect(location(await browser.get('/api/auth/callback-internal'))).toBe(failedWith('verification_required'));
       expect(browser.session).toBeUndefined();
@@ -167,11 +189,22 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const email = uniqueEmail('twin');
       const { first, second } = await twoTabs();
       await linkEmail(first, email);
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toBe(VERIFIED_PAGE);
 
       const linked = await second.post('/api/epic/link', { email });
       expect(linked.statusCode).toBe(200);
-      expect(linked.json()).toEqual({ ok: true, message: 'Email already verified', requiresVerification: false, next: '/api/auth/callback-internal' });
+      expect(linked.json()).toEqual({
+        ok: true,
+        message: 'Email already verified',
+        requiresVerification: false,
+        next: '/api/auth/callback-internal',
+      });
       expect(location(await second.get('/api/auth/callback-internal'))).toBe('/login_completed?client=web');
       expect((await second.get('/api/user')).json()).toMatchObject({ email });
       expect(server().smtp.mailsTo(email)).toHaveLength(1);
@@ -183,10 +216,18 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const { displayName, first, second } = await twoTabs();
       await linkEmail(first, email);
       await linkEmail(second, otherEmail);
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toBe(VERIFIED_PAGE);
 
       // The second address cannot become this Epic account's: its link must not claim it did.
-      const opened = await server().client().get(pathOf(await verificationLink(server(), otherEmail)));
+      const opened = await server()
+        .client()
+        .get(pathOf(await verificationLink(server(), otherEmail)));
       expect(location(opened)).toBe(
         `/email-verification-completed?success=false&message=${encodeURIComponent(
           'Your Epic account is already linked to another email. Sign in with Epic again to use it.',
@@ -207,7 +248,11 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const links = [await verificationLink(server(), email, 1), await verificationLink(server(), email, 2)];
       const opened = await Promise.all(links.map((link) => server().client().get(pathOf(link))));
       for (const response of opened) expect(location(response)).toBe(VERIFIED_PAGE);
-      const accounts = await server().db.selectFrom('users').select('email').where('epic_account_id', '=', devAccountId(displayName)).execute();
+      const accounts = await server()
+        .db.selectFrom('users')
+        .select('email')
+        .where('epic_account_id', '=', devAccountId(displayName))
+        .execute();
       expect(accounts).toEqual([{ email }]);
       expect(location(await first.get('/api/auth/callback-internal'))).toBe('/login_completed?client=web');
       expect(location(await second.get('/api/auth/callback-internal'))).toBe('/login_completed?client=web');
@@ -243,7 +288,13 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
     it('signs the linking browser in once its link is verified', async () => {
       const email = uniqueEmail();
       const { browser, displayName } = await linkedBrowser(email);
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toBe(VERIFIED_PAGE);
       const response = await browser.get('/api/auth/callback-internal');
       expect(location(response)).toBe('/login_completed?client=web');
       expect(browser.session).toBeTruthy();
@@ -257,7 +308,13 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const { browser } = await linkedBrowser(email);
       const { browser: rival } = await pendingBrowser();
       expect((await rival.post('/api/epic/link', { email })).statusCode).toBe(200);
-      expect(location(await server().client().get(pathOf(await verificationLink(server(), email))))).toBe(VERIFIED_PAGE);
+      expect(
+        location(
+          await server()
+            .client()
+            .get(pathOf(await verificationLink(server(), email))),
+        ),
+      ).toBe(VERIFIED_PAGE);
 
       expect((await rival.post('/api/email/check-verification-status', { email })).json()).toMatchObject({ verified: false });
       expect(location(await rival.get('/api/auth/callback-internal'))).toBe(failedWith('verification_required'));

@@ -176,7 +176,11 @@ describe.each(databases)('Sign in with Epic on $label', (database) => {
       const browser = server().client();
       const callback = await epicCallbackFor(browser, uniqueDisplayName());
       const flow = await flowOf(browser);
-      await server().db.updateTable('sign_in_flows').set({ expires_at: Date.now() - 1000 }).where('id', '=', flow.id).execute();
+      await server()
+        .db.updateTable('sign_in_flows')
+        .set({ expires_at: Date.now() - 1000 })
+        .where('id', '=', flow.id)
+        .execute();
       expect(location(await browser.get(pathOf(callback)))).toBe(failedWith('state_mismatch'));
     });
 
@@ -353,7 +357,12 @@ describe.each(databases)('Sign in with Epic on $label', (database) => {
       const { challenge } = pkcePair();
       await startSignIn(browser, pluginLoginUrl({ redirect_uri: redirectUri, code_challenge: challenge, state: 'st-1' }));
       const flow = await flowOf(browser);
-      expect(flow).toMatchObject({ client: 'ue', plugin_redirect_uri: new URL(redirectUri).href, plugin_state: 'st-1', plugin_code_challenge: challenge });
+      expect(flow).toMatchObject({
+        client: 'ue',
+        plugin_redirect_uri: new URL(redirectUri).href,
+        plugin_state: 'st-1',
+        plugin_code_challenge: challenge,
+      });
     });
 
     it.each(refused)('refuses the redirect %s on our own page, never redirecting to it', async (redirectUri) => {
@@ -365,7 +374,9 @@ describe.each(databases)('Sign in with Epic on $label', (database) => {
 
     it('refuses a missing or empty redirect_uri', async () => {
       for (const redirectUri of [undefined, '']) {
-        const response = await server().client().get(pluginLoginUrl({ redirect_uri: redirectUri }));
+        const response = await server()
+          .client()
+          .get(pluginLoginUrl({ redirect_uri: redirectUri }));
         expect(location(response)).toBe(failedWith('invalid_redirect_uri'));
       }
     });
@@ -383,7 +394,9 @@ describe.each(databases)('Sign in with Epic on $label', (database) => {
       ['code_challenge_method plain', { code_challenge_method: 'plain' }],
       ['code_challenge_method s256 in lower case', { code_challenge_method: 's256' }],
     ])('refuses a plugin request with %s as invalid_plugin_request', async (_name, overrides: Record<string, string | undefined>) => {
-      const response = await server().client().get(pluginLoginUrl({ redirect_uri: good, ...overrides }));
+      const response = await server()
+        .client()
+        .get(pluginLoginUrl({ redirect_uri: good, ...overrides }));
       expect(location(response)).toBe(failedWith('invalid_plugin_request'));
       expect(cookieOf(response, 'sage_sign_in')).toBeUndefined();
     });

@@ -100,7 +100,11 @@ describe.each(databases)('Epic sign-in status and cancel on $label', (database) 
       const other = uniqueEmail('other');
       await server().client().register(other);
       expect((await browser.login(other)).statusCode).toBe(200);
-      expect((await browser.get('/api/auth/status')).json()).toMatchObject({ authenticated: true, user: { email: other }, ue: { enabled: false } });
+      expect((await browser.get('/api/auth/status')).json()).toMatchObject({
+        authenticated: true,
+        user: { email: other },
+        ue: { enabled: false },
+      });
     });
   });
 
@@ -168,4 +172,3 @@ describe.each(databases)('Epic sign-in status and cancel on $label', (database) 
     });
   });
 });
-

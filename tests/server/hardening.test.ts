@@ -31,7 +31,9 @@ describe.each(databases)('hardening on $label', (database) => {
       );
       const log = lines.join('');
       // One structured line per request: what was asked, how it was answered, and how fast.
-      const requests = lines.map((line) => JSON.parse(line) as { msg: string; req?: { url: string }; res?: { statusCode: number }; responseTime?: number }).filter((l) => l.req);
+      const requests = lines
+        .map((line) => JSON.parse(line) as { msg: string; req?: { url: string }; res?: { statusCode: number }; responseTime?: number })
+        .filter((l) => l.req);
       expect(requests.map((l) => [l.msg, l.req?.url, l.res?.statusCode])).toEqual([
         // No browser app in this server: every page is 404.
         ['request completed', '/reset-password?token=[redacted]', 404],

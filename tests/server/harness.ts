@@ -93,9 +93,7 @@ function postgres(baseUrl: string): TestDatabase {
 }
 
 /** Every database this run tests against. */
-export const databases: TestDatabase[] = process.env.TEST_DATABASE_URL
-  ? [sqlite, postgres(process.env.TEST_DATABASE_URL)]
-  : [sqlite];
+export const databases: TestDatabase[] = process.env.TEST_DATABASE_URL ? [sqlite, postgres(process.env.TEST_DATABASE_URL)] : [sqlite];
 
 let emailCounter = 0;
 /** An address no other test of the run uses. */

@@ -18,11 +18,16 @@ describe.each(databases)('ingestion on $label', (database) => {
   /** A user and a client holding their license token, as the plugin's AI calls would. */
   async function licensed(): Promise<Signed & { token: string; ingest: TestClient }> {
     const user = await signedInUser(server(), 'plugin');
-    const { license_token: token } = await server().db.selectFrom('users').select('license_token').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const { license_token: token } = await server()
+      .db.selectFrom('users')
+      .select('license_token')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     return { ...user, token, ingest: bearer(token) };
   }
 
-  const storedFor = (sessionId: string) => server().db.selectFrom('stored_messages').selectAll().where('session_id', '=', sessionId).execute();
+  const storedFor = (sessionId: string) =>
+    server().db.selectFrom('stored_messages').selectAll().where('session_id', '=', sessionId).execute();
   const history = async (admin: TestClient, userId: string) => {
     const response = await admin.get(`/api/admin/users/${userId}/ai-history`);
     expect(response.statusCode).toBe(200);
@@ -54,7 +59,10 @@ describe.each(databases)('ingestion on $label', (database) => {
     // With no AI_SERVICE_TOKEN configured, no bearer passes for the service.
     const app = await buildExtraApp(server().db);
     try {
-      const response = await new TestClient(app, { authorization: `Bearer ${SERVICE_TOKEN}` }).post(MESSAGES_URL, { sessionId, message: 1 });
+      const response = await new TestClient(app, { authorization: `Bearer ${SERVICE_TOKEN}` }).post(MESSAGES_URL, {
+        sessionId,
+        message: 1,
+      });
       expect(response.statusCode).toBe(401);
     } finally {
       await app.close();
@@ -67,7 +75,13 @@ describe.each(databases)('ingestion on $label', (database) => {
     const message = { role: 'user', text: 'Make a blueprint 😀', tokens: [1, 2] };
     const created = await service().post(MESSAGES_URL, { sessionId, message, userId: user.id, createdAt: '2026-03-01T10:00:00+02:00' });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ id: expect.any(String), sessionId, message, createdAt: '2026-03-01T08:00:00.000Z', messageSize: JSON.stringify(message).length });
+    expect(created.json()).toEqual({
+      id: expect.any(String),
+      sessionId,
+      message,
+      createdAt: '2026-03-01T08:00:00.000Z',
+      messageSize: JSON.stringify(message).length,
+    });
     const anonymous = await service().post(MESSAGES_URL, { sessionId, message: 'no user' });
     expect(anonymous.statusCode).toBe(201);
     const rows = await storedFor(sessionId);
@@ -86,11 +100,24 @@ describe.each(databases)('ingestion on $label', (database) => {
     expect(unnamed.statusCode).toBe(400);
     expect(errorBody(unnamed)).toEqual({ error: 'invalid_request', message: 'userId is required with the service token' });
 
-    const stored = await put(service(), threadUrl(id), { userId: user.id, messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] });
+    const stored = await put(service(), threadUrl(id), {
+      userId: user.id,
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'hello' },
+      ],
+    });
     expect(stored.statusCode).toBe(200);
     expect(stored.json()).toEqual({ ok: true, id, messages: 2 });
     expect((await history(admin.client, user.id)).threads).toEqual([
-      { id, created_at: expect.any(String), messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] },
+      {
+        id,
+        created_at: expect.any(String),
+        messages: [
+          { role: 'user', content: 'hi' },
+          { role: 'assistant', content: 'hello' },
+        ],
+      },
     ]);
   });
 
@@ -98,7 +125,10 @@ describe.each(databases)('ingestion on $label', (database) => {
     const owner = await licensed();
     const other = await licensed();
     const sessionId = `lic-${uniqueTag()}`;
-    for (const body of [{ sessionId, message: { n: 1 } }, { sessionId, message: { n: 2 }, userId: owner.id }]) {
+    for (const body of [
+      { sessionId, message: { n: 1 } },
+      { sessionId, message: { n: 2 }, userId: owner.id },
+    ]) {
       expect((await owner.ingest.post(MESSAGES_URL, body)).statusCode).toBe(201);
     }
     expect((await storedFor(sessionId)).map((r) => r.user_id)).toEqual([owner.id, owner.id]);
@@ -143,7 +173,10 @@ describe.each(databases)('ingestion on $label', (database) => {
     expect(largest.statusCode).toBe(201);
     expect(largest.json<StoredMessage>()).toMatchObject({ sessionId, messageSize: MAX_MESSAGE_CHARS });
 
-    const tooLarge = await service().request('POST', MESSAGES_URL, { payload: JSON.stringify({ ...ok, message: 'a'.repeat(70_000) }), headers: { 'content-type': 'application/json' } });
+    const tooLarge = await service().request('POST', MESSAGES_URL, {
+      payload: JSON.stringify({ ...ok, message: 'a'.repeat(70_000) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(tooLarge.statusCode).toBe(413);
     expect(errorBody(tooLarge).error).toBe('payload_too_large');
   });
@@ -181,7 +214,10 @@ describe.each(databases)('ingestion on $label', (database) => {
     }
     expect(await server().db.selectFrom('ai_threads').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
 
-    const full = await put(service(), url, { userId: user.id, messages: Array.from({ length: MAX_THREAD_MESSAGES }, (_, i) => say(String(i))) });
+    const full = await put(service(), url, {
+      userId: user.id,
+      messages: Array.from({ length: MAX_THREAD_MESSAGES }, (_, i) => say(String(i))),
+    });
     expect(full.json()).toMatchObject({ ok: true, messages: MAX_THREAD_MESSAGES });
     const longest = await put(service(), url, { userId: user.id, messages: [say('a'.repeat(MAX_THREAD_MESSAGE_CHARS))] });
     expect(longest.statusCode).toBe(200);
@@ -198,9 +234,16 @@ describe.each(databases)('ingestion on $label', (database) => {
     const other = await licensed();
     const admin = await signedInAdmin(server());
     const id = `replace-${uniqueTag()}`;
-    const first = [{ role: 'user', content: 'one' }, { role: 'assistant', content: 'two' }, { role: 'user', content: 'three' }];
+    const first = [
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'two' },
+      { role: 'user', content: 'three' },
+    ];
     expect((await put(owner.ingest, threadUrl(id), { messages: first, createdAt: '2026-01-02T03:04:05Z' })).statusCode).toBe(200);
-    const second = [{ role: 'user', content: 'again' }, { role: 'assistant', content: 'sure' }];
+    const second = [
+      { role: 'user', content: 'again' },
+      { role: 'assistant', content: 'sure' },
+    ];
     expect((await put(owner.ingest, threadUrl(id), { messages: second })).json()).toEqual({ ok: true, id, messages: 2 });
     expect((await history(admin.client, owner.id)).threads).toEqual([{ id, created_at: '2026-01-02T03:04:05.000Z', messages: second }]);
 
@@ -219,14 +262,24 @@ describe.each(databases)('ingestion on $label', (database) => {
     const base = Date.parse('2025-06-01T12:00:00Z');
     const newest = { answer: 'the newest', nested: { list: [1, 'two', null, true] } };
     // Stored out of order: the newest by createdAt is not the last stored.
-    for (const [message, offset] of [[newest, 2_000], [{ answer: 'oldest' }, 0], [{ answer: 'middle' }, 1_000]] as const) {
+    for (const [message, offset] of [
+      [newest, 2_000],
+      [{ answer: 'oldest' }, 0],
+      [{ answer: 'middle' }, 1_000],
+    ] as const) {
       expect((await service().post(MESSAGES_URL, { sessionId, message, createdAt: at(base + offset) })).statusCode).toBe(201);
     }
     await service().post(MESSAGES_URL, { sessionId: `${sessionId}-other`, message: 'later, elsewhere', createdAt: at(base + 9_000) });
 
     const response = await admin.client.get(`/api/admin/messages/search?sessionId=${sessionId}&_t=${Date.now()}`);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ id: expect.any(String), sessionId, message: newest, createdAt: at(base + 2_000), messageSize: JSON.stringify(newest).length });
+    expect(response.json()).toEqual({
+      id: expect.any(String),
+      sessionId,
+      message: newest,
+      createdAt: at(base + 2_000),
+      messageSize: JSON.stringify(newest).length,
+    });
 
     const unknown = await admin.client.get(`/api/admin/messages/search?sessionId=${sessionId}-nothing`);
     expect(unknown.statusCode).toBe(404);
@@ -244,7 +297,9 @@ describe.each(databases)('ingestion on $label', (database) => {
     const base = Date.parse('2999-01-01T00:00:00Z');
     const order = Array.from({ length: 25 }, (_, i) => (i * 7) % 25); // stored shuffled
     for (const i of order) {
-      expect((await service().post(MESSAGES_URL, { sessionId: `recent-${i}`, message: { i }, createdAt: at(base + i * 60_000) })).statusCode).toBe(201);
+      expect(
+        (await service().post(MESSAGES_URL, { sessionId: `recent-${i}`, message: { i }, createdAt: at(base + i * 60_000) })).statusCode,
+      ).toBe(201);
     }
     const recent = async (query: string) => {
       const response = await admin.client.get(`/api/admin/messages/recent${query}`);
@@ -253,7 +308,13 @@ describe.each(databases)('ingestion on $label', (database) => {
     };
     const byDefault = await recent('');
     expect(byDefault.map((m) => m.sessionId)).toEqual(Array.from({ length: 20 }, (_, k) => `recent-${24 - k}`));
-    expect(byDefault[0]).toEqual({ id: expect.any(String), sessionId: 'recent-24', message: { i: 24 }, createdAt: at(base + 24 * 60_000), messageSize: '{"i":24}'.length });
+    expect(byDefault[0]).toEqual({
+      id: expect.any(String),
+      sessionId: 'recent-24',
+      message: { i: 24 },
+      createdAt: at(base + 24 * 60_000),
+      messageSize: '{"i":24}'.length,
+    });
     expect((await recent(`?limit=3&_t=${Date.now()}`)).map((m) => m.sessionId)).toEqual(['recent-24', 'recent-23', 'recent-22']);
     expect((await recent('?limit=1000')).length).toBeGreaterThanOrEqual(25);
 

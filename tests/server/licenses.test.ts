@@ -57,7 +57,11 @@ afterEach(() => {
 describe.each(databases)('license files on $label', (database) => {
   const server = useTestServer(database);
 
-  async function withApp<T>(env: Record<string, string>, run: (client: TestClient, app: SageApp) => Promise<T>, deps: Partial<AppDeps> = {}): Promise<T> {
+  async function withApp<T>(
+    env: Record<string, string>,
+    run: (client: TestClient, app: SageApp) => Promise<T>,
+    deps: Partial<AppDeps> = {},
+  ): Promise<T> {
     const app = await buildExtraApp(server().db, env, deps);
     try {
       return await run(new TestClient(app), app);
@@ -124,7 +128,10 @@ describe.each(databases)('license files on $label', (database) => {
     const response = await plugin.get('/api/license', { headers: { authorization: `Bearer ${user.license_token}` } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
-    expect(verifyLicense(licenseFileSchema.parse(response.json()), await publicKeyOf(plugin))).toMatchObject({ userId: id, licenseToken: user.license_token });
+    expect(verifyLicense(licenseFileSchema.parse(response.json()), await publicKeyOf(plugin))).toMatchObject({
+      userId: id,
+      licenseToken: user.license_token,
+    });
     for (const authorization of [undefined, 'Bearer not-a-token', `Basic ${user.license_token}`]) {
       const refused = await plugin.get('/api/license', authorization ? { headers: { authorization } } : {});
       expect(refused.statusCode).toBe(401);
@@ -199,7 +206,10 @@ describe.each(databases)('license files on $label', (database) => {
     const { id, first } = await withApp({ DATA_DIR: dataDir }, async (client) => {
       await client.register(uniqueEmail('restart'));
       const me = (await client.get('/api/user')).json<{ id: string }>();
-      return { id: me.id, first: { key: await publicKeyOf(client), file: licenseFileSchema.parse((await client.get(`/api/sage/${me.id}/license`)).json()) } };
+      return {
+        id: me.id,
+        first: { key: await publicKeyOf(client), file: licenseFileSchema.parse((await client.get(`/api/sage/${me.id}/license`)).json()) },
+      };
     });
     expect(fs.existsSync(file)).toBe(true);
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
@@ -217,7 +227,9 @@ describe.each(databases)('license files on $label', (database) => {
     const dataDir = tmpDataDir();
     const file = path.join(dataDir, LICENSE_KEY_FILE);
     fs.writeFileSync(file, 'not a key');
-    await expect(buildExtraApp(server().db, { DATA_DIR: dataDir })).rejects.toThrow(/license-signing-key\.pem: expected an Ed25519 private key/);
+    await expect(buildExtraApp(server().db, { DATA_DIR: dataDir })).rejects.toThrow(
+      /license-signing-key\.pem: expected an Ed25519 private key/,
+    );
     expect(fs.readFileSync(file, 'utf8')).toBe('not a key');
   });
 
@@ -244,7 +256,9 @@ describe.each(databases)('license files on $label', (database) => {
     const run = async (env: Record<string, string>) => {
       const lines: string[] = [];
       const stream = { write: (line: string) => void lines.push(line) };
-      await withApp({ NODE_ENV: 'production', DATA_DIR: tmpDataDir(), ...env }, async () => undefined, { logger: loggerOptions('info', stream) });
+      await withApp({ NODE_ENV: 'production', DATA_DIR: tmpDataDir(), ...env }, async () => undefined, {
+        logger: loggerOptions('info', stream),
+      });
       return lines.join('');
     };
     const generated = await run({});
@@ -263,12 +277,18 @@ describe.each(databases)('license files on $label', (database) => {
     const licenses = createLicenseService({
       db: server().db,
       signingKey: privateKey,
-      subscriptionSummary: async (userId) => (userId === id ? { status: 'trialing', productName: 'Sage Pro', currentPeriodEnd: null, trialEnd: null } : null),
+      subscriptionSummary: async (userId) =>
+        userId === id ? { status: 'trialing', productName: 'Sage Pro', currentPeriodEnd: null, trialEnd: null } : null,
       now: () => Date.UTC(2026, 0, 1),
     });
     const file = await licenses.licenseFile(id);
     expect(verify(null, Buffer.from(file.payload), publicKey, Buffer.from(file.signature, 'base64'))).toBe(true);
-    expect(JSON.parse(file.payload)).toMatchObject({ userId: id, subscriptionStatus: 'trialing', issuedAt: 1767225600, expiresAt: 1767225600 + 30 * 86_400 });
+    expect(JSON.parse(file.payload)).toMatchObject({
+      userId: id,
+      subscriptionStatus: 'trialing',
+      issuedAt: 1767225600,
+      expiresAt: 1767225600 + 30 * 86_400,
+    });
     await expect(licenses.licenseFile('nobody')).rejects.toMatchObject({ statusCode: 404, code: 'not_found', message: 'User not found' });
   });
 });
@@ -286,6 +306,13 @@ describe('license payload text', () => {
     const text = payloadText(payload);
     expect(text).toMatch(/^[\x20-\x7e]*$/);
     expect(JSON.parse(text)).toEqual(payload);
-    expect(Object.keys(JSON.parse(text) as object)).toEqual(['userId', 'licenseToken', 'product', 'issuedAt', 'expiresAt', 'subscriptionStatus']);
+    expect(Object.keys(JSON.parse(text) as object)).toEqual([
+      'userId',
+      'licenseToken',
+      'product',
+      'issuedAt',
+      'expiresAt',
+      'subscriptionStatus',
+    ]);
   });
 });

@@ -8,7 +8,16 @@ import { addressMatcher, createMetrics } from '../../server/plugins/metrics';
 import type { SageApp } from '../../server/app';
 import { signedInAdmin } from './adminFlow';
 import { seedCatalogue, useBillingServer } from './billingFlow';
-import { existingEpicUser, location, nthMail, pkcePair, pluginLoginUrl, signInWithEpic, signUpWithEpic, uniqueDisplayName } from './epicFlow';
+import {
+  existingEpicUser,
+  location,
+  nthMail,
+  pkcePair,
+  pluginLoginUrl,
+  signInWithEpic,
+  signUpWithEpic,
+  uniqueDisplayName,
+} from './epicFlow';
 import { buildExtraApp, databases, errorBody, PASSWORD, uniqueEmail, useTestServer, type TestDatabase } from './harness';
 
 /** One sample of the text format: `name{label="value",…} number`. */
@@ -70,7 +79,10 @@ async function eventually(app: SageApp, name: string, labels: Record<string, str
 }
 
 /** A database of this kind whose queries are timed into `metrics`, as main.ts opens it. */
-async function observedDatabase(database: TestDatabase, metrics: ReturnType<typeof createMetrics>): Promise<{ db: Db; dispose(): Promise<void> }> {
+async function observedDatabase(
+  database: TestDatabase,
+  metrics: ReturnType<typeof createMetrics>,
+): Promise<{ db: Db; dispose(): Promise<void> }> {
   if (database.kind === 'postgres') {
     // Only `select 1` and a failing query run: no schema of its own needed.
     const db = openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, dataDir: os.tmpdir(), onQuery: metrics.dbQuery });
@@ -109,7 +121,9 @@ describe.each(databases)('GET /metrics on $label', (database) => {
     expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(response.headers['cache-control']).toBe('no-store');
     const { families } = parse(response.body);
-    expect(Object.fromEntries([...families].filter(([name]) => !name.startsWith('sage_process_') && !name.startsWith('sage_nodejs_')))).toEqual({
+    expect(
+      Object.fromEntries([...families].filter(([name]) => !name.startsWith('sage_process_') && !name.startsWith('sage_nodejs_'))),
+    ).toEqual({
       sage_http_request_duration_seconds: 'histogram',
       sage_http_requests_in_flight: 'gauge',
       sage_db_query_duration_seconds: 'histogram',
@@ -192,7 +206,9 @@ describe.each(databases)('GET /metrics on $label', (database) => {
     const { displayName } = await existingEpicUser(server());
     expect(location(await signInWithEpic(server().client(), displayName))).toBe('/login_completed?client=web');
     // A callback no sign-in of this browser asked for.
-    expect(location(await server().client().get('/api/auth/callback?code=x&state=forged'))).toBe('/authentication_failed?reason=state_mismatch');
+    expect(location(await server().client().get('/api/auth/callback?code=x&state=forged'))).toBe(
+      '/authentication_failed?reason=state_mismatch',
+    );
     const { samples } = await scrape(server().app);
     expect(valueOf(samples, 'sage_sign_ins_total', { method: 'epic', outcome: 'success' })).toBe(2);
     expect(valueOf(samples, 'sage_sign_ins_total', { method: 'epic', outcome: 'failure' })).toBe(1);
@@ -202,11 +218,17 @@ describe.each(databases)('GET /metrics on $label', (database) => {
     const pkce = pkcePair();
     const browser = server().client();
     const loginUrl = pluginLoginUrl({ code_challenge: pkce.challenge });
-    const completed = await signUpWithEpic(server(), browser, { displayName: uniqueDisplayName('Plugin'), email: uniqueEmail('plugin'), loginUrl });
+    const completed = await signUpWithEpic(server(), browser, {
+      displayName: uniqueDisplayName('Plugin'),
+      email: uniqueEmail('plugin'),
+      loginUrl,
+    });
     expect(location(completed)).toBe('/login_completed?client=ue');
     const issue = async () => (await browser.post('/api/auth/ue-store-payload')).json<{ code: string }>().code;
     const redeem = (code: string, verifier: string) =>
-      server().client().get(`/api/auth/ue-payload?${new URLSearchParams({ code, code_verifier: verifier }).toString()}`);
+      server()
+        .client()
+        .get(`/api/auth/ue-payload?${new URLSearchParams({ code, code_verifier: verifier }).toString()}`);
 
     expect((await redeem(await issue(), pkcePair().verifier)).statusCode).toBe(400);
     const code = await issue();
@@ -218,7 +240,9 @@ describe.each(databases)('GET /metrics on $label', (database) => {
     expect((await web.post('/api/auth/ue-store-payload')).statusCode).toBe(403);
 
     const { samples } = await scrape(server().app);
-    const handOffs = Object.fromEntries(samples.filter((s) => s.name === 'sage_plugin_hand_offs_total').map((s) => [s.labels.outcome, s.value]));
+    const handOffs = Object.fromEntries(
+      samples.filter((s) => s.name === 'sage_plugin_hand_offs_total').map((s) => [s.labels.outcome, s.value]),
+    );
     expect(handOffs).toEqual({ issued: 2, wrong_verifier: 1, redeemed: 1, invalid_code: 1, refused: 1 });
   });
 
@@ -231,7 +255,9 @@ describe.each(databases)('GET /metrics on $label', (database) => {
       await expect(sql`select * from sage_no_such_table`.execute(observed.db)).rejects.toThrow();
       const response = await app.inject({ method: 'GET', url: '/metrics' });
       const { samples } = parse(response.body);
-      expect(valueOf(samples, 'sage_db_query_duration_seconds_count', { database: database.kind, outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+      expect(valueOf(samples, 'sage_db_query_duration_seconds_count', { database: database.kind, outcome: 'ok' })).toBeGreaterThanOrEqual(
+        1,
+      );
       expect(valueOf(samples, 'sage_db_query_duration_seconds_count', { database: database.kind, outcome: 'error' })).toBe(1);
       expect(response.body).not.toContain('sage_no_such_table');
     } finally {
@@ -277,7 +303,9 @@ describe.each(databases)('GET /metrics on $label', (database) => {
     // No address at all: the token only.
     const tokenOnly = await extraApp(server().db, { METRICS_ALLOW: '', METRICS_TOKEN });
     expect((await tokenOnly.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
-    expect((await tokenOnly.inject({ method: 'GET', url: '/metrics', headers: { authorization: `bearer ${METRICS_TOKEN}` } })).statusCode).toBe(200);
+    expect(
+      (await tokenOnly.inject({ method: 'GET', url: '/metrics', headers: { authorization: `bearer ${METRICS_TOKEN}` } })).statusCode,
+    ).toBe(200);
   });
 
   it('keeps the counts of each app to itself', async () => {
@@ -310,7 +338,9 @@ describe.each(databases)('Stripe webhook metrics on $label', (database) => {
 describe('METRICS_ALLOW matching', () => {
   it('knows the range names TRUST_PROXY takes and single addresses', () => {
     const allowed = addressMatcher(['uniquelocal', '198.51.100.7', '2001:db8::/32']);
-    expect(['10.1.2.3', '172.31.0.1', '192.168.0.9', 'fd12::1', '198.51.100.7', '2001:db8::5', '::ffff:10.0.0.1'].filter((a) => !allowed(a))).toEqual([]);
+    expect(
+      ['10.1.2.3', '172.31.0.1', '192.168.0.9', 'fd12::1', '198.51.100.7', '2001:db8::5', '::ffff:10.0.0.1'].filter((a) => !allowed(a)),
+    ).toEqual([]);
     expect(['172.32.0.1', '198.51.100.8', '127.0.0.1', '::1', '2001:db9::1', 'not-an-address', ''].filter(allowed)).toEqual([]);
     expect(addressMatcher([])('127.0.0.1')).toBe(false);
   });

@@ -41,7 +41,8 @@ const HIDDEN = [
   '/api/docs/static/swagger-initializer.js',
   '/api/docs/static/*',
   // Swagger UI's scripts and styles, compressed once and kept (server/plugins/openapi.ts).
-  ...fs.readdirSync(path.join(import.meta.dirname, '../../node_modules/@fastify/swagger-ui/static'))
+  ...fs
+    .readdirSync(path.join(import.meta.dirname, '../../node_modules/@fastify/swagger-ui/static'))
     .filter((name) => /\.(js|css)$/.test(name))
     .map((name) => `/api/docs/static/${name}`),
 ];
@@ -50,14 +51,24 @@ type Operation = {
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string; required?: boolean; schema?: Record<string, unknown> }[];
   requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: Record<string, unknown> }>; headers?: Record<string, { schema?: Record<string, unknown>; description?: string }> }>;
+  responses: Record<
+    string,
+    {
+      description: string;
+      content?: Record<string, { schema: Record<string, unknown> }>;
+      headers?: Record<string, { schema?: Record<string, unknown>; description?: string }>;
+    }
+  >;
 };
 type Document = {
   openapi: string;
   info: { title: string; version: string };
   servers: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, Record<string, string>> };
+  components: {
+    schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>;
+    securitySchemes: Record<string, Record<string, string>>;
+  };
 };
 
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
@@ -100,7 +111,10 @@ describe('GET /api/openapi.json', () => {
 
     // The hidden list names routes that exist, and none of them is described.
     for (const url of HIDDEN) {
-      expect(apiRoutes.some((r) => r.url === url), url).toBe(true);
+      expect(
+        apiRoutes.some((r) => r.url === url),
+        url,
+      ).toBe(true);
       expect(document.paths[openApiPath(url)], url).toBeUndefined();
     }
     // Nothing outside /api (pages, /healthz, /ingest…), and nothing that is not a route.
@@ -115,9 +129,13 @@ describe('GET /api/openapi.json', () => {
       for (const [method, operation] of Object.entries(operations)) {
         // A route missing from server/plugins/openapiRoutes.ts has no security requirement.
         expect(Array.isArray(operation.security), `${method} ${p}: security (add it to openapiRoutes.ts)`).toBe(true);
-        expect(Object.keys(operation.responses).some((status) => /^[23]/.test(status)), `${method} ${p}: its answer`).toBe(true);
+        expect(
+          Object.keys(operation.responses).some((status) => /^[23]/.test(status)),
+          `${method} ${p}: its answer`,
+        ).toBe(true);
         for (const [status, response] of Object.entries(operation.responses)) {
-          if (/^[45]/.test(status)) expect(response.content?.['application/json']?.schema, `${method} ${p} ${status}`).toEqual({ $ref: ERROR_REF });
+          if (/^[45]/.test(status))
+            expect(response.content?.['application/json']?.schema, `${method} ${p} ${status}`).toEqual({ $ref: ERROR_REF });
         }
       }
     }
@@ -188,7 +206,10 @@ describe('/api/docs', () => {
   beforeAll(async () => {
     opened = await sqlite.open();
     clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-openapi-client-'));
-    fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><html><head><title>Sage</title></head><body><div id="root"></div></body></html>');
+    fs.writeFileSync(
+      path.join(clientDir, 'index.html'),
+      '<!doctype html><html><head><title>Sage</title></head><body><div id="root"></div></body></html>',
+    );
     app = await buildExtraApp(opened.db, { POSTHOG_KEY: 'phc_test' }, { staticDir: clientDir });
     await app.ready();
   });
@@ -210,34 +231,39 @@ describe('/api/docs', () => {
   }
 
   // Without the slash its files are named from the root, with it relative to the page: both must load.
-  it.each(['/api/docs', '/api/docs/'])('%s is an HTML page whose scripts are all files of our origin, under our CSP unchanged', async (address) => {
-    const { url, response } = await docsPage(address);
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toMatch(/^text\/html/);
-    expect(response.headers['content-security-policy']).toBe(SECURITY_HEADERS['content-security-policy']);
-    expect(response.body).toContain('swagger-ui');
+  it.each(['/api/docs', '/api/docs/'])(
+    '%s is an HTML page whose scripts are all files of our origin, under our CSP unchanged',
+    async (address) => {
+      const { url, response } = await docsPage(address);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['content-security-policy']).toBe(SECURITY_HEADERS['content-security-policy']);
+      expect(response.body).toContain('swagger-ui');
 
-    const scripts = [...response.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
-    expect(scripts.length).toBeGreaterThanOrEqual(3);
-    for (const [, attributes, inline] of scripts) {
-      expect(inline?.trim(), 'inline script').toBe('');
-      const src = /\bsrc="([^"]+)"/.exec(attributes ?? '')?.[1];
-      expect(src, 'script without src').toBeDefined();
-      expect(new URL(src!, `${PUBLIC_URL}${url}`).origin).toBe(PUBLIC_URL);
-    }
-    expect(response.body).not.toMatch(/\son[a-z]+=/i);
+      const scripts = [...response.body.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
+      expect(scripts.length).toBeGreaterThanOrEqual(3);
+      for (const [, attributes, inline] of scripts) {
+        expect(inline?.trim(), 'inline script').toBe('');
+        const src = /\bsrc="([^"]+)"/.exec(attributes ?? '')?.[1];
+        expect(src, 'script without src').toBeDefined();
+        expect(new URL(src!, `${PUBLIC_URL}${url}`).origin).toBe(PUBLIC_URL);
+      }
+      expect(response.body).not.toMatch(/\son[a-z]+=/i);
 
-    const assets = [...response.body.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/gi)].map(([, ref]) => new URL(ref!, `${PUBLIC_URL}${url}`));
-    expect(assets.some((asset) => asset.pathname.endsWith('.css'))).toBe(true);
-    for (const asset of assets) {
-      expect(asset.origin).toBe(PUBLIC_URL);
-      const file = await get(asset.pathname);
-      expect(file.statusCode, asset.pathname).toBe(200);
-      expect(file.headers['content-security-policy']).toBe(SECURITY_HEADERS['content-security-policy']);
-      if (asset.pathname.endsWith('.js')) expect(file.headers['content-type']).toMatch(/javascript/);
-      if (asset.pathname.endsWith('.css')) expect(file.headers['content-type']).toMatch(/^text\/css/);
-    }
-  });
+      const assets = [...response.body.matchAll(/<(?:script|link)\b[^>]*\b(?:src|href)="([^"]+)"/gi)].map(
+        ([, ref]) => new URL(ref!, `${PUBLIC_URL}${url}`),
+      );
+      expect(assets.some((asset) => asset.pathname.endsWith('.css'))).toBe(true);
+      for (const asset of assets) {
+        expect(asset.origin).toBe(PUBLIC_URL);
+        const file = await get(asset.pathname);
+        expect(file.statusCode, asset.pathname).toBe(200);
+        expect(file.headers['content-security-policy']).toBe(SECURITY_HEADERS['content-security-policy']);
+        if (asset.pathname.endsWith('.js')) expect(file.headers['content-type']).toMatch(/javascript/);
+        if (asset.pathname.endsWith('.css')) expect(file.headers['content-type']).toMatch(/^text\/css/);
+      }
+    },
+  );
 
   it('loads the document from our origin', async () => {
     const initializer = await get('/api/docs/static/swagger-initializer.js');

@@ -1,16 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PURGE_INTERVAL_MS } from '../../server/app';
 import { hashToken } from '../../server/services/tokens';
-import {
-  buildExtraApp,
-  PASSWORD,
-  PUBLIC_URL,
-  databases,
-  errorBody,
-  uniqueEmail,
-  useTestServer,
-  type TestClient,
-} from './harness';
+import { buildExtraApp, PASSWORD, PUBLIC_URL, databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
 
 const NEW_PASSWORD = 'a-brand-new-secret';
 const SAME_ANSWER = {
@@ -215,7 +206,13 @@ describe.each(databases)('password reset on $label', (database) => {
   it('rate-limits forgot-password per address with 429', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      statuses.push((await server().client().post('/api/forgot-password', { email: uniqueEmail('ask') })).statusCode);
+      statuses.push(
+        (
+          await server()
+            .client()
+            .post('/api/forgot-password', { email: uniqueEmail('ask') })
+        ).statusCode,
+      );
     }
     expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
     expect(statuses[10]).toBe(429);
@@ -224,7 +221,9 @@ describe.each(databases)('password reset on $label', (database) => {
   it('rate-limits reset-password per address with 429, so tokens cannot be guessed in bulk', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
-      const response = await server().client().post('/api/reset-password', { token: `guess-${i}`, newPassword: NEW_PASSWORD });
+      const response = await server()
+        .client()
+        .post('/api/reset-password', { token: `guess-${i}`, newPassword: NEW_PASSWORD });
       statuses.push(response.statusCode);
     }
     expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
@@ -253,7 +252,9 @@ describe.each(databases)('password reset on $label', (database) => {
       .values([row(expired, now - 1000, null), row(used, now + 60_000, now - 1000), row(live, now + 60_000, null)])
       .execute();
     const remaining = async () =>
-      (await server().db.selectFrom('password_reset_tokens').select('token_hash').where('user_id', '=', user.id).execute()).map((r) => r.token_hash);
+      (await server().db.selectFrom('password_reset_tokens').select('token_hash').where('user_id', '=', user.id).execute()).map(
+        (r) => r.token_hash,
+      );
     expect((await remaining()).sort()).toEqual([expired, live, used].sort());
 
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });

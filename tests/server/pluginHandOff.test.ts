@@ -63,7 +63,11 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
     expect(`${redirect.origin}${redirect.pathname}`).toBe(LOOPBACK_REDIRECT);
     expect(Object.fromEntries(redirect.searchParams)).toEqual({ code: body.code, state: PLUGIN_STATE });
     // Only the code's hash is kept.
-    const row = await server().db.selectFrom('plugin_hand_off_codes').selectAll().where('code_hash', '=', hashToken(body.code)).executeTakeFirst();
+    const row = await server()
+      .db.selectFrom('plugin_hand_off_codes')
+      .selectAll()
+      .where('code_hash', '=', hashToken(body.code))
+      .executeTakeFirst();
     expect(row).toMatchObject({ redirect_uri: LOOPBACK_REDIRECT, code_challenge: pkce.challenge, used_at: null });
 
     const payload = await redeem(body.code, pkce.verifier);
@@ -145,7 +149,11 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
       const { browser } = await pluginSignUp();
       const before = Date.now();
       const { code } = await storePayload(browser);
-      const row = await server().db.selectFrom('plugin_hand_off_codes').selectAll().where('code_hash', '=', hashToken(code)).executeTakeFirstOrThrow();
+      const row = await server()
+        .db.selectFrom('plugin_hand_off_codes')
+        .selectAll()
+        .where('code_hash', '=', hashToken(code))
+        .executeTakeFirstOrThrow();
       expect(row.expires_at - row.created_at).toBe(5 * 60_000);
       expect(row.created_at).toBeGreaterThanOrEqual(before);
     });
@@ -189,7 +197,10 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
       for (let i = 0; i < 30; i++) expect((await redeem(`unknown-${i}`, pkcePair().verifier)).statusCode).toBe(400);
       const limited = await redeem('unknown-last', pkcePair().verifier);
       expect(limited.statusCode).toBe(429);
-      expect(errorBody(limited)).toEqual({ error: 'rate_limited', message: 'Too many code exchanges. Please wait a few minutes and try again.' });
+      expect(errorBody(limited)).toEqual({
+        error: 'rate_limited',
+        message: 'Too many code exchanges. Please wait a few minutes and try again.',
+      });
     });
   });
 

@@ -72,7 +72,11 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
     expect(login.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
     const sent = new URL(login.loginUrl);
     expect(sent.origin + sent.pathname).toBe(`${address}/api/auth/login`);
-    expect(Object.fromEntries(sent.searchParams)).toMatchObject({ client: 'ue', redirect_uri: login.redirectUri, code_challenge_method: 'S256' });
+    expect(Object.fromEntries(sent.searchParams)).toMatchObject({
+      client: 'ue',
+      redirect_uri: login.redirectUri,
+      code_challenge_method: 'S256',
+    });
 
     const email = uniqueEmail('plugin');
     const { loopback, code, redirectUrl } = await browserHandOff(server(), login.loginUrl, email);
@@ -84,7 +88,9 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
     expect(payload).toMatchObject({ user: { email }, subscription: null, credits: 0 });
     expect(payload.token).toBe(await licenseTokenOf(server(), email));
     // The client spent the code: nobody can exchange it again.
-    const again = await server().client().get(`/api/auth/ue-payload?code=${code}&code_verifier=${'v'.repeat(43)}`);
+    const again = await server()
+      .client()
+      .get(`/api/auth/ue-payload?code=${code}&code_verifier=${'v'.repeat(43)}`);
     expect(again.statusCode).toBe(400);
     expect(errorBody(again).error).toBe('invalid_grant');
     // One hand-off per listener: it has stopped listening.
@@ -121,7 +127,9 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
     const refused = await fetch(`${login.redirectUri}?code=never-issued&state=${ours}`);
     expect(refused.status).toBe(502);
     expect(await refused.text()).toContain('The code is invalid or has already been used');
-    await expect(login.result).rejects.toThrow('The server refused the code: 400 invalid_grant The code is invalid or has already been used');
+    await expect(login.result).rejects.toThrow(
+      'The server refused the code: 400 invalid_grant The code is invalid or has already been used',
+    );
   });
 
   it('fails to start when its port is taken', async () => {
@@ -156,8 +164,17 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
       expect(listening).toMatch(/^Listening for the hand-off on http:\/\/127\.0\.0\.1:\d+\/callback$/);
       expect(open).toBe('Open this address in your browser to sign in:');
       expect(url).toMatch(new RegExp(`^  ${address}/api/auth/login\\?client=ue&`));
-      const user = await server().db.selectFrom('users').select(['username', 'license_token']).where('email', '=', email).executeTakeFirstOrThrow();
-      expect(rest).toEqual([`Signed in as ${user.username} (${email})`, `License token: ${user.license_token}`, 'Subscription: none', 'Query credits: 0']);
+      const user = await server()
+        .db.selectFrom('users')
+        .select(['username', 'license_token'])
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      expect(rest).toEqual([
+        `Signed in as ${user.username} (${email})`,
+        `License token: ${user.license_token}`,
+        'Subscription: none',
+        'Query credits: 0',
+      ]);
     } finally {
       cli.child.kill();
     }

@@ -39,7 +39,14 @@ describe.each(databases)('public endpoints on $label', (database) => {
     const response = await server().client().get('/api/config');
     expect(response.statusCode).toBe(200);
     const body = response.json<Record<string, unknown>>();
-    expect(Object.keys(body).sort()).toEqual(['analytics', 'defaultBuild', 'epicSignIn', 'installationGuideUrl', 'marketingUrl', 'supportEmail']);
+    expect(Object.keys(body).sort()).toEqual([
+      'analytics',
+      'defaultBuild',
+      'epicSignIn',
+      'installationGuideUrl',
+      'marketingUrl',
+      'supportEmail',
+    ]);
     // No POSTHOG_KEY in the suite: analytics are off.
     expect(body.analytics).toBeNull();
     // The suite signs in with Epic through the development identity provider.
@@ -109,9 +116,17 @@ describe.each(databases)('public endpoints on $label', (database) => {
       // Found by the resilience suite's fuzzer: a path starting with // was read as a
       // protocol-relative URL ('//' failed with a 500, '//x' was taken for the host x). Such a
       // path is the page the router shows for it.
-      for (const [odd, plain] of [['//', '/'], ['//download', '/download'], ['///login?x=1', '/login?x=1']] as const) {
+      for (const [odd, plain] of [
+        ['//', '/'],
+        ['//download', '/download'],
+        ['///login?x=1', '/login?x=1'],
+      ] as const) {
         const [a, b] = [await app.inject({ method: 'GET', url: odd }), await app.inject({ method: 'GET', url: plain })];
-        expect([a.statusCode, a.headers.location, documentTitleOf(a.body)], odd).toEqual([b.statusCode, b.headers.location, documentTitleOf(b.body)]);
+        expect([a.statusCode, a.headers.location, documentTitleOf(a.body)], odd).toEqual([
+          b.statusCode,
+          b.headers.location,
+          documentTitleOf(b.body),
+        ]);
       }
 
       const asset = await app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
@@ -131,7 +146,10 @@ describe.each(databases)('public endpoints on $label', (database) => {
 
   it('renders a page for whoever its access rule lets in, with who it is for, and redirects the others as the browser guard would', async () => {
     const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
-    fs.writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head><title>Sage</title></head><body><div id="root"></div></body></html>');
+    fs.writeFileSync(
+      path.join(staticDir, 'index.html'),
+      '<!doctype html><html><head><title>Sage</title></head><body><div id="root"></div></body></html>',
+    );
     const rendered: { url: string; boot: BootData }[] = [];
     const renderPage: RenderPage = async (url, boot) => {
       rendered.push({ url, boot });

@@ -8,7 +8,9 @@ const redisUrl = process.env.TEST_REDIS_URL;
 
 const limiters: { name: string; make: () => RateLimiter }[] = [
   { name: 'memory', make: createMemoryRateLimiter },
-  ...(redisUrl ? [{ name: 'redis', make: () => createRedisRateLimiter(new Redis(redisUrl), `sage-test:${randomBytes(4).toString('hex')}:`) }] : []),
+  ...(redisUrl
+    ? [{ name: 'redis', make: () => createRedisRateLimiter(new Redis(redisUrl), `sage-test:${randomBytes(4).toString('hex')}:`) }]
+    : []),
 ];
 
 describe.each(limiters)('$name rate limiter', ({ make }) => {

@@ -150,7 +150,11 @@ describe('readiness checks', () => {
   it('answer within the time limit even when a check hangs', async () => {
     const app = Fastify();
     app.setSerializerCompiler(serializerCompiler);
-    await app.register(readiness, { databaseReachable: () => new Promise<boolean>(() => undefined), rateLimiter: createMemoryRateLimiter(), timeoutMs: 100 });
+    await app.register(readiness, {
+      databaseReachable: () => new Promise<boolean>(() => undefined),
+      rateLimiter: createMemoryRateLimiter(),
+      timeoutMs: 100,
+    });
     const started = Date.now();
     const response = await app.inject({ method: 'GET', url: '/readyz' });
     expect(Date.now() - started).toBeLessThan(1000);
@@ -255,7 +259,9 @@ describe('SIGTERM', () => {
       // In flight: a password-reset request whose body is still arriving.
       const body = JSON.stringify({ email: 'nobody@example.com' });
       const upload = await new RawConnection(port).open();
-      upload.write(`POST /api/forgot-password HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+      upload.write(
+        `POST /api/forgot-password HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+      );
       const late = await new RawConnection(port).open();
       late.write(readyzRequest);
       await new Promise((resolve) => setTimeout(resolve, 100));

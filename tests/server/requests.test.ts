@@ -16,19 +16,23 @@ describe.each(databases)('request handling on $label', (database) => {
 
   describe('bodies', () => {
     it('refuses malformed JSON with 400 and says so', async () => {
-      const response = await server().client().post('/api/login', undefined, {
-        payload: '{"email": "a@example.com", "password": ',
-        headers: { 'content-type': 'application/json' },
-      });
+      const response = await server()
+        .client()
+        .post('/api/login', undefined, {
+          payload: '{"email": "a@example.com", "password": ',
+          headers: { 'content-type': 'application/json' },
+        });
       expectClearError(response, 400, 'The request body is not valid JSON');
       expect(errorBody(response).error).toBe('invalid_json');
     });
 
     it('refuses an empty JSON body with 400', async () => {
-      const response = await server().client().post('/api/login', undefined, {
-        payload: '',
-        headers: { 'content-type': 'application/json' },
-      });
+      const response = await server()
+        .client()
+        .post('/api/login', undefined, {
+          payload: '',
+          headers: { 'content-type': 'application/json' },
+        });
       expectClearError(response, 400, 'The request body is empty');
     });
 
@@ -52,7 +56,11 @@ describe.each(databases)('request handling on $label', (database) => {
         400,
         'Remember me must be true or false',
       );
-      expectClearError(await client.post('/api/register', { email: 'a@example.com', password: 12345678 }), 400, 'Password must be a string');
+      expectClearError(
+        await client.post('/api/register', { email: 'a@example.com', password: 12345678 }),
+        400,
+        'Password must be a string',
+      );
       expectClearError(await client.post('/api/reset-password', { token: 7, newPassword: PASSWORD }), 400, 'Reset token must be a string');
       expectClearError(await client.post('/api/forgot-password', { email: { address: 'a@example.com' } }), 400, 'Email must be a string');
     });
@@ -111,14 +119,19 @@ describe.each(databases)('request handling on $label', (database) => {
         const start = `{"email":"a@example.com","password":"${PASSWORD}","padding":"`;
         return `${start}${'x'.repeat(bytes - start.length - 2)}"}`;
       };
-      const post = (payload: string) => server().client().post('/api/login', undefined, { payload, headers: { 'content-type': 'application/json' } });
+      const post = (payload: string) =>
+        server()
+          .client()
+          .post('/api/login', undefined, { payload, headers: { 'content-type': 'application/json' } });
       // Read and answered: this address has no account.
       expectClearError(await post(loginBody(64 * 1024)), 401, 'Invalid email or password');
       expectClearError(await post(loginBody(64 * 1024 + 1)), 413, 'The request body is too large');
     });
 
     it('refuses a password over 256 characters without hashing it', async () => {
-      const response = await server().client().post('/api/login', { email: 'a@example.com', password: 'x'.repeat(257) });
+      const response = await server()
+        .client()
+        .post('/api/login', { email: 'a@example.com', password: 'x'.repeat(257) });
       expectClearError(response, 400, 'Password must be at most 256 characters');
     });
   });
@@ -138,9 +151,7 @@ describe.each(databases)('request handling on $label', (database) => {
 
     it('refuses an origin that only resembles ours', async () => {
       for (const origin of ['http://sage.test.evil.example', 'https://sage.test', 'http://sage.test:8080', 'null']) {
-        const response = await server()
-          .client()
-          .post('/api/login', { email: uniqueEmail(), password: PASSWORD }, { headers: { origin } });
+        const response = await server().client().post('/api/login', { email: uniqueEmail(), password: PASSWORD }, { headers: { origin } });
         expect(response.statusCode, origin).toBe(403);
       }
     });
@@ -228,7 +239,13 @@ describe.each(databases)('request handling on $label', (database) => {
     it('answers 429 once registrations from one address run out', async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        statuses.push((await server().client().post('/api/register', { email: uniqueEmail('bulk'), password: PASSWORD })).statusCode);
+        statuses.push(
+          (
+            await server()
+              .client()
+              .post('/api/register', { email: uniqueEmail('bulk'), password: PASSWORD })
+          ).statusCode,
+        );
       }
       expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true);
       expect(statuses[10]).toBe(429);

@@ -28,8 +28,22 @@ describe('the compiled response serializer', () => {
     ['a current user', currentUserSchema, user],
     ['a current user without an e-mail', currentUserSchema, { ...user, email: null }],
     ['products with nullable prices, a nullable nested object and a record', productsResponseSchema, { ok: true, products: [product] }],
-    ['a stored message of any JSON', storedMessageSchema, { id: 'm1', sessionId: 's1', message: { role: 'user', parts: [1, 'two', null] }, createdAt: '2026-01-01T00:00:00.000Z', messageSize: 42 }],
-    ['a stored message that is a string', storedMessageSchema, { id: 'm2', sessionId: 's1', message: 'plain "text"', createdAt: '2026-01-01T00:00:00.000Z', messageSize: 12 }],
+    [
+      'a stored message of any JSON',
+      storedMessageSchema,
+      {
+        id: 'm1',
+        sessionId: 's1',
+        message: { role: 'user', parts: [1, 'two', null] },
+        createdAt: '2026-01-01T00:00:00.000Z',
+        messageSize: 42,
+      },
+    ],
+    [
+      'a stored message that is a string',
+      storedMessageSchema,
+      { id: 'm2', sessionId: 's1', message: 'plain "text"', createdAt: '2026-01-01T00:00:00.000Z', messageSize: 12 },
+    ],
   ] as const)('writes %s exactly as zod and JSON.stringify do', (_name, schema, value) => {
     expect(JSON.parse(serializer(schema)(value))).toEqual(JSON.parse(JSON.stringify((schema as z.ZodType).parse(value))));
   });

@@ -7,7 +7,10 @@ import { del, insertUsers, listUsers, signedInAdmin, userRow } from './adminFlow
 
 async function counted(db: Db) {
   const kept = await db.selectFrom('row_counts').select('row_count').where('table_name', '=', 'users').executeTakeFirstOrThrow();
-  const actual = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const actual = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return { kept: Number(kept.row_count), actual: Number(actual.n) };
 }
 
@@ -20,13 +23,24 @@ describe.each(databases)('the kept user count on $label', (database) => {
     const start = await counted(db);
     expect(start.kept).toBe(start.actual);
 
-    const rows = await insertUsers(db, Array.from({ length: 30 }, () => userRow()), 7);
+    const rows = await insertUsers(
+      db,
+      Array.from({ length: 30 }, () => userRow()),
+      7,
+    );
     expect(await counted(db)).toEqual({ kept: start.actual + 30, actual: start.actual + 30 });
 
     // Deleted in the console: one user.
     expect((await del(admin.client, `/api/admin/users/${rows[0]!.id}`)).statusCode).toBe(200);
     // Deleted in bulk: one statement, many rows.
-    await db.deleteFrom('users').where('id', 'in', rows.slice(1, 11).map((r) => r.id)).execute();
+    await db
+      .deleteFrom('users')
+      .where(
+        'id',
+        'in',
+        rows.slice(1, 11).map((r) => r.id),
+      )
+      .execute();
     expect(await counted(db)).toEqual({ kept: start.actual + 19, actual: start.actual + 19 });
 
     // A transaction that fails leaves the count as it was.

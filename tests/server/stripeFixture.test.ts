@@ -85,7 +85,13 @@ describe('Stripe fixture, driven by the real SDK', () => {
   it('creates a Checkout Session and retrieves it with line_items expanded', async () => {
     const { product, monthly, customer } = await plan();
     const session = await trialCheckout(customer.id, monthly.id);
-    expect(session).toMatchObject({ object: 'checkout.session', status: 'open', mode: 'subscription', customer: customer.id, subscription: null });
+    expect(session).toMatchObject({
+      object: 'checkout.session',
+      status: 'open',
+      mode: 'subscription',
+      customer: customer.id,
+      subscription: null,
+    });
     expect(session.metadata).toEqual({ user_id: 'u1' });
     expect(session.id).toMatch(/^cs_test_/);
     expect(session.url).toBe(`${fixture.url}/checkout/${session.id}`);
@@ -109,8 +115,12 @@ describe('Stripe fixture, driven by the real SDK', () => {
       message: "No such price: 'price_nope'",
       param: 'line_items[0][price]',
     });
-    await expect(create(once.id)).rejects.toThrow('You must provide at least one recurring price in `subscription` mode when using prices.');
-    await expect(stripe.checkout.sessions.create({ mode: 'payment', line_items: [{ price: once.id, quantity: 1 }] })).rejects.toMatchObject({ param: 'success_url' });
+    await expect(create(once.id)).rejects.toThrow(
+      'You must provide at least one recurring price in `subscription` mode when using prices.',
+    );
+    await expect(stripe.checkout.sessions.create({ mode: 'payment', line_items: [{ price: once.id, quantity: 1 }] })).rejects.toMatchObject(
+      { param: 'success_url' },
+    );
     await expect(stripe.subscriptions.list({ customer: customer.id, expand: ['data.items.data.price.product'] })).rejects.toThrow(
       'You cannot expand more than 4 levels of a property. Property: data.items.data.price.product',
     );
@@ -184,10 +194,13 @@ describe('Stripe fixture, driven by the real SDK', () => {
     const resumed = await stripe.subscriptions.resume(id, { billing_cycle_anchor: { type: 'now' } });
     expect(resumed).toMatchObject({ status: 'active', pause_collection: null });
     await fixture.settle(); // API-caused events follow the answer
-    expect(received.map((r) => (JSON.parse(r.payload) as StripeEvent).type)).toEqual(['customer.subscription.resumed', 'customer.subscription.updated']);
+    expect(received.map((r) => (JSON.parse(r.payload) as StripeEvent).type)).toEqual([
+      'customer.subscription.resumed',
+      'customer.subscription.updated',
+    ]);
   });
 
-  it("serves the hosted checkout page, whose form completes the session and returns to success_url", async () => {
+  it('serves the hosted checkout page, whose form completes the session and returns to success_url', async () => {
     const { monthly, customer } = await plan();
     const session = await trialCheckout(customer.id, monthly.id);
     const page = await fetch(session.url!);
@@ -200,7 +213,10 @@ describe('Stripe fixture, driven by the real SDK', () => {
     const done = await fetch(`${fixture.url}/checkout/${session.id}/complete`, { method: 'POST', redirect: 'manual' });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe(SUCCESS_URL.replace('{CHECKOUT_SESSION_ID}', session.id));
-    expect(received.map((r) => (JSON.parse(r.payload) as StripeEvent).type)).toEqual(['customer.subscription.created', 'checkout.session.completed']);
+    expect(received.map((r) => (JSON.parse(r.payload) as StripeEvent).type)).toEqual([
+      'customer.subscription.created',
+      'checkout.session.completed',
+    ]);
     expect(fixture.checkoutSessions.get(session.id)?.status).toBe('complete');
     expect((await fetch(session.url!)).status).toBe(410);
   });

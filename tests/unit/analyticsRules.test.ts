@@ -107,12 +107,25 @@ const ctx: PageContext = {
 
 describe('analytics: every event carries §3 properties', () => {
   it('builds the property set', () => {
-    const props = buildProperties('File Download', { ue_version: '5.6', build_version: '2025-07-15a' }, {
-      ...ctx,
-      url: 'https://dash.test/download',
-      referrer: '',
-      location: { country: 'Germany', country_code: 'DE', region: 'Berlin', city: 'Berlin', timezone: 'Europe/Berlin', latitude: 52.5, longitude: 13.4, ip_address: '203.0.113.9' },
-    });
+    const props = buildProperties(
+      'File Download',
+      { ue_version: '5.6', build_version: '2025-07-15a' },
+      {
+        ...ctx,
+        url: 'https://dash.test/download',
+        referrer: '',
+        location: {
+          country: 'Germany',
+          country_code: 'DE',
+          region: 'Berlin',
+          city: 'Berlin',
+          timezone: 'Europe/Berlin',
+          latitude: 52.5,
+          longitude: 13.4,
+          ip_address: '203.0.113.9',
+        },
+      },
+    );
     expect(props).toEqual({
       ue_version: '5.6',
       build_version: '2025-07-15a',

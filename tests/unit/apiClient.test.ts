@@ -24,7 +24,7 @@ describe('errorAnswer', () => {
   });
 });
 
-describe('the server\'s error code reaches the screens', () => {
+describe("the server's error code reaches the screens", () => {
   it('a thrown HttpError carries status, code, message and the parsed body', async () => {
     const body = { error: 'verification_expired', message: 'Verification expired' };
     const error = await errorFromResponse(jsonResponse(body, 410, 'Gone'));
@@ -113,11 +113,21 @@ describe('action (§8: login, logout, register)', () => {
 
 describe('auth calls', () => {
   it.each<[string, () => Promise<unknown>, string, unknown]>([
-    ['login', () => login({ email: 'a@b.c', password: 'pw', rememberMe: true }), '/api/login', { email: 'a@b.c', password: 'pw', rememberMe: true }],
+    [
+      'login',
+      () => login({ email: 'a@b.c', password: 'pw', rememberMe: true }),
+      '/api/login',
+      { email: 'a@b.c', password: 'pw', rememberMe: true },
+    ],
     ['register', () => register({ email: 'a@b.c', password: 'password1' }), '/api/register', { email: 'a@b.c', password: 'password1' }],
     ['logout', () => logout(), '/api/logout', undefined],
     ['forgotPassword', () => forgotPassword({ email: 'a@b.c' }), '/api/forgot-password', { email: 'a@b.c' }],
-    ['resetPassword', () => resetPassword({ token: 't', newPassword: 'password1' }), '/api/reset-password', { token: 't', newPassword: 'password1' }],
+    [
+      'resetPassword',
+      () => resetPassword({ token: 't', newPassword: 'password1' }),
+      '/api/reset-password',
+      { token: 't', newPassword: 'password1' },
+    ],
   ])('%s POSTs to its endpoint with credentials', async (_name, call, path, body) => {
     const spy = stubFetchWith(() => jsonResponse({ ok: true, message: '' }));
     await call();

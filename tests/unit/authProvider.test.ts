@@ -58,7 +58,10 @@ describe('checkAuth (§2, §6)', () => {
 
 describe('checkError', () => {
   it('ends the console on a 401', async () => {
-    await expect(authProvider.checkError({ status: 401, message: 'Authentication required' })).rejects.toEqual({ redirectTo: '/', message: false });
+    await expect(authProvider.checkError({ status: 401, message: 'Authentication required' })).rejects.toEqual({
+      redirectTo: '/',
+      message: false,
+    });
   });
 
   it.each([403, 400, 404, 409, 500])('stays on a %i', async (status) => {
@@ -72,7 +75,10 @@ describe('checkError', () => {
 
 describe('logout: where the browser goes, outside react-admin’s /admin', () => {
   it('ends an admin’s session, then goes to /', async () => {
-    const spy = answers(() => jsonResponse(admin), () => jsonResponse({ ok: true }));
+    const spy = answers(
+      () => jsonResponse(admin),
+      () => jsonResponse({ ok: true }),
+    );
     await expect(authProvider.logout()).resolves.toBe(false);
     expect(calls(spy)).toEqual(['GET /api/user', 'POST /api/logout']);
     expect(assignLocation).toHaveBeenCalledWith('/');
@@ -139,7 +145,10 @@ describe('one current user per page load, shared with the portal', () => {
   it('a 401 from any call marks the user signed out, then logout sends the browser to / without another call', async () => {
     queryClient.setQueryData(USER_QUERY_KEY, admin);
     const spy = answers();
-    await expect(authProvider.checkError({ status: 401, code: 'unauthorized', message: 'Authentication required' })).rejects.toEqual({ redirectTo: '/', message: false });
+    await expect(authProvider.checkError({ status: 401, code: 'unauthorized', message: 'Authentication required' })).rejects.toEqual({
+      redirectTo: '/',
+      message: false,
+    });
     expect(queryClient.getQueryData(USER_QUERY_KEY)).toBeNull();
     await expect(authProvider.logout()).resolves.toBe(false);
     expect(assignLocation).toHaveBeenCalledWith('/');
@@ -149,7 +158,10 @@ describe('one current user per page load, shared with the portal', () => {
   it('an "Admins only" 403 reads the user again: a demoted admin goes to /dashboard', async () => {
     queryClient.setQueryData(USER_QUERY_KEY, admin);
     const spy = answers(() => jsonResponse(user));
-    await expect(authProvider.checkError({ status: 403, code: 'forbidden', message: 'Admins only' })).rejects.toEqual({ redirectTo: '/dashboard', message: false });
+    await expect(authProvider.checkError({ status: 403, code: 'forbidden', message: 'Admins only' })).rejects.toEqual({
+      redirectTo: '/dashboard',
+      message: false,
+    });
     expect(queryClient.getQueryData(USER_QUERY_KEY)).toEqual(user);
     await authProvider.logout();
     expect(assignLocation).toHaveBeenCalledWith('/dashboard');
@@ -164,7 +176,11 @@ describe('one current user per page load, shared with the portal', () => {
   });
 
   it('logout clears the cached user: the next read asks the server', async () => {
-    const spy = answers(() => jsonResponse(admin), () => jsonResponse({ ok: true }), signedOut);
+    const spy = answers(
+      () => jsonResponse(admin),
+      () => jsonResponse({ ok: true }),
+      signedOut,
+    );
     await authProvider.checkAuth();
     await authProvider.logout();
     expect(queryClient.getQueryData(USER_QUERY_KEY)).toBeUndefined();

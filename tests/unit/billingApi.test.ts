@@ -111,10 +111,14 @@ describe('billing query caching (§9)', () => {
   }
 
   it('the subscription status is read again only after 5 minutes, and forgotten then when no screen uses it', () =>
-    expectKeptFor(5, subscriptionStatus(true, [subscription('sub_1')]), subscriptionStatusQuery.queryKey, (client) => client.fetchQuery(subscriptionStatusQuery)));
+    expectKeptFor(5, subscriptionStatus(true, [subscription('sub_1')]), subscriptionStatusQuery.queryKey, (client) =>
+      client.fetchQuery(subscriptionStatusQuery),
+    ));
 
   it('the user subscriptions are read again only after 2 minutes, and forgotten then when no screen uses them', () =>
-    expectKeptFor(2, userSubscriptions([subscription('sub_1')]), userSubscriptionsQuery.queryKey, (client) => client.fetchQuery(userSubscriptionsQuery)));
+    expectKeptFor(2, userSubscriptions([subscription('sub_1')]), userSubscriptionsQuery.queryKey, (client) =>
+      client.fetchQuery(userSubscriptionsQuery),
+    ));
 
   it('the products are read once while shown, however long, and a failed read is not tried again', async () => {
     const body = { ok: true, products: [product('prod_1', [monthly('price_1', 999)])] };
@@ -144,7 +148,9 @@ describe('billing query caching (§9)', () => {
     expect(unauthorized).toHaveBeenCalledTimes(1);
 
     const failing = stubFetchWith(() => new Response('', { status: 502, statusText: 'Bad Gateway' }));
-    const result = createQueryClient().fetchQuery(subscriptionStatusQuery).catch((e: unknown) => e);
+    const result = createQueryClient()
+      .fetchQuery(subscriptionStatusQuery)
+      .catch((e: unknown) => e);
     await vi.runAllTimersAsync();
     expect(await result).toMatchObject({ status: 502, message: 'Failed to fetch subscription status' });
     expect(failing).toHaveBeenCalledTimes(3);

@@ -181,8 +181,16 @@ describe('plan wording (§9)', () => {
 
 describe('checkoutOutcome (§8 Checkout Error)', () => {
   it.each<[string, CallResult<CheckoutResponse>, { url: string } | { error: string }]>([
-    ['a URL', { ok: true, status: 200, data: { ok: true, url: 'https://checkout.stripe.test/c/1' } }, { url: 'https://checkout.stripe.test/c/1' }],
-    ['a failed call with a message', { ok: false, status: 400, message: 'This plan is no longer available.' }, { error: 'This plan is no longer available.' }],
+    [
+      'a URL',
+      { ok: true, status: 200, data: { ok: true, url: 'https://checkout.stripe.test/c/1' } },
+      { url: 'https://checkout.stripe.test/c/1' },
+    ],
+    [
+      'a failed call with a message',
+      { ok: false, status: 400, message: 'This plan is no longer available.' },
+      { error: 'This plan is no longer available.' },
+    ],
     ['a failed call without a message', { ok: false, status: 400, message: '' }, { error: 'Failed to start checkout' }],
     ['an answer that is not ok', { ok: true, status: 200, data: { ok: false, message: 'Nope' } }, { error: 'Nope' }],
     ['an answer that is not ok, without a message', { ok: true, status: 200, data: { ok: false } }, { error: 'Failed to start checkout' }],

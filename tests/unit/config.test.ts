@@ -123,11 +123,18 @@ describe('configuration', () => {
   });
 
   it('refuses plain-http Epic endpoints in production, where they would carry the client secret', () => {
-    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://dash.example.com', EPIC_CLIENT_ID: 'id', EPIC_CLIENT_SECRET: 'secret' };
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://dash.example.com',
+      EPIC_CLIENT_ID: 'id',
+      EPIC_CLIENT_SECRET: 'secret',
+    };
     expect(() => loadConfig({ ...production, EPIC_TOKEN_URL: 'http://epic.example/token' })).toThrow(
       /EPIC_TOKEN_URL: must be https when NODE_ENV=production/,
     );
-    expect(() => loadConfig({ ...production, EPIC_REDIRECT_URI: 'http://dash.example.com/api/auth/callback' })).toThrow(/EPIC_REDIRECT_URI/);
+    expect(() => loadConfig({ ...production, EPIC_REDIRECT_URI: 'http://dash.example.com/api/auth/callback' })).toThrow(
+      /EPIC_REDIRECT_URI/,
+    );
     expect(loadConfig(production).epic?.tokenUrl).toBe('https://api.epicgames.dev/epic/oauth/v2/token');
     // Development may point at a local stand-in over http.
     expect(loadConfig({ ...production, NODE_ENV: 'development', EPIC_TOKEN_URL: 'http://127.0.0.1:9/token' }).epic?.tokenUrl).toBe(
@@ -148,7 +155,9 @@ describe('configuration', () => {
 
   it('refuses METRICS_ALLOW entries that are not addresses, naming them, and a short METRICS_TOKEN', () => {
     for (const value of ['prometheus.local', '10.0.0.0/33', '10.0.0.1,', '::1/129']) {
-      expect(() => loadConfig({ METRICS_ALLOW: value }), value).toThrow(/METRICS_ALLOW: expected comma-separated IPs\/CIDRs allowed to read \/metrics; not an IP or CIDR/);
+      expect(() => loadConfig({ METRICS_ALLOW: value }), value).toThrow(
+        /METRICS_ALLOW: expected comma-separated IPs\/CIDRs allowed to read \/metrics; not an IP or CIDR/,
+      );
     }
     expect(() => loadConfig({ METRICS_ALLOW: '10.0.0.1,prometheus.local' })).toThrow(/"prometheus\.local"/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 32 characters/);
@@ -171,7 +180,11 @@ describe('configuration', () => {
     const { privateKey } = generateKeyPairSync('ed25519');
     const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     expect(loadConfig({ LICENSE_SIGNING_KEY: pem }).licenseSigningKey).toBe(pem.trim());
-    for (const value of [pem.trim().replace(/\n/g, '\\n'), Buffer.from(pem).toString('base64'), privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64')]) {
+    for (const value of [
+      pem.trim().replace(/\n/g, '\\n'),
+      Buffer.from(pem).toString('base64'),
+      privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64'),
+    ]) {
       expect(loadConfig({ LICENSE_SIGNING_KEY: value }).licenseSigningKey).toBe(value);
     }
     expect(loadConfig({ LICENSE_SIGNING_KEY: '  ' }).licenseSigningKey).toBeUndefined();
@@ -249,7 +262,12 @@ describe('configuration', () => {
     });
 
     it('never runs the development identity provider on a PUBLIC_URL that is not localhost', () => {
-      for (const publicUrl of ['https://dash.example.com', 'http://localhost.example.com', 'http://192.168.1.20:3000', 'http://sage.test']) {
+      for (const publicUrl of [
+        'https://dash.example.com',
+        'http://localhost.example.com',
+        'http://192.168.1.20:3000',
+        'http://sage.test',
+      ]) {
         const config = loadConfig({ NODE_ENV: 'development', PUBLIC_URL: publicUrl });
         expect(config.devIdentityProvider, publicUrl).toBeNull();
         expect(config.runtime.epicSignIn, publicUrl).toBe('unavailable');
@@ -337,7 +355,12 @@ describe('configuration', () => {
         excludedUserIds: ['u1', 'u2', 'u3'],
         ipLocationUrl: 'https://ipapi.co/{ip}/json/',
       });
-      expect(config.runtime.analytics).toEqual({ key: 'phc_abc', apiHost: '/ingest', excludedUserIds: ['u1', 'u2', 'u3'], ipLocation: true });
+      expect(config.runtime.analytics).toEqual({
+        key: 'phc_abc',
+        apiHost: '/ingest',
+        excludedUserIds: ['u1', 'u2', 'u3'],
+        ipLocation: true,
+      });
     });
 
     it('refuses a bad host and a location URL without {ip}', () => {

@@ -17,12 +17,21 @@ const ada: AdminUser = {
   updatedAt: '2026-01-02T03:04:05.000Z',
 };
 
-const stored: StoredMessage = { id: 'm1', sessionId: 's-1', message: { text: 'hi' }, createdAt: '2026-01-02T03:04:05.000Z', messageSize: 15 };
+const stored: StoredMessage = {
+  id: 'm1',
+  sessionId: 's-1',
+  message: { text: 'hi' },
+  createdAt: '2026-01-02T03:04:05.000Z',
+  messageSize: 15,
+};
 
 /** A list's answer in simple-rest's dialect: the rows, and the total in Content-Range. */
 const page = (resource: string, body: unknown[], start: number, total: number) =>
   new Response(JSON.stringify(body), {
-    headers: { 'content-type': 'application/json', 'content-range': body.length ? `${resource} ${start}-${start + body.length - 1}/${total}` : `${resource} */${total}` },
+    headers: {
+      'content-type': 'application/json',
+      'content-range': body.length ? `${resource} ${start}-${start + body.length - 1}/${total}` : `${resource} */${total}`,
+    },
   });
 
 const file = (body: string, disposition?: string) =>
@@ -65,18 +74,24 @@ describe('users', () => {
 
   it('getList reads the total of an empty page', async () => {
     stubFetchWith(() => page('users', [], 1250, 1234));
-    await expect(dataProvider.getList('users', { pagination: { page: 51, perPage: 25 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} })).resolves.toEqual({ data: [], total: 1234 });
+    await expect(
+      dataProvider.getList('users', { pagination: { page: 51, perPage: 25 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} }),
+    ).resolves.toEqual({ data: [], total: 1234 });
   });
 
   it('getList refuses an answer without a total', async () => {
     stubFetchWith(() => jsonResponse([ada]));
-    await expect(dataProvider.getList('users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} })).rejects.toThrow(/Content-Range/);
+    await expect(
+      dataProvider.getList('users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} }),
+    ).rejects.toThrow(/Content-Range/);
   });
 
   it('checks every user it reads against the contract', async () => {
     const { token: _token, ...withoutToken } = ada;
     stubFetchWith(() => page('users', [withoutToken], 0, 1));
-    await expect(dataProvider.getList('users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} })).rejects.toThrow(/token/);
+    await expect(
+      dataProvider.getList('users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} }),
+    ).rejects.toThrow(/token/);
     stubFetchWith(() => jsonResponse(withoutToken));
     await expect(dataProvider.getOne('users', { id: 'u1' })).rejects.toThrow(/token/);
   });
@@ -174,7 +189,11 @@ describe('users', () => {
 });
 
 describe('ai-history', () => {
-  const thread = (n: number) => ({ id: `t${n}`, created_at: '2026-01-02T03:04:05.000Z', messages: [{ role: 'assistant', content: `hello ${n}` }] });
+  const thread = (n: number) => ({
+    id: `t${n}`,
+    created_at: '2026-01-02T03:04:05.000Z',
+    messages: [{ role: 'assistant', content: `hello ${n}` }],
+  });
 
   it('getList reads a user’s threads as records, at most 10', async () => {
     const spy = stubFetchWith(() => jsonResponse({ threads: Array.from({ length: 12 }, (_, n) => thread(n)) }));
@@ -192,13 +211,29 @@ describe('ai-history', () => {
 
 describe('audit', () => {
   it('getList pages through the audit log, newest first, with the total from Content-Range', async () => {
-    const entry = { id: 'a1', actorId: 'u0', actorEmail: 'root@example.com', action: 'user.update', targetType: 'user', targetId: 'u1', before: { username: 'ada' }, after: { username: 'ada2' }, createdAt: '2026-01-02T03:04:05.000Z' };
+    const entry = {
+      id: 'a1',
+      actorId: 'u0',
+      actorEmail: 'root@example.com',
+      action: 'user.update',
+      targetType: 'user',
+      targetId: 'u1',
+      before: { username: 'ada' },
+      after: { username: 'ada2' },
+      createdAt: '2026-01-02T03:04:05.000Z',
+    };
     const spy = stubFetchWith(() => page('audit', [entry], 25, 51));
-    await expect(dataProvider.getList('audit', { pagination: { page: 2, perPage: 25 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} })).resolves.toEqual({
+    await expect(
+      dataProvider.getList('audit', { pagination: { page: 2, perPage: 25 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} }),
+    ).resolves.toEqual({
       data: [entry],
       total: 51,
     });
-    expect(sent(spy)).toMatchObject({ path: '/api/admin/audit', query: { sort: '["createdAt","DESC"]', range: '[25,49]', filter: '{}' }, method: 'GET' });
+    expect(sent(spy)).toMatchObject({
+      path: '/api/admin/audit',
+      query: { sort: '["createdAt","DESC"]', range: '[25,49]', filter: '{}' },
+      method: 'GET',
+    });
   });
 });
 
@@ -233,7 +268,13 @@ describe('the other calls', () => {
   });
 
   it('release POSTs the version and the three URLs and answers the build', async () => {
-    const build = { version: '2026-01-01a', ue54Url: '', ue55Url: 'https://x/5.5.zip', ue56Url: 'https://x/5.6.zip', ue57Url: 'https://x/5.7.zip' };
+    const build = {
+      version: '2026-01-01a',
+      ue54Url: '',
+      ue55Url: 'https://x/5.5.zip',
+      ue56Url: 'https://x/5.6.zip',
+      ue57Url: 'https://x/5.7.zip',
+    };
     const spy = stubFetchWith(() => jsonResponse(build));
     const request = { version: '2026-01-01a', ue55Url: build.ue55Url, ue56Url: build.ue56Url, ue57Url: build.ue57Url };
     await expect(dataProvider.release(request)).resolves.toEqual(build);
@@ -242,11 +283,11 @@ describe('the other calls', () => {
 
   it('release fails with the server message', async () => {
     stubFetchWith(() => jsonResponse({ error: 'Bad Request', message: 'The UE 5.7 URL is not valid' }, 400, 'Bad Request'));
-    await expect(
-      dataProvider.release({ version: 'v', ue55Url: 'https://x', ue56Url: 'https://x', ue57Url: 'x' }),
-    ).rejects.toMatchObject({ status: 400, message: 'The UE 5.7 URL is not valid' });
+    await expect(dataProvider.release({ version: 'v', ue55Url: 'https://x', ue56Url: 'https://x', ue57Url: 'x' })).rejects.toMatchObject({
+      status: 400,
+      message: 'The UE 5.7 URL is not valid',
+    });
   });
-
 });
 
 describe('filenameFrom (Content-Disposition)', () => {
@@ -254,7 +295,7 @@ describe('filenameFrom (Content-Disposition)', () => {
     ['attachment; filename="users.csv"', 'users.csv'],
     ['attachment; filename=users.csv', 'users.csv'],
     ['attachment; filename="a \\"b\\".json"', 'a "b".json'],
-    ["attachment; filename=\"x.json\"; filename*=UTF-8''sage%20license.json", 'sage license.json'],
+    ['attachment; filename="x.json"; filename*=UTF-8\'\'sage%20license.json', 'sage license.json'],
     ['attachment; filename="../../etc/passwd"', 'passwd'],
     ['attachment', null],
     [null, null],

@@ -36,8 +36,23 @@ describe('daily series', () => {
   it.each<[string, { day: number; amount: number }[], number[]]>([
     ['an empty range is all zeros', [], [0, 0, 0]],
     ['days without rows are zero', [{ day: 11, amount: 4 }], [0, 4, 0]],
-    ['rows outside the range are left out', [{ day: 9, amount: 1 }, { day: 13, amount: 1 }, { day: 12, amount: 2 }], [0, 0, 2]],
-    ['amounts of one day add up', [{ day: 10, amount: 1 }, { day: 10, amount: 2 }], [3, 0, 0]],
+    [
+      'rows outside the range are left out',
+      [
+        { day: 9, amount: 1 },
+        { day: 13, amount: 1 },
+        { day: 12, amount: 2 },
+      ],
+      [0, 0, 2],
+    ],
+    [
+      'amounts of one day add up',
+      [
+        { day: 10, amount: 1 },
+        { day: 10, amount: 2 },
+      ],
+      [3, 0, 0],
+    ],
   ])('%s', (_name, rows, series) => {
     expect(dailySeries(rows, 10, 12)).toEqual(series);
   });
@@ -85,7 +100,14 @@ describe('trial conversions', () => {
   it.each<[string, { status: string; count: number }[], { ended: number; converted: number }]>([
     ['no trial ended', [], { ended: 0, converted: 0 }],
     ['active ones converted', [{ status: 'active', count: 3 }], { ended: 3, converted: 3 }],
-    ['past due ones went on to billing', [{ status: 'past_due', count: 1 }, { status: 'active', count: 1 }], { ended: 2, converted: 2 }],
+    [
+      'past due ones went on to billing',
+      [
+        { status: 'past_due', count: 1 },
+        { status: 'active', count: 1 },
+      ],
+      { ended: 2, converted: 2 },
+    ],
     [
       'canceled, paused, unpaid and incomplete ones did not',
       [
@@ -97,7 +119,14 @@ describe('trial conversions', () => {
       ],
       { ended: 10, converted: 5 },
     ],
-    ['one still trialing has not ended', [{ status: 'trialing', count: 4 }, { status: 'active', count: 1 }], { ended: 1, converted: 1 }],
+    [
+      'one still trialing has not ended',
+      [
+        { status: 'trialing', count: 4 },
+        { status: 'active', count: 1 },
+      ],
+      { ended: 1, converted: 1 },
+    ],
   ])('%s', (_name, rows, expected) => {
     expect(trialConversions(rows)).toEqual(expected);
   });

@@ -31,11 +31,21 @@ describe('loggerOptions', () => {
       request.log.warn({ req: request }, 'worth a look');
       return 'ok';
     });
-    await app.inject({ method: 'GET', url: '/reset-password?token=s3cret', headers: { host: 'dash.test', cookie: 'sid=s3cret' }, remoteAddress: '192.0.2.1' });
+    await app.inject({
+      method: 'GET',
+      url: '/reset-password?token=s3cret',
+      headers: { host: 'dash.test', cookie: 'sid=s3cret' },
+      remoteAddress: '192.0.2.1',
+    });
     await app.close();
     const logged = lines.map((line) => JSON.parse(line) as { msg: string; req?: unknown });
     expect(logged.map((line) => line.msg)).toEqual(['worth a look']);
-    expect(logged[0]?.req).toEqual({ method: 'GET', url: '/reset-password?token=[redacted]', host: 'dash.test', remoteAddress: '192.0.2.1' });
+    expect(logged[0]?.req).toEqual({
+      method: 'GET',
+      url: '/reset-password?token=[redacted]',
+      host: 'dash.test',
+      remoteAddress: '192.0.2.1',
+    });
     expect(lines.join('')).not.toContain('s3cret');
   });
 });

@@ -38,8 +38,16 @@ describe('billingDate', () => {
   it.each<[string, Subscription, ReturnType<typeof billingDate>]>([
     ['trialing: the trial end', sub({ status: 'trialing', trial_end: at('2025-03-05') }), { label: 'Trial Ends', date: 'Mar 05, 2025' }],
     ['active: the period end', sub({ current_period_end: at('2025-04-15') }), { label: 'Next Billing', date: 'Apr 15, 2025' }],
-    ['a trial end wins over the period end', sub({ status: 'past_due', trial_end: at('2025-03-05') }), { label: 'Next Billing', date: 'Mar 05, 2025' }],
-    ['trialing without a trial end', sub({ status: 'trialing', current_period_end: at('2025-12-31') }), { label: 'Trial Ends', date: 'Dec 31, 2025' }],
+    [
+      'a trial end wins over the period end',
+      sub({ status: 'past_due', trial_end: at('2025-03-05') }),
+      { label: 'Next Billing', date: 'Mar 05, 2025' },
+    ],
+    [
+      'trialing without a trial end',
+      sub({ status: 'trialing', current_period_end: at('2025-12-31') }),
+      { label: 'Trial Ends', date: 'Dec 31, 2025' },
+    ],
     ['no dates at all', sub({ current_period_end: null }), null],
   ])('%s', (_name, subscription, expected) => {
     expect(billingDate(subscription)).toEqual(expected);
@@ -89,7 +97,11 @@ describe('cardMessages', () => {
     ['trialing without a trial end', sub({ status: 'trialing' }), []],
     ['set to cancel', sub({ cancel_at: at('2025-05-01') }), ['ending']],
     ['canceling at period end', sub({ cancel_at_period_end: true }), ['ending']],
-    ['trialing and set to cancel', sub({ status: 'trialing', trial_end: at('2025-03-05'), cancel_at: at('2025-03-05') }), ['trial', 'ending']],
+    [
+      'trialing and set to cancel',
+      sub({ status: 'trialing', trial_end: at('2025-03-05'), cancel_at: at('2025-03-05') }),
+      ['trial', 'ending'],
+    ],
     ['canceled', sub({ status: 'canceled', cancel_at: at('2025-03-01') }), ['canceled']],
     ['past_due', sub({ status: 'past_due' }), ['overdue']],
     ['unpaid', sub({ status: 'unpaid' }), ['overdue']],
@@ -139,10 +151,18 @@ describe('subscriptionBanners (§2 Dashboard)', () => {
     ['past_due without a card', [sub({ status: 'past_due', ...noCard })], ['billing-issue', 'payment-method-required']],
     ['active without a card', [sub(noCard)], ['payment-method-required']],
     ['one with a card, one without', [sub(noCard), subscription('sub_2')], []],
-    ['a trial and an active one, no cards', [sub({ status: 'trialing', trial_end: at('2025-03-05'), ...noCard }), subscription('sub_2', noCard)], ['trial']],
+    [
+      'a trial and an active one, no cards',
+      [sub({ status: 'trialing', trial_end: at('2025-03-05'), ...noCard }), subscription('sub_2', noCard)],
+      ['trial'],
+    ],
     ['only canceled ones without cards', [sub({ status: 'canceled', ...noCard })], []],
     ['a canceled past_due leftover', [sub({ status: 'incomplete_expired', ...noCard }), subscription('sub_2')], []],
-    ['a canceled one with a card beside an active one without', [sub({ status: 'canceled' }), subscription('sub_2', noCard)], ['payment-method-required']],
+    [
+      'a canceled one with a card beside an active one without',
+      [sub({ status: 'canceled' }), subscription('sub_2', noCard)],
+      ['payment-method-required'],
+    ],
   ])('%s → %j', (_name, subs, expected) => {
     expect(kinds(subs)).toEqual(expected);
   });

@@ -37,11 +37,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema
-    .createIndex('password_reset_tokens_user_id_idx')
-    .on('password_reset_tokens')
-    .column('user_id')
-    .execute();
+  await db.schema.createIndex('password_reset_tokens_user_id_idx').on('password_reset_tokens').column('user_id').execute();
 
   await db.schema
     .createTable('sage_builds')
@@ -54,11 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('released_at', 'bigint', (c) => c.notNull())
     .addColumn('released_by', 'text')
     .execute();
-  await db.schema
-    .createIndex('sage_builds_released_at_idx')
-    .on('sage_builds')
-    .column('released_at')
-    .execute();
+  await db.schema.createIndex('sage_builds_released_at_idx').on('sage_builds').column('released_at').execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -85,7 +85,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['credit_ledger', 'billing_events', 'billing_subscriptions', 'billing_customers', 'billing_prices', 'billing_products']) {
+  for (const table of [
+    'credit_ledger',
+    'billing_events',
+    'billing_subscriptions',
+    'billing_customers',
+    'billing_prices',
+    'billing_products',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

@@ -9,7 +9,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     await sql`create index users_username_lower_idx on users ((lower(username) collate "C"))`.execute(db);
     await sql`create index users_email_bytes_idx on users ((email collate "C"))`.execute(db);
   } else {
-    await db.schema.createIndex('users_username_lower_idx').on('users').expression(sql`lower(username)`).execute();
+    await db.schema
+      .createIndex('users_username_lower_idx')
+      .on('users')
+      .expression(sql`lower(username)`)
+      .execute();
   }
 
   // Who changed what: kept when the actor or the target is deleted, so no foreign keys.

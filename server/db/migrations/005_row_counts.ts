@@ -33,17 +33,25 @@ export async function up(db: Kysely<any>): Promise<void> {
         )
         .execute(db);
       await sql
-        .raw(`create trigger ${table}_count_insert after insert on ${table} referencing new table as changed_rows for each statement execute function ${table}_row_count()`)
+        .raw(
+          `create trigger ${table}_count_insert after insert on ${table} referencing new table as changed_rows for each statement execute function ${table}_row_count()`,
+        )
         .execute(db);
       await sql
-        .raw(`create trigger ${table}_count_delete after delete on ${table} referencing old table as changed_rows for each statement execute function ${table}_row_count()`)
+        .raw(
+          `create trigger ${table}_count_delete after delete on ${table} referencing old table as changed_rows for each statement execute function ${table}_row_count()`,
+        )
         .execute(db);
     } else {
       await sql
-        .raw(`create trigger ${table}_count_insert after insert on ${table} begin update row_counts set row_count = row_count + 1 where table_name = '${table}'; end`)
+        .raw(
+          `create trigger ${table}_count_insert after insert on ${table} begin update row_counts set row_count = row_count + 1 where table_name = '${table}'; end`,
+        )
         .execute(db);
       await sql
-        .raw(`create trigger ${table}_count_delete after delete on ${table} begin update row_counts set row_count = row_count - 1 where table_name = '${table}'; end`)
+        .raw(
+          `create trigger ${table}_count_delete after delete on ${table} begin update row_counts set row_count = row_count - 1 where table_name = '${table}'; end`,
+        )
         .execute(db);
     }
   }

@@ -32,7 +32,11 @@ export async function down(db: Kysely<any>): Promise<void> {
     await sql`create index users_username_lower_idx on users ((lower(username) collate "C"))`.execute(db);
     await sql`create index users_email_bytes_idx on users ((email collate "C"))`.execute(db);
   } else {
-    await db.schema.createIndex('users_username_lower_idx').on('users').expression(sql`lower(username)`).execute();
+    await db.schema
+      .createIndex('users_username_lower_idx')
+      .on('users')
+      .expression(sql`lower(username)`)
+      .execute();
   }
   await db.schema.dropIndex('users_username_seek_idx').execute();
   await db.schema.dropIndex('users_email_seek_idx').execute();

@@ -27,7 +27,9 @@ async function upPostgres(db: AnyDb): Promise<void> {
   if (!installed) {
     // In `public` when there is one: an extension lives in one schema per database, and one made in
     // this app's schema would go with it (and with every other schema's indexes on it) on DROP SCHEMA.
-    const { rows } = await sql<{ present: boolean }>`select exists (select from pg_namespace where nspname = 'public') as present`.execute(db);
+    const { rows } = await sql<{ present: boolean }>`select exists (select from pg_namespace where nspname = 'public') as present`.execute(
+      db,
+    );
     await sql.raw(`create extension if not exists pg_trgm${rows[0]?.present ? ' with schema public' : ''}`).execute(db);
   }
   // Wherever it lives, name its operator class with the schema, whatever this search_path is.
@@ -38,7 +40,9 @@ async function upPostgres(db: AnyDb): Promise<void> {
 
 /** The schema pg_trgm is installed in, as an identifier (regnamespace quotes it when it must be). */
 async function trgmSchema(db: AnyDb): Promise<string | undefined> {
-  const { rows } = await sql<{ schema: string }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
+  const { rows } = await sql<{
+    schema: string;
+  }>`select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(db);
   return rows[0]?.schema;
 }
 
@@ -78,7 +82,9 @@ async function upSqlite(db: AnyDb): Promise<void> {
     .execute(db);
 
   await sql`insert into user_search_ids (user_id) select id from users`.execute(db);
-  await sql`insert into users_search (rowid, username, email) select s.search_id, u.username, u.email from user_search_ids s join users u on u.id = s.user_id`.execute(db);
+  await sql`insert into users_search (rowid, username, email) select s.search_id, u.username, u.email from user_search_ids s join users u on u.id = s.user_id`.execute(
+    db,
+  );
 }
 
 export async function down(db: AnyDb): Promise<void> {

@@ -35,8 +35,22 @@ const ON_INSERT: RolledUp[] = [
     amount: '1',
     when: 'true',
   },
-  { name: 'credit_ledger_daily_credits_sold', table: 'credit_ledger', metric: `'credits_sold'`, at: '$.created_at', amount: '$.amount', when: '$.amount > 0' },
-  { name: 'stored_messages_daily_messages', table: 'stored_messages', metric: `'messages_stored'`, at: '$.created_at', amount: '1', when: 'true' },
+  {
+    name: 'credit_ledger_daily_credits_sold',
+    table: 'credit_ledger',
+    metric: `'credits_sold'`,
+    at: '$.created_at',
+    amount: '$.amount',
+    when: '$.amount > 0',
+  },
+  {
+    name: 'stored_messages_daily_messages',
+    table: 'stored_messages',
+    metric: `'messages_stored'`,
+    at: '$.created_at',
+    amount: '1',
+    when: 'true',
+  },
 ];
 
 const over = (expression: string, row: string) => expression.replaceAll('$', row);
@@ -60,10 +74,18 @@ export async function up(db: Kysely<any>): Promise<void> {
   // What happened before this migration, from the rows that are still there.
   for (const r of ON_INSERT) {
     await sql
-      .raw(addTo(`select ${over(r.metric, 't')}, ${over(r.at, 't')} / ${DAY_MS}, sum(${over(r.amount, 't')}) from ${r.table} t where ${over(r.when, 't')} group by 1, 2`))
+      .raw(
+        addTo(
+          `select ${over(r.metric, 't')}, ${over(r.at, 't')} / ${DAY_MS}, sum(${over(r.amount, 't')}) from ${r.table} t where ${over(r.when, 't')} group by 1, 2`,
+        ),
+      )
       .execute(db);
   }
-  await sql.raw(addTo(`select 'plugin_sign_ins', used_at / ${DAY_MS}, count(*) from plugin_hand_off_codes where used_at is not null group by 1, 2`)).execute(db);
+  await sql
+    .raw(
+      addTo(`select 'plugin_sign_ins', used_at / ${DAY_MS}, count(*) from plugin_hand_off_codes where used_at is not null group by 1, 2`),
+    )
+    .execute(db);
 
   if (postgres) {
     // One upsert per statement and day, however many rows it wrote (a seed's bulk insert).
@@ -76,7 +98,11 @@ export async function up(db: Kysely<any>): Promise<void> {
            end $$`,
         )
         .execute(db);
-      await sql.raw(`create trigger ${r.name} after insert on ${r.table} referencing new table as new_rows for each statement execute function ${r.name}()`).execute(db);
+      await sql
+        .raw(
+          `create trigger ${r.name} after insert on ${r.table} referencing new table as new_rows for each statement execute function ${r.name}()`,
+        )
+        .execute(db);
     }
     // A plugin sign-in completes when its hand-off code is exchanged: used_at goes from null to a time.
     await sql

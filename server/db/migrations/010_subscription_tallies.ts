@@ -19,7 +19,10 @@ const KEY = {
 };
 const COLUMNS = Object.keys(KEY).join(', ');
 const of = (row: string) => Object.values(KEY).map((expression) => expression.replaceAll('$', row));
-const matching = (row: string) => Object.keys(KEY).map((column, i) => `subscription_tallies.${column} = ${of(row)[i]}`).join(' and ');
+const matching = (row: string) =>
+  Object.keys(KEY)
+    .map((column, i) => `subscription_tallies.${column} = ${of(row)[i]}`)
+    .join(' and ');
 
 /** Adds the rows of `from` (grouped) to the tally; `sign` -1 takes them away. */
 const addGrouped = (from: string, sign: 1 | -1) =>
@@ -41,7 +44,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     /** UTC days since 1970-01-01 of `trial_end`; -1 without a trial. */
     .addColumn('trial_day', 'integer', (c) => c.notNull())
     .addColumn('subscriptions', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('subscription_tallies_pk', ['status', 'currency', 'unit_amount', 'recurring_interval', 'recurring_interval_count', 'trial_day'])
+    .addPrimaryKeyConstraint('subscription_tallies_pk', [
+      'status',
+      'currency',
+      'unit_amount',
+      'recurring_interval',
+      'recurring_interval_count',
+      'trial_day',
+    ])
     .execute();
   await sql.raw(addGrouped('billing_subscriptions', 1)).execute(db);
 
@@ -61,7 +71,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     for (const t of triggers) {
       await sql.raw(`create function ${t.name}() returns trigger language plpgsql as $$ begin ${t.body}; return null; end $$`).execute(db);
       await sql
-        .raw(`create trigger ${t.name} after ${t.on} on billing_subscriptions referencing ${t.referencing} for each statement execute function ${t.name}()`)
+        .raw(
+          `create trigger ${t.name} after ${t.on} on billing_subscriptions referencing ${t.referencing} for each statement execute function ${t.name}()`,
+        )
         .execute(db);
     }
   } else {
@@ -70,8 +82,12 @@ export async function up(db: Kysely<any>): Promise<void> {
        on conflict (${COLUMNS}) do update set subscriptions = subscriptions + 1;`;
     const remove = (row: string) => `update subscription_tallies set subscriptions = subscriptions - 1 where ${matching(row)};`;
     await sql.raw(`create trigger subscription_tallies_insert after insert on billing_subscriptions begin ${add('new')} end`).execute(db);
-    await sql.raw(`create trigger subscription_tallies_delete after delete on billing_subscriptions begin ${remove('old')} end`).execute(db);
-    await sql.raw(`create trigger subscription_tallies_update after update on billing_subscriptions begin ${remove('old')} ${add('new')} end`).execute(db);
+    await sql
+      .raw(`create trigger subscription_tallies_delete after delete on billing_subscriptions begin ${remove('old')} end`)
+      .execute(db);
+    await sql
+      .raw(`create trigger subscription_tallies_update after update on billing_subscriptions begin ${remove('old')} ${add('new')} end`)
+      .execute(db);
   }
 }
 

@@ -1,4 +1,11 @@
-import { BILLING_MESSAGES, isLiveStatus, TRIAL_DAYS, type CheckoutRequest, type Product, type Subscription } from '../../../contract/billing';
+import {
+  BILLING_MESSAGES,
+  isLiveStatus,
+  TRIAL_DAYS,
+  type CheckoutRequest,
+  type Product,
+  type Subscription,
+} from '../../../contract/billing';
 import type { PluginPayload } from '../../../contract/epic';
 import type { Db } from '../../db';
 import type { UsersTable } from '../../db/schema';
@@ -105,7 +112,14 @@ export function createBillingService(deps: BillingDeps) {
   async function refreshCustomerSubscriptions(userId: string, customerId: string): Promise<boolean> {
     const stripe = requireGateway();
     const subs = await stripe.listCustomerSubscriptions(customerId);
-    await write(...subs.map((sub): MirrorWrite => (m) => m.upsertSubscription(userId, sub)), await readCustomer(customerId));
+    await write(
+      ...subs.map(
+        (sub): MirrorWrite =>
+          (m) =>
+            m.upsertSubscription(userId, sub),
+      ),
+      await readCustomer(customerId),
+    );
     return subs.some((s) => isLiveStatus(s.status));
   }
 
@@ -262,7 +276,8 @@ export function createBillingService(deps: BillingDeps) {
       const current = await liveSubscription(user.id);
       if (current) {
         // Stripe changes the plan of a subscription in good standing only; the others are put right first.
-        if (current.status !== 'active' && current.status !== 'trialing') throw conflict('subscription_needs_attention', BILLING_MESSAGES.needsAttention);
+        if (current.status !== 'active' && current.status !== 'trialing')
+          throw conflict('subscription_needs_attention', BILLING_MESSAGES.needsAttention);
         const item = current.items.data[0];
         if (!item || item.price.id === price.id) throw conflict('same_plan', BILLING_MESSAGES.samePlan);
         return stripe.createPortalSession(customer, cancelUrl, {

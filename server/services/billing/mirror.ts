@@ -107,7 +107,12 @@ export function createBillingMirror(db: Db) {
     /** Active products that have an active price, each with its active prices (§3). */
     async activeProducts(): Promise<Product[]> {
       const products = await db.selectFrom('billing_products').selectAll().where('active', '=', 1).orderBy('name').execute();
-      const prices = await db.selectFrom('billing_prices').selectAll().where('active', '=', 1).where('unit_amount', 'is not', null).execute();
+      const prices = await db
+        .selectFrom('billing_prices')
+        .selectAll()
+        .where('active', '=', 1)
+        .where('unit_amount', 'is not', null)
+        .execute();
       return products
         .map((p) => ({
           id: p.id,
@@ -170,7 +175,11 @@ export function createBillingMirror(db: Db) {
     },
 
     async setCustomerDefault(customerId: string, paymentMethod: string | null): Promise<void> {
-      await db.updateTable('billing_customers').set({ default_payment_method: paymentMethod }).where('customer_id', '=', customerId).execute();
+      await db
+        .updateTable('billing_customers')
+        .set({ default_payment_method: paymentMethod })
+        .where('customer_id', '=', customerId)
+        .execute();
     },
 
     async upsertSubscription(userId: string, sub: SubscriptionState): Promise<void> {

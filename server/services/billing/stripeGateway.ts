@@ -115,7 +115,10 @@ function toProduct(product: Stripe.Product): CatalogueProduct {
 function toSubscription(sub: Stripe.Subscription, fetchedAt: number): SubscriptionState | null {
   const item = sub.items.data[0];
   if (!item) return null;
-  const product = typeof item.price.product === 'object' && !('deleted' in item.price.product && item.price.product.deleted) ? (item.price.product as Stripe.Product) : null;
+  const product =
+    typeof item.price.product === 'object' && !('deleted' in item.price.product && item.price.product.deleted)
+      ? (item.price.product as Stripe.Product)
+      : null;
   return {
     id: sub.id,
     customerId: idOf(sub.customer) ?? '',
@@ -240,7 +243,8 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
           for (const item of sub.items.data) {
             const id = idOf(item.price.product);
             // A product deleted since keeps its id; the subscription is shown with a generic name.
-            if (id && !products.has(id)) products.set(id, (await retrieveOrNull(() => stripe.products.retrieve(id))) ?? { id, object: 'product', deleted: true });
+            if (id && !products.has(id))
+              products.set(id, (await retrieveOrNull(() => stripe.products.retrieve(id))) ?? { id, object: 'product', deleted: true });
             const product = id ? products.get(id) : undefined;
             if (product) item.price.product = product;
           }
@@ -321,7 +325,9 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
     },
 
     async setCustomerDefaultPaymentMethod(customerId: string, paymentMethod: string): Promise<void> {
-      await call('update customer', () => stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethod } }));
+      await call('update customer', () =>
+        stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethod } }),
+      );
     },
 
     async setSubscriptionPaymentMethod(subscriptionId: string, paymentMethod: string): Promise<void> {

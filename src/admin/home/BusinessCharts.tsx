@@ -38,11 +38,20 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
       <ChartFigure
         wide
         title={t('signUps')}
-        summary={t('signUpsSummary', { total: formatCount(signUpsEpic + signUpsEmail), epic: formatCount(signUpsEpic), email: formatCount(signUpsEmail), days })}
+        summary={t('signUpsSummary', {
+          total: formatCount(signUpsEpic + signUpsEmail),
+          epic: formatCount(signUpsEpic),
+          email: formatCount(signUpsEmail),
+          days,
+        })}
         empty={signUpsEpic + signUpsEmail === 0 ? t('signUpsEmpty', { days }) : null}
         table={{
           columns: [t('dayColumn'), t('epic'), t('email')],
-          rows: insights.days.map((day, i) => [day, formatCount(insights.signUps.epic[i] ?? 0), formatCount(insights.signUps.email[i] ?? 0)]),
+          rows: insights.days.map((day, i) => [
+            day,
+            formatCount(insights.signUps.epic[i] ?? 0),
+            formatCount(insights.signUps.email[i] ?? 0),
+          ]),
         }}
       >
         <BarChart
@@ -93,10 +102,15 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
         title={t('subscriptionsByStatus')}
         summary={t('subscriptionsSummary', {
           total: formatCount(subscriptions),
-          statuses: insights.subscriptionsByStatus.map((row) => `${formatCount(row.count)} ${statusLabel(row.status).toLowerCase()}`).join(', '),
+          statuses: insights.subscriptionsByStatus
+            .map((row) => `${formatCount(row.count)} ${statusLabel(row.status).toLowerCase()}`)
+            .join(', '),
         })}
         empty={subscriptions === 0 ? t('subscriptionsEmpty') : null}
-        table={{ columns: [t('statusColumn'), t('subscriptionsAxis')], rows: insights.subscriptionsByStatus.map((row) => [statusLabel(row.status), formatCount(row.count)]) }}
+        table={{
+          columns: [t('statusColumn'), t('subscriptionsAxis')],
+          rows: insights.subscriptionsByStatus.map((row) => [statusLabel(row.status), formatCount(row.count)]),
+        }}
       >
         <BarChart
           layout="horizontal"
@@ -115,13 +129,23 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
         empty={insights.monthlyRecurringRevenue.length === 0 ? t('revenueEmpty') : null}
         table={{
           columns: [t('currencyColumn'), t('revenueAxis'), t('subscriptionsAxis')],
-          rows: insights.monthlyRecurringRevenue.map((row) => [row.currency.toUpperCase(), formatMoney(row.amount, row.currency), formatCount(row.subscriptions)]),
+          rows: insights.monthlyRecurringRevenue.map((row) => [
+            row.currency.toUpperCase(),
+            formatMoney(row.amount, row.currency),
+            formatCount(row.subscriptions),
+          ]),
         }}
       >
         <BarChart
           height={HEIGHT}
           margin={MARGIN}
-          xAxis={[{ scaleType: 'band', data: insights.monthlyRecurringRevenue.map((row) => row.currency.toUpperCase()), label: t('currencyColumn') }]}
+          xAxis={[
+            {
+              scaleType: 'band',
+              data: insights.monthlyRecurringRevenue.map((row) => row.currency.toUpperCase()),
+              label: t('currencyColumn'),
+            },
+          ]}
           yAxis={[{ label: t('revenueAxis'), valueFormatter: formatTick }]}
           series={[
             {

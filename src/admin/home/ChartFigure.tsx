@@ -12,12 +12,24 @@ export interface FigureTable {
  * screen readers get, and a summary for everyone), the chart itself, and its figures as a table
  * behind `Show the figures`. With nothing to draw it says so instead of drawing empty axes.
  */
-export function ChartFigure(props: { title: string; summary: string; empty: string | null; table: FigureTable; children: ReactNode; wide?: boolean }) {
+export function ChartFigure(props: {
+  title: string;
+  summary: string;
+  empty: string | null;
+  table: FigureTable;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const translate = useTranslate();
   const titleId = useId();
   const summaryId = useId();
   return (
-    <Card component="figure" aria-labelledby={titleId} aria-describedby={summaryId} sx={{ m: 0, gridColumn: props.wide ? { md: 'span 2' } : undefined }}>
+    <Card
+      component="figure"
+      aria-labelledby={titleId}
+      aria-describedby={summaryId}
+      sx={{ m: 0, gridColumn: props.wide ? { md: 'span 2' } : undefined }}
+    >
       <CardContent>
         <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
           {props.title}
@@ -33,8 +45,13 @@ export function ChartFigure(props: { title: string; summary: string; empty: stri
               <Typography component="summary" variant="body2">
                 {translate('admin.home.insights.showFigures')}
               </Typography>
-              <Box component="table" sx={{ mt: 1, borderCollapse: 'collapse', fontSize: 14, '& th, & td': { textAlign: 'left', pr: 2, py: 0.25 } }}>
-                <caption style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>{props.title}</caption>
+              <Box
+                component="table"
+                sx={{ mt: 1, borderCollapse: 'collapse', fontSize: 14, '& th, & td': { textAlign: 'left', pr: 2, py: 0.25 } }}
+              >
+                <caption style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
+                  {props.title}
+                </caption>
                 <thead>
                   <tr>
                     {props.table.columns.map((column) => (

@@ -35,7 +35,11 @@ export function AiHistoryPanel() {
   const user = useRecordContext<AdminUser>();
   const translate = useTranslate();
   const notifyError = useNotifyError();
-  const { data: threads, isPending, isError } = useGetList<AiThread>(
+  const {
+    data: threads,
+    isPending,
+    isError,
+  } = useGetList<AiThread>(
     'ai-history',
     { filter: { userId: user?.id }, pagination: { page: 1, perPage: AI_HISTORY_LIMIT } },
     {

@@ -1,4 +1,15 @@
-import { BooleanInput, Button, Edit, SaveButton, SimpleForm, TextInput, Toolbar, required, useRecordContext, useRedirect } from 'react-admin';
+import {
+  BooleanInput,
+  Button,
+  Edit,
+  SaveButton,
+  SimpleForm,
+  TextInput,
+  Toolbar,
+  required,
+  useRecordContext,
+  useRedirect,
+} from 'react-admin';
 import { useNotifyError } from '../notify';
 import { validateUser } from './userRules';
 

@@ -1,13 +1,4 @@
-import {
-  BooleanField,
-  DateField,
-  DeleteWithConfirmButton,
-  EditButton,
-  Show,
-  SimpleShowLayout,
-  TextField,
-  TopToolbar,
-} from 'react-admin';
+import { BooleanField, DateField, DeleteWithConfirmButton, EditButton, Show, SimpleShowLayout, TextField, TopToolbar } from 'react-admin';
 import { useNotifyError } from '../notify';
 import { ReissueLicenseButton, SignOutEverywhereButton } from './AccountControlButtons';
 import { AccountDetailsPanel } from './AccountDetailsPanel';

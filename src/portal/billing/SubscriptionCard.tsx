@@ -13,7 +13,14 @@ import { track } from '../../analytics';
 import { useToast } from '../../ui/toast';
 import { assignLocation } from '../../browser';
 import { priceText } from '../../billing/plans';
-import { billingDate, cardAction, cardMessages, CARD_ACTION_LABELS, needsPaymentMethod, statusBadge } from '../../billing/subscriptionRules';
+import {
+  billingDate,
+  cardAction,
+  cardMessages,
+  CARD_ACTION_LABELS,
+  needsPaymentMethod,
+  statusBadge,
+} from '../../billing/subscriptionRules';
 
 type Pending = 'action' | 'payment-method' | null;
 
@@ -58,7 +65,12 @@ export function SubscriptionCard({ subscription, client }: { subscription: Subsc
   }
 
   return (
-    <Card component="article" variant="outlined" aria-labelledby={headingId} sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+    <Card
+      component="article"
+      variant="outlined"
+      aria-labelledby={headingId}
+      sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}
+    >
       <CardContent sx={{ flex: 1 }}>
         <Stack spacing={1.5}>
           <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
@@ -88,7 +100,10 @@ export function SubscriptionCard({ subscription, client }: { subscription: Subsc
       {(action !== 'none' || addPaymentMethod) && (
         <CardActions disableSpacing sx={{ px: 2, pb: 2, flexWrap: 'wrap', gap: 1 }}>
           {action !== 'none' && (
-            <Button variant="contained" disabled={pending !== null} onClick={() => {
+            <Button
+              variant="contained"
+              disabled={pending !== null}
+              onClick={() => {
                 track('Dashboard Action', { action: CARD_ACTION_LABELS[action] });
                 void open('action');
               }}
@@ -97,7 +112,10 @@ export function SubscriptionCard({ subscription, client }: { subscription: Subsc
             </Button>
           )}
           {addPaymentMethod && (
-            <Button variant="outlined" disabled={pending !== null} onClick={() => {
+            <Button
+              variant="outlined"
+              disabled={pending !== null}
+              onClick={() => {
                 track('Dashboard Action', { action: 'Add Payment Method' });
                 void open('payment-method');
               }}

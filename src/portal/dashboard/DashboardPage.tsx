@@ -44,12 +44,7 @@ export function DashboardPage() {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'row', gap: 3, py: 3, px: { xs: 2, sm: 3 }, [ON_PHONE]: { flexDirection: 'column' } }}>
       <Box sx={{ display: 'none', [ON_PHONE]: { display: 'block' } }}>
-        <Button
-          variant="outlined"
-          aria-expanded={menuOpen}
-          aria-controls={SIDEBAR_ID}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
+        <Button variant="outlined" aria-expanded={menuOpen} aria-controls={SIDEBAR_ID} onClick={() => setMenuOpen((open) => !open)}>
           Menu
         </Button>
       </Box>

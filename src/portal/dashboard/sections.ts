@@ -15,10 +15,7 @@ export const DASHBOARD_SECTIONS: readonly DashboardSection[] = [
 
 export const DEFAULT_SECTION_HASH = '#general';
 
-export type SectionResolution =
-  | { kind: 'show'; section: DashboardSection }
-  | { kind: 'redirect'; hash: string }
-  | { kind: 'not-found' };
+export type SectionResolution = { kind: 'show'; section: DashboardSection } | { kind: 'redirect'; hash: string } | { kind: 'not-found' };
 
 export const sectionHash = (section: DashboardSection): string => `#${section.id}`;
 
@@ -31,10 +28,7 @@ export function visibleSections(sections: readonly DashboardSection[] = DASHBOAR
  * What the dashboard shows for a location hash (with or without its `#`): an enabled section is
  * shown; a defined but disabled one is "not found"; an empty or unknown hash resets to #general.
  */
-export function resolveSection(
-  hash: string,
-  sections: readonly DashboardSection[] = DASHBOARD_SECTIONS,
-): SectionResolution {
+export function resolveSection(hash: string, sections: readonly DashboardSection[] = DASHBOARD_SECTIONS): SectionResolution {
   const id = hash.replace(/^#/, '');
   const section = sections.find((s) => s.id === id);
   if (!section) return { kind: 'redirect', hash: DEFAULT_SECTION_HASH };

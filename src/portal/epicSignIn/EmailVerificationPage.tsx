@@ -38,7 +38,11 @@ function VerificationScreen({ email, onBack }: { email: string; onBack: () => vo
       assignLocation(INTERNAL_CALLBACK_URL);
     },
     expired: () =>
-      toast({ title: 'Verification Expired', description: 'The verification link has expired. Please resend the email.', variant: 'destructive' }),
+      toast({
+        title: 'Verification Expired',
+        description: 'The verification link has expired. Please resend the email.',
+        variant: 'destructive',
+      }),
     resent: () => toast({ title: 'Email Resent', description: `We sent a new verification link to ${email}.` }),
     resendFailed: (message) => toast({ title: 'Resend Failed', description: message, variant: 'destructive' }),
   });
@@ -47,8 +51,8 @@ function VerificationScreen({ email, onBack }: { email: string; onBack: () => vo
   return (
     <>
       <Typography color="text.secondary">
-        Open the link in the email we sent to <strong>{email}</strong> to link it to your Epic account. This page moves on
-        by itself once your email is verified. The link works for 15 minutes.
+        Open the link in the email we sent to <strong>{email}</strong> to link it to your Epic account. This page moves on by itself once
+        your email is verified. The link works for 15 minutes.
       </Typography>
       <Box role="status" aria-live="polite" sx={{ p: 2, borderRadius: 1, bgcolor: 'action.hover' }}>
         <StatusPanel phase={phase} email={email} failure={failure} />

@@ -78,8 +78,8 @@ export function EpicAccountLinkPage() {
   return (
     <PageCard title="One more thing..." width="xs">
       <Typography color="text.secondary">
-        Your Epic Games account is new to Sage. Enter the email address to use for your Sage account: we will send a
-        link to it to make sure it is yours.
+        Your Epic Games account is new to Sage. Enter the email address to use for your Sage account: we will send a link to it to make sure
+        it is yours.
       </Typography>
       <Box component="form" noValidate onSubmit={(event) => void handleSubmit(onContinue)(event)}>
         <FormTextField

@@ -44,10 +44,9 @@ export function UeTestPage() {
   return (
     <PageCard title="Plugin hand-off test" width="md">
       <Typography color="text.secondary">
-        For plugin developers: start the sign-in the Unreal plugin starts, with your own loopback listener. After
-        sign-in the browser is sent to your address with a one-time <code>code</code> and your <code>state</code>.
-        The full protocol is in <code>docs/plugin-sign-in.md</code>; <code>scripts/plugin-login.ts</code> is a
-        reference client.
+        For plugin developers: start the sign-in the Unreal plugin starts, with your own loopback listener. After sign-in the browser is
+        sent to your address with a one-time <code>code</code> and your <code>state</code>. The full protocol is in{' '}
+        <code>docs/plugin-sign-in.md</code>; <code>scripts/plugin-login.ts</code> is a reference client.
       </Typography>
       <Alert severity="info">{LOOPBACK_RULE}</Alert>
       <Box component="form" noValidate onSubmit={onStart}>
@@ -68,7 +67,11 @@ export function UeTestPage() {
           value={state}
           onChange={(e) => setState(e.target.value)}
           error={state.trim() === ''}
-          helperText={state.trim() === '' ? 'Enter a state: the plugin checks it when the browser comes back.' : 'Echoed back to your listener; check it there.'}
+          helperText={
+            state.trim() === ''
+              ? 'Enter a state: the plugin checks it when the browser comes back.'
+              : 'Echoed back to your listener; check it there.'
+          }
           fullWidth
           margin="normal"
           autoComplete="off"

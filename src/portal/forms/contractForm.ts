@@ -9,8 +9,7 @@ export const UNEXPECTED_ERROR = 'An unexpected error occurred';
 
 /** A form's schema, or where to load it from when the form is first checked. */
 export type SchemaSource<Values extends FieldValues, Parsed extends FieldValues> =
-  | $ZodType<Parsed, Values>
-  | (() => Promise<$ZodType<Parsed, Values>>);
+  $ZodType<Parsed, Values> | (() => Promise<$ZodType<Parsed, Values>>);
 
 /**
  * zodResolver over a schema loaded on the first check: zod stays out of the chunks a page needs to

@@ -16,15 +16,7 @@ export interface PasswordFieldProps {
 }
 
 /** A required password input whose text can be revealed, for sign-in, register and reset. */
-export function PasswordField({
-  label,
-  field,
-  visible,
-  onToggleVisible,
-  disabled,
-  autoComplete,
-  margin = 'normal',
-}: PasswordFieldProps) {
+export function PasswordField({ label, field, visible, onToggleVisible, disabled, autoComplete, margin = 'normal' }: PasswordFieldProps) {
   return (
     <FormTextField
       label={label}
@@ -38,12 +30,7 @@ export function PasswordField({
       endAdornment={
         onToggleVisible && (
           <InputAdornment position="end">
-            <IconButton
-              aria-label={visible ? 'Hide password' : 'Show password'}
-              onClick={onToggleVisible}
-              disabled={disabled}
-              edge="end"
-            >
+            <IconButton aria-label={visible ? 'Hide password' : 'Show password'} onClick={onToggleVisible} disabled={disabled} edge="end">
               {visible ? <VisibilityOffIcon aria-hidden /> : <VisibilityIcon aria-hidden />}
             </IconButton>
           </InputAdornment>
