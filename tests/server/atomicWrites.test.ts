@@ -14,14 +14,15 @@ import {
   failedWith,
   linkedEpicBrowser,
   location,
+  openVerificationLink,
   pathOf,
   pkcePair,
   pluginLoginUrl,
   signInFlowOf,
   signInWithEpic,
   userByEmail,
-  VERIFIED_PAGE,
   verificationLink,
+  VERIFIED_PAGE,
 } from './epicFlow';
 import { databases, uniqueEmail, useTestServer, type TestClient, type TestServer } from './harness';
 
@@ -260,13 +261,7 @@ describe.each(databases)('the steps of a sign-in with Epic, each whole or not at
   it('signs in after the verified link: the spent links, the flow and the session together', async () => {
     const email = uniqueEmail('atomic');
     const { browser } = await linkedEpicBrowser(server(), email);
-    expect(
-      location(
-        await server()
-          .client()
-          .get(pathOf(await verificationLink(server(), email))),
-      ),
-    ).toBe(VERIFIED_PAGE);
+    expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
     const user = await userByEmail(server(), email);
     if (!user) throw new Error('no account');
     const flow = await signInFlowOf(server(), browser);

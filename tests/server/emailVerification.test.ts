@@ -5,21 +5,22 @@ import {
   closedLoopbackPort,
   devAccountId,
   existingEpicUser,
-  linkEmail,
+  INVALID_LINK_PAGE,
   linkedEpicBrowser,
+  linkEmail,
   location,
+  NO_PENDING_SIGN_IN,
+  NOT_LINKING,
+  openVerificationLink,
   pathOf,
   pendingEpicBrowser,
   signInFlowOf,
   signInWithEpic,
   startSignIn,
   uniqueDisplayName,
+  userByEmail as userOf,
   verificationLink,
   VERIFIED_PAGE,
-  INVALID_LINK_PAGE,
-  NO_PENDING_SIGN_IN,
-  NOT_LINKING,
-  userByEmail as userOf,
 } from './epicFlow';
 import { PUBLIC_URL, TestClient, buildExtraApp, databases, errorBody, uniqueEmail, useTestServer } from './harness';
 
@@ -138,13 +139,7 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
       expect(location(await signInWithEpic(first, displayName))).toBe('/epic_account_link?client=web');
       expect(location(await signInWithEpic(second, displayName))).toBe('/epic_account_link?client=web');
       await linkEmail(first, email);
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toMatch(/success=true/);
+      expect(await openVerificationLink(server(), email)).toMatch(/success=true/);
 
       const exists = await second.post('/api/user/check-exists', { email });
       expect(exists.json()).toMatchObject({ ok: true, exists: false });
@@ -278,13 +273,7 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
     it('answers already_verified once the link was opened', async () => {
       const email = uniqueEmail();
       const { browser } = await linkedBrowser(email);
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toBe(VERIFIED_PAGE);
+      expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
       await age(browser, 'created_at', 61_000);
       for (const path of ['/api/email/send-verification', '/api/email/resend-verification']) {
         const response = await browser.post(path, { email });
@@ -355,13 +344,7 @@ describe.each(databases)('e-mail linking and verification mail on $label', (data
         const retry = await browser.post('/api/email/resend-verification', { email });
         expect(retry.statusCode).toBe(200);
         expect(retry.json()).toMatchObject({ code: 'sent' });
-        expect(
-          location(
-            await server()
-              .client()
-              .get(pathOf(await verificationLink(server(), email))),
-          ),
-        ).toBe(VERIFIED_PAGE);
+        expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
       } finally {
         await failing.close();
       }

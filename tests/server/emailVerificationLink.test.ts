@@ -2,20 +2,21 @@ import { describe, expect, it } from 'vitest';
 import {
   ageVerifications,
   devAccountId,
+  EXPIRED_LINK_PAGE,
   failedWith,
-  linkEmail,
+  INVALID_LINK_PAGE,
   linkedEpicBrowser,
+  linkEmail,
   location,
+  NOT_LINKING,
+  openVerificationLink,
   pathOf,
   pendingEpicBrowser,
   signInWithEpic,
   uniqueDisplayName,
+  userByEmail as userOf,
   verificationLink,
   VERIFIED_PAGE,
-  INVALID_LINK_PAGE,
-  EXPIRED_LINK_PAGE,
-  NOT_LINKING,
-  userByEmail as userOf,
 } from './epicFlow';
 import { databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
 
@@ -57,13 +58,7 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
     it('still answers verified:true after an opened link has expired', async () => {
       const email = uniqueEmail();
       const { browser } = await linkedBrowser(email);
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toBe(VERIFIED_PAGE);
+      expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
       await age(browser, 'expires_at', 16 * 60_000);
       expect((await browser.post('/api/email/check-verification-status', { email })).json()).toMatchObject({ verified: true });
     });
@@ -71,13 +66,7 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
     it('answers 403 to another browser asking about the same e-mail', async () => {
       const email = uniqueEmail();
       const { browser } = await linkedBrowser(email);
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toBe(VERIFIED_PAGE);
+      expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
 
       const stranger = await server().client().post('/api/email/check-verification-status', { email });
       expect(stranger.statusCode).toBe(403);
@@ -133,13 +122,7 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const { displayName } = await linkedBrowser(email);
       expect(await userByEmail(email)).toBeUndefined();
       const before = Date.now();
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toBe(VERIFIED_PAGE);
+      expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
       const user = await userByEmail(email);
       expect(user).toMatchObject({
         username: displayName,
@@ -189,13 +172,7 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const email = uniqueEmail('twin');
       const { first, second } = await twoTabs();
       await linkEmail(first, email);
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toBe(VERIFIED_PAGE);
+      expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
 
       const linked = await second.post('/api/epic/link', { email });
       expect(linked.statusCode).toBe(200);
@@ -216,13 +193,7 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const { displayName, first, second } = await twoTabs();
       await linkEmail(first, email);
       await linkEmail(second, otherEmail);
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toBe(VERIFIED_PAGE);
+      expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
 
       // The second address cannot become this Epic account's: its link must not claim it did.
       const opened = await server()
@@ -288,13 +259,7 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
     it('signs the linking browser in once its link is verified', async () => {
       const email = uniqueEmail();
       const { browser, displayName } = await linkedBrowser(email);
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toBe(VERIFIED_PAGE);
+      expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
       const response = await browser.get('/api/auth/callback-internal');
       expect(location(response)).toBe('/login_completed?client=web');
       expect(browser.session).toBeTruthy();
@@ -308,13 +273,7 @@ describe.each(databases)('e-mail verification link on $label', (database) => {
       const { browser } = await linkedBrowser(email);
       const { browser: rival } = await pendingBrowser();
       expect((await rival.post('/api/epic/link', { email })).statusCode).toBe(200);
-      expect(
-        location(
-          await server()
-            .client()
-            .get(pathOf(await verificationLink(server(), email))),
-        ),
-      ).toBe(VERIFIED_PAGE);
+      expect(await openVerificationLink(server(), email)).toBe(VERIFIED_PAGE);
 
       expect((await rival.post('/api/email/check-verification-status', { email })).json()).toMatchObject({ verified: false });
       expect(location(await rival.get('/api/auth/callback-internal'))).toBe(failedWith('verification_required'));

@@ -128,6 +128,11 @@ export async function verificationLink(server: TestServer, email: string, n = 1)
   return link;
 }
 
+/** Opens the `n`th verification link mailed to `email` in another browser (a phone); answers where it lands. */
+export async function openVerificationLink(server: TestServer, email: string, n = 1): Promise<string> {
+  return location(await server.client().get(pathOf(await verificationLink(server, email, n))));
+}
+
 /** The Epic link page's Continue: check-exists, link, then the waiting page's first send. */
 export async function linkEmail(browser: TestClient, email: string): Promise<void> {
   const exists = await browser.post('/api/user/check-exists', { email });
@@ -150,8 +155,7 @@ export async function signUpWithEpic(
   const client = new URL(opts.loginUrl ?? '/api/auth/login?client=web', 'http://x').searchParams.get('client');
   expect(location(await signInWithEpic(browser, opts.displayName, opts.loginUrl))).toBe(`/epic_account_link?client=${client}`);
   await linkEmail(browser, opts.email);
-  const opened = await server.client().get(pathOf(await verificationLink(server, opts.email)));
-  expect(location(opened)).toMatch(/^\/email-verification-completed\?success=true&/);
+  expect(await openVerificationLink(server, opts.email)).toMatch(/^\/email-verification-completed\?success=true&/);
   const status = await browser.post('/api/email/check-verification-status', { email: opts.email });
   expect(status.json()).toMatchObject({ ok: true, verified: true });
   return browser.get('/api/auth/callback-internal');
