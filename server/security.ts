@@ -37,15 +37,18 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const DEV_SERVER_ORIGINS = ['http://localhost:5173', 'http://127.0.0.1:5173'];
 
 /**
- * Refuses state-changing API calls sent by another site's page. Bodies are JSON only (the
+ * Refuses state-changing requests sent by another site's page. Bodies are JSON only (the
  * text/plain parser is removed), and a browser's Origin header must be ours when present.
  * In production "ours" is PUBLIC_URL alone: accepting whatever Host says would let a
  * DNS-rebound page pass. In development the request's own host and the Vite dev server pass too.
+ *
+ * The check looks at the method alone, never the path: the router decodes `/%61pi/logout` to
+ * `/api/logout`, so any test of the raw URL can be spelled around. No page takes a cross-site write.
  */
 export function checkOrigin(publicUrl: string, production: boolean) {
   const allowed = new Set([new URL(publicUrl).origin, ...(production ? [] : DEV_SERVER_ORIGINS)]);
   const isAllowed = (request: FastifyRequest): boolean => {
-    if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return true;
+    if (!STATE_CHANGING.has(request.method)) return true;
     const origin = request.headers.origin;
     if (!origin || allowed.has(origin)) return true;
     return !production && origin === `${request.protocol}://${request.host}`;

@@ -7,29 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type * as FastifyModule from 'fastify';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SECURITY_HEADERS } from '../../server/security';
+import { registeredRoutes as registered } from './routeList';
 import { buildExtraApp, databases, PUBLIC_URL, testConfig, useTestServer, type OpenedDatabase } from './harness';
 
-/** Every route any app of this file registers, as Fastify adds it (HEAD included). */
-const registered = vi.hoisted(() => [] as { method: string; url: string }[]);
-
 // The app's own onRoute hook, added before anything else is registered, sees every route.
-vi.mock('fastify', async (importOriginal) => {
-  const actual = await importOriginal<typeof FastifyModule>();
-  const create = actual.default as unknown as (...args: unknown[]) => FastifyInstance;
-  const withRouteList = (...args: unknown[]) => {
-    const app = create(...args);
-    app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) registered.push({ method: String(method), url: route.url });
-    });
-    return app;
-  };
-  // Keeps what hangs off the factory (Fastify.LogController…).
-  return { ...actual, default: Object.assign(withRouteList, create) };
-});
+vi.mock('fastify', async () => (await import('./routeList')).fastifyWithRouteList());
 
 /** `/api` routes that are not in the document, on purpose (server/plugins/openapi.ts says why). */
 const HIDDEN = [
