@@ -87,7 +87,7 @@ export function createMetrics(): AppMetrics {
   });
   const webhooks = new Counter({
     name: `${PREFIX}stripe_webhook_events_total`,
-    help: 'Stripe webhook deliveries, by event type (unverified when the signature fails) and outcome.',
+    help: 'Stripe webhook deliveries, by event type (unverified when the signature fails or the body is no event) and outcome.',
     labelNames: ['type', 'outcome'] as const,
     registers,
   });

@@ -164,7 +164,10 @@ const ROUTES: Record<string, RouteDoc> = {
   'POST /api/stripe/webhook': {
     tag: BILLING,
     security: [{ stripeSignature: [] }],
-    errors: { 400: 'The signature is missing or wrong (invalid_signature)', 503: 'Billing is not configured (billing_unavailable)' },
+    errors: {
+      400: 'The signature is missing or wrong (invalid_signature), or the signed body is no event (invalid_event)',
+      503: 'Billing is not configured (billing_unavailable)',
+    },
   },
 
   'GET /api/license/public-key': { tag: LICENSES, security: PUBLIC },

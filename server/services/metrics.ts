@@ -6,8 +6,8 @@
 export type SignInMethod = 'password' | 'epic';
 export type SignInOutcome = 'success' | 'failure';
 export type MailOutcome = 'sent' | 'failed';
-/** `invalid_signature` events are counted under the type `unverified`: their type is not trusted. */
-export type WebhookOutcome = 'applied' | 'duplicate' | 'invalid_signature' | 'failed';
+/** `invalid_signature` and `invalid_event` deliveries are counted under the type `unverified`: their type is not trusted. */
+export type WebhookOutcome = 'applied' | 'duplicate' | 'invalid_signature' | 'invalid_event' | 'failed';
 export type HandOffOutcome = 'issued' | 'refused' | 'redeemed' | 'invalid_code' | 'expired_code' | 'wrong_verifier';
 
 export interface ServiceMetrics {

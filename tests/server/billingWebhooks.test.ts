@@ -56,6 +56,48 @@ describe.each(databases)('Stripe webhooks on $label', (database) => {
     expect(await eventCount()).toBe(before);
   });
 
+  it('refuses a correctly signed body that is no event with 400, and stores nothing', async () => {
+    const before = await eventCount();
+    const event = {
+      id: 'evt_malformed',
+      object: 'event',
+      type: 'product.updated',
+      created: 1_700_000_000,
+      data: { object: { id: 'prod_1' } },
+    };
+    const malformed: unknown[] = [
+      [event],
+      null,
+      42,
+      'text',
+      {},
+      { ...event, data: undefined },
+      { ...event, data: null },
+      { ...event, data: {} },
+      { ...event, data: { object: 'prod_1' } },
+      { ...event, data: { object: null } },
+      { ...event, data: { object: [{ id: 'prod_1' }] } },
+      { ...event, id: 7 },
+      { ...event, id: null },
+      { ...event, type: ['product.updated'] },
+      { ...event, type: undefined },
+      { ...event, created: '1700000000' },
+    ];
+    const payloads = [...malformed.map((body) => JSON.stringify(body)), '{"id": "evt_cut', ''];
+    for (const payload of payloads) {
+      const response = await postWebhook(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: stripe().webhookSecret }));
+      expect(response.statusCode, payload).toBe(400);
+      expect(errorBody(response)).toEqual({ error: 'invalid_event', message: expect.any(String) });
+    }
+    expect(await eventCount()).toBe(before);
+
+    // Fields the handler does not read pass through: the same event, well formed, is accepted.
+    const payload = JSON.stringify({ ...event, livemode: false, request: { id: null }, extra: [1] });
+    const accepted = await postWebhook(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: stripe().webhookSecret }));
+    expect(accepted.statusCode).toBe(200);
+    expect(await eventCount()).toBe(before + 1);
+  });
+
   it('handles a duplicated event once: the second delivery changes nothing', async () => {
     const catalogue = await seedCatalogue(stripe());
     const buyer = await signedInUser(server());

@@ -12,7 +12,7 @@ import type { UsersTable } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../../errors';
 import type { WebhookOutcome } from '../metrics';
 import { createBillingMirror, writeToMirror, type MirrorWrite } from './mirror';
-import type { CheckoutSessionParams, EventSubject, StripeGateway } from './stripeGateway';
+import { InvalidEventError, type CheckoutSessionParams, type EventSubject, type StripeGateway } from './stripeGateway';
 
 /** Where Stripe sends the browser back when the caller names no address (the plugin's checkout). */
 export const UE_RETURN_PATHS = {
@@ -360,7 +360,7 @@ export function createBillingService(deps: BillingDeps) {
       try {
         event = stripe.verifyEvent(rawBody, signature);
       } catch (err) {
-        count('unverified', 'invalid_signature');
+        count('unverified', err instanceof InvalidEventError ? 'invalid_event' : 'invalid_signature');
         throw err;
       }
       try {

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { z } from 'zod';
 import type { StripeSettings } from '../../config';
 import { AppError } from '../../errors';
 
@@ -85,6 +86,37 @@ export class InvalidSignatureError extends AppError {
   }
 }
 
+/**
+ * What a correctly signed body must hold before it is read as an event: a signature proves who sent
+ * the bytes, not that they are an event (a misconfigured endpoint, a test tool, another API version).
+ * Only what the handler reads is checked; Stripe's other fields pass through.
+ */
+const webhookEventSchema = z.looseObject({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  created: z.number().int(),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
+type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+export class InvalidEventError extends AppError {
+  constructor() {
+    super(400, 'invalid_event', 'The webhook body is not a Stripe event (id, type, created and data.object are required)');
+  }
+}
+
+function parseEvent(rawBody: Buffer): WebhookEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new InvalidEventError();
+  }
+  const event = webhookEventSchema.safeParse(json);
+  if (!event.success) throw new InvalidEventError();
+  return event.data;
+}
+
 const PROVIDER_FAILED = 'The payment provider could not complete the request. Please try again.';
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
@@ -141,8 +173,8 @@ function toSubscription(sub: Stripe.Subscription, fetchedAt: number): Subscripti
 }
 
 /** The object an event is about; payloads are snapshots, so only the id is used. */
-function subjectOf(event: Stripe.Event): EventSubject {
-  const object = event.data.object as unknown as Record<string, unknown>;
+function subjectOf(event: WebhookEvent): EventSubject {
+  const object = event.data.object;
   const id = typeof object.id === 'string' ? object.id : '';
   if (event.type.startsWith('customer.subscription.')) return { kind: 'subscription', id };
   if (event.type.startsWith('checkout.session.')) return { kind: 'checkout', id };
@@ -150,7 +182,7 @@ function subjectOf(event: Stripe.Event): EventSubject {
   if (event.type.startsWith('price.')) return { kind: 'price', id };
   if (event.type === 'customer.updated' || event.type === 'customer.deleted') return { kind: 'customer', id };
   if (event.type.startsWith('invoice.')) {
-    const invoice = event.data.object as Stripe.Invoice;
+    const invoice = event.data.object as unknown as Stripe.Invoice;
     const subscription = idOf(invoice.parent?.subscription_details?.subscription);
     return subscription ? { kind: 'subscription', id: subscription } : { kind: 'none' };
   }
@@ -218,12 +250,15 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
   return {
     /** Checks the signature over the raw body with Stripe's default tolerance (5 minutes). */
     verifyEvent(rawBody: Buffer, signature: string): VerifiedEvent {
-      let event: Stripe.Event;
+      // verifyHeader answers true or throws; without its helper nothing is verified, so nothing passes.
+      let verified: boolean;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, settings.webhookSecret);
+        verified = stripe.webhooks.signature?.verifyHeader(rawBody, signature, settings.webhookSecret) === true;
       } catch {
-        throw new InvalidSignatureError();
+        verified = false;
       }
+      if (!verified) throw new InvalidSignatureError();
+      const event = parseEvent(rawBody);
       return { id: event.id, type: event.type, created: event.created, subject: subjectOf(event) };
     },
 
