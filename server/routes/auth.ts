@@ -7,7 +7,7 @@ import {
   resetPasswordRequestSchema,
 } from '../../contract/auth';
 import { currentUserSchema } from '../../contract/user';
-import { AppError, RateLimitedError } from '../errors';
+import { AppError } from '../errors';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../services/users';
 import { enforceLimits } from './rateLimit';
@@ -49,20 +49,20 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
 
   app.post('/api/login', { schema: { body: loginRequestSchema, response: OK } }, async (request, reply) => {
     const { email, password, rememberMe } = request.body;
-    await limit(TOO_MANY.login, [[`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp]]);
-    // Only failures count per e-mail: otherwise anyone could lock a known address out by signing in.
+    // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
+    // of them failed. Only failures count per account (else anyone could lock a known address out
+    // by signing in as it): a success gives its attempt back.
     const emailKey = `login:email:${normalizeEmail(email)}`;
-    const perEmail = await services.rateLimiter.peek(emailKey, AUTH_RATE_LIMITS.loginPerEmail);
-    if (!perEmail.allowed) {
-      services.metrics.rateLimited('login');
-      throw new RateLimitedError(TOO_MANY.login, perEmail.retryAfterMs);
-    }
+    await limit(TOO_MANY.login, [
+      [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
+      [emailKey, AUTH_RATE_LIMITS.loginPerEmail],
+    ]);
     const user = await services.users.authenticate(email, password);
     if (!user) {
       services.metrics.signIn('password', 'failure');
-      await services.rateLimiter.hit(emailKey, AUTH_RATE_LIMITS.loginPerEmail);
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
+    await services.rateLimiter.giveBack(emailKey);
     await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
     services.metrics.signIn('password', 'success');
     return { ok: true as const, message: 'Signed in' };

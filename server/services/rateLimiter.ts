@@ -11,12 +11,17 @@ export interface RateLimitResult {
   retryAfterMs: number;
 }
 
-/** Fixed-window counters, in memory by default or in Redis so several servers share them. */
+/**
+ * Fixed-window counters, in memory by default or in Redis so several servers share them.
+ * An attempt is counted, atomically, before the work it guards: N attempts in flight at once see
+ * N different counts, so at most `limit` of them go ahead. A rule that counts only some outcomes
+ * (sign-in failures per account) counts every attempt and gives the others back afterwards.
+ */
 export interface RateLimiter {
   /** Counts one attempt; `allowed` is false once the window holds more than `rule.limit`. */
   hit(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
-  /** Whether one more attempt would be allowed, without counting one. */
-  peek(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+  /** Takes back one counted attempt that the rule turned out not to count (never below zero). */
+  giveBack(key: string): Promise<void>;
   /**
    * Whether the shared store answers (GET /readyz); absent when the counters live in this process.
    * Redis is the only shared store, so readiness reports a failure here as `redis`.
@@ -87,17 +92,18 @@ export function createMemoryRateLimiter(): RateLimiter {
       w.count += 1;
       return { allowed: w.count <= rule.limit, retryAfterMs: Math.max(0, w.resetAt - now) };
     },
-    async peek(key, rule) {
-      const now = Date.now();
+    async giveBack(key) {
       const w = windows.get(key);
-      if (!w || w.resetAt <= now) return { allowed: true, retryAfterMs: 0 };
-      return { allowed: w.count < rule.limit, retryAfterMs: w.resetAt - now };
+      if (w && w.resetAt > Date.now() && w.count > 0) w.count -= 1;
     },
     async close() {
       clearInterval(sweep);
     },
   };
 }
+
+/** DECR when the key exists and is above zero, in one step. */
+const GIVE_BACK = "if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then redis.call('decr', KEYS[1]) end return 0";
 
 export function createRedisRateLimiter(redis: Redis, prefix = 'sage:rl:'): RateLimiter {
   return {
@@ -108,14 +114,9 @@ export function createRedisRateLimiter(redis: Redis, prefix = 'sage:rl:'): RateL
       const ttl = Number(result?.[2]?.[1] ?? rule.windowMs);
       return { allowed: count <= rule.limit, retryAfterMs: Math.max(0, ttl) };
     },
-    async peek(key, rule) {
-      const k = prefix + key;
-      const result = await redis.multi().get(k).pttl(k).exec();
-      const count = Number(result?.[0]?.[1] ?? 0);
-      const ttl = Number(result?.[1]?.[1] ?? -2);
-      // pttl is negative when the key is gone: the window has ended.
-      if (ttl < 0) return { allowed: true, retryAfterMs: 0 };
-      return { allowed: count < rule.limit, retryAfterMs: ttl };
+    async giveBack(key) {
+      // Only a window that still exists: a bare DECR would make a key without an expiry.
+      await redis.eval(GIVE_BACK, 1, prefix + key);
     },
     async ping() {
       // While ioredis reconnects it queues commands: ask only a connected client.

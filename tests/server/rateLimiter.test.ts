@@ -33,28 +33,31 @@ describe.each(limiters)('$name rate limiter', ({ make }) => {
     expect((await limiter.hit('k:one', rule)).allowed).toBe(false);
   });
 
-  it('peeks at a key without counting an attempt', async () => {
+  it('gives back a counted attempt, so the window has room for one more', async () => {
     const rule = { limit: 2, windowMs: 60_000 };
-    expect(await limiter.peek('k:peek', rule)).toEqual({ allowed: true, retryAfterMs: 0 });
-    for (let i = 0; i < 5; i++) expect((await limiter.peek('k:peek', rule)).allowed).toBe(true);
-    expect((await limiter.hit('k:peek', rule)).allowed).toBe(true);
-    expect((await limiter.peek('k:peek', rule)).allowed).toBe(true);
-    expect((await limiter.hit('k:peek', rule)).allowed).toBe(true);
-
-    // The window is full: the next attempt would be refused, and peeking says so.
-    const blocked = await limiter.peek('k:peek', rule);
-    expect(blocked.allowed).toBe(false);
-    expect(blocked.retryAfterMs).toBeGreaterThan(0);
-    expect(blocked.retryAfterMs).toBeLessThanOrEqual(60_000);
-    expect((await limiter.hit('k:peek', rule)).allowed).toBe(false);
+    expect((await limiter.hit('k:back', rule)).allowed).toBe(true);
+    expect((await limiter.hit('k:back', rule)).allowed).toBe(true);
+    await limiter.giveBack('k:back');
+    expect((await limiter.hit('k:back', rule)).allowed).toBe(true);
+    expect((await limiter.hit('k:back', rule)).allowed).toBe(false);
   });
 
-  it('peeks past the end of a window as allowed', async () => {
+  it('gives back nothing below zero, nor to a window that has ended', async () => {
     const rule = { limit: 1, windowMs: 50 };
-    await limiter.hit('k:peek-short', rule);
-    expect((await limiter.peek('k:peek-short', rule)).allowed).toBe(false);
+    await limiter.giveBack('k:never-hit');
+    await limiter.giveBack('k:never-hit');
+    expect((await limiter.hit('k:never-hit', rule)).allowed).toBe(true);
+    expect((await limiter.hit('k:never-hit', rule)).allowed).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(await limiter.peek('k:peek-short', rule)).toEqual({ allowed: true, retryAfterMs: 0 });
+    await limiter.giveBack('k:never-hit');
+    expect((await limiter.hit('k:never-hit', rule)).allowed).toBe(true);
+    expect((await limiter.hit('k:never-hit', rule)).allowed).toBe(false);
+  });
+
+  it('lets exactly the limit through when every attempt arrives at once', async () => {
+    const rule = { limit: 10, windowMs: 60_000 };
+    const results = await Promise.all(Array.from({ length: 40 }, () => limiter.hit('k:burst', rule)));
+    expect(results.filter((r) => r.allowed)).toHaveLength(10);
   });
 
   it('opens a fresh window once the old one has passed', async () => {
