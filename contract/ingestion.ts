@@ -28,8 +28,9 @@ export const ingestMessageSchema = z.object({
       (value) => value == null || JSON.stringify(value).length <= MAX_MESSAGE_CHARS,
       `message must be at most ${MAX_MESSAGE_CHARS} characters of JSON`,
     ),
-  /** The user the session belongs to; only the service token may name one (a license token is its user). */
+  /** The user the message is for; only the service token may name one (a license token is its user). */
   userId: z.string().trim().min(1).max(100).optional(),
+  /** With a license token, a date after the time of arrival is stored as the time of arrival. */
   createdAt: isoTime.optional(),
 });
 export type IngestMessage = z.infer<typeof ingestMessageSchema>;

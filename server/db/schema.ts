@@ -210,6 +210,15 @@ export interface StoredMessagesTable {
   created_at: number;
 }
 
+/**
+ * Who a chat session belongs to (migration 011), fixed when its first message is stored.
+ * `user_id` null: a session of no user, which only the AI service may write to.
+ */
+export interface ChatSessionsTable {
+  id: string;
+  user_id: string | null;
+}
+
 export interface AiThreadsTable {
   id: string;
   user_id: string;
@@ -276,6 +285,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   audit_log: AuditLogTable;
   stored_messages: StoredMessagesTable;
+  chat_sessions: ChatSessionsTable;
   ai_threads: AiThreadsTable;
   ai_thread_messages: AiThreadMessagesTable;
   row_counts: RowCountsTable;

@@ -208,6 +208,16 @@ const ROUTES: Record<string, RouteDoc> = {
     admin: true,
     errors: { 404: 'No message for this session id (not_found)' },
   },
+  'POST /api/ingest/messages': {
+    tag: INGESTION,
+    security: BEARER,
+    limited: true,
+    errors: {
+      401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)',
+      403: 'A license token storing for another user (forbidden)',
+      409: 'A license token writing to a chat session of another user or of no user (session_taken)',
+    },
+  },
   'PUT /api/ingest/threads/:threadId': {
     tag: INGESTION,
     security: BEARER,

@@ -62,9 +62,10 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
     '/api/ingest/messages',
     { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } } },
     async (request, reply) => {
-      const userId = await ownerOf(caller(request), request.body.userId);
+      const who = caller(request);
+      const userId = await ownerOf(who, request.body.userId);
       reply.code(201);
-      return services.messages.store(userId, request.body);
+      return services.messages.store({ by: who.kind, userId }, request.body);
     },
   );
 
@@ -72,9 +73,10 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
     '/api/ingest/threads/:threadId',
     { schema: { params: z.object({ threadId: threadIdSchema }), body: ingestThreadSchema, response: { 200: threadStoredSchema } } },
     async (request) => {
-      const userId = await ownerOf(caller(request), request.body.userId);
+      const who = caller(request);
+      const userId = await ownerOf(who, request.body.userId);
       if (!userId) throw badRequest('invalid_request', 'userId is required with the service token');
-      return { ok: true as const, ...(await services.messages.putThread(userId, request.params.threadId, request.body)) };
+      return { ok: true as const, ...(await services.messages.putThread({ by: who.kind, userId }, request.params.threadId, request.body)) };
     },
   );
 }

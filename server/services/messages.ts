@@ -3,9 +3,28 @@ import { AI_HISTORY_LIMIT, ADMIN_MESSAGES, type AiHistory, type StoredMessage } 
 import type { IngestMessage, IngestThread } from '../../contract/ingestion';
 import type { Db } from '../db';
 import type { StoredMessagesTable } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Who stores: the AI service (trusted: any user or none, any session, any date) or one user through
+ * their license token (their own sessions and threads only, dated no later than their arrival).
+ */
+export interface Writer {
+  by: 'service' | 'user';
+  userId: string | null;
+}
+
+/**
+ * When a record happened: as the writer says, except that a user's clock cannot place it after its
+ * arrival (a far-future date would top Recent Messages and Find Message for good). Clamped, not
+ * refused: a plugin whose clock runs ahead still has its messages kept.
+ */
+function datedBy(writer: Writer, createdAt: string | undefined, now: number): number {
+  const said = createdAt ? Date.parse(createdAt) : now;
+  return writer.by === 'user' ? Math.min(said, now) : said;
+}
 
 function toStoredMessage(row: StoredMessagesTable): StoredMessage {
   let message: unknown;
@@ -16,6 +35,8 @@ function toStoredMessage(row: StoredMessagesTable): StoredMessage {
   }
   return { id: row.id, sessionId: row.session_id, message, createdAt: iso(row.created_at), messageSize: row.message_size };
 }
+
+const SESSION_TAKEN = 'This chat session id belongs to another user, or to the AI service alone';
 
 /**
  * Stored chat messages and AI chat threads: written by the AI service through the ingestion API,
@@ -71,33 +92,59 @@ export function createMessageService(db: Db) {
       };
     },
 
-    /** `POST /api/ingest/messages`: one message of a chat session, as the AI service stored it. */
-    async store(userId: string | null, input: IngestMessage): Promise<StoredMessage> {
+    /**
+     * `POST /api/ingest/messages`: one message of a chat session, as the AI service stored it. The
+     * first message of a session makes its writer's user (or no user) its owner, for good; a user
+     * may then add only to sessions they own.
+     */
+    async store(writer: Writer, input: IngestMessage): Promise<StoredMessage> {
+      const now = Date.now();
       const text = JSON.stringify(input.message);
       const row: StoredMessagesTable = {
         id: randomUUID(),
         session_id: input.sessionId,
-        user_id: userId,
+        user_id: writer.userId,
         message: text,
         message_size: text.length,
-        created_at: input.createdAt ? Date.parse(input.createdAt) : Date.now(),
+        created_at: datedBy(writer, input.createdAt, now),
       };
-      await db.insertInto('stored_messages').values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        // The primary key decides a race for a new session: the loser's insert does nothing (on
+        // PostgreSQL it waits for the winner's commit), and the owner it then reads is the winner.
+        const claimed = await trx
+          .insertInto('chat_sessions')
+          .values({ id: input.sessionId, user_id: writer.userId })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!claimed && writer.by === 'user') {
+          const session = await trx.selectFrom('chat_sessions').select('user_id').where('id', '=', input.sessionId).executeTakeFirst();
+          if (session?.user_id !== writer.userId) throw conflict('session_taken', SESSION_TAKEN);
+        }
+        await trx.insertInto('stored_messages').values(row).execute();
+      });
       return toStoredMessage(row);
     },
 
     /** `PUT /api/ingest/threads/{id}`: the whole thread replaces what was stored of it. */
-    async putThread(userId: string, threadId: string, input: IngestThread): Promise<{ id: string; messages: number }> {
+    async putThread(writer: Writer & { userId: string }, threadId: string, input: IngestThread): Promise<{ id: string; messages: number }> {
       const now = Date.now();
-      const createdAt = input.createdAt ? Date.parse(input.createdAt) : now;
+      const { userId } = writer;
       await db.transaction().execute(async (trx) => {
-        const existing = await trx.selectFrom('ai_threads').select(['id', 'user_id']).where('id', '=', threadId).executeTakeFirst();
-        if (existing && existing.user_id !== userId) throw new AppError(409, 'thread_taken', 'This thread id belongs to another user');
-        if (existing) {
+        // Inserted first, as a chat session is claimed: of two users racing for a new thread id, one
+        // inserts and the other is refused below, rather than failing on the primary key.
+        const created = await trx
+          .insertInto('ai_threads')
+          .values({ id: threadId, user_id: userId, created_at: datedBy(writer, input.createdAt, now), updated_at: now })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .returning('id')
+          .executeTakeFirst();
+        if (!created) {
+          // A thread keeps its one user, whoever writes: the service too is refused another's thread.
+          const existing = await trx.selectFrom('ai_threads').select('user_id').where('id', '=', threadId).executeTakeFirst();
+          if (existing?.user_id !== userId) throw conflict('thread_taken', 'This thread id belongs to another user');
           await trx.updateTable('ai_threads').set({ updated_at: now }).where('id', '=', threadId).execute();
           await trx.deleteFrom('ai_thread_messages').where('thread_id', '=', threadId).execute();
-        } else {
-          await trx.insertInto('ai_threads').values({ id: threadId, user_id: userId, created_at: createdAt, updated_at: now }).execute();
         }
         if (input.messages.length > 0) {
           await trx

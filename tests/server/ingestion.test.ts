@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, RECENT_LIMIT_MESSAGE, SESSION_ID_REQUIRED, type AiHistory, type StoredMessage } from '../../contract/admin';
 import { MAX_MESSAGE_CHARS, MAX_THREAD_MESSAGE_CHARS, MAX_THREAD_MESSAGES } from '../../contract/ingestion';
+import * as migration011 from '../../server/db/migrations/011_chat_session_owners';
 import { put, signedInAdmin, signedInUser, uniqueTag, type Signed } from './adminFlow';
 import { buildExtraApp, databases, errorBody, TestClient, useTestServer } from './harness';
 
@@ -145,6 +146,164 @@ describe.each(databases)('ingestion on $label', (database) => {
     const admin = await signedInAdmin(server());
     expect((await history(admin.client, owner.id)).threads.map((t) => t.messages)).toEqual([[{ role: 'user', content: 'mine' }]]);
     expect(await history(admin.client, other.id)).toEqual({ threads: [] });
+  });
+
+  const ownerOf = async (sessionId: string) =>
+    (await server().db.selectFrom('chat_sessions').select('user_id').where('id', '=', sessionId).executeTakeFirst())?.user_id;
+
+  it('refuses a license token another user’s chat session, and stores nothing', async () => {
+    const owner = await licensed();
+    const other = await licensed();
+    const sessionId = `owned-${uniqueTag()}`;
+    expect((await owner.ingest.post(MESSAGES_URL, { sessionId, message: { n: 1 } })).statusCode).toBe(201);
+    expect(await ownerOf(sessionId)).toBe(owner.id);
+
+    for (const body of [
+      { sessionId, message: { n: 'hijack' } },
+      { sessionId, message: { n: 'hijack' }, userId: other.id },
+    ]) {
+      const taken = await other.ingest.post(MESSAGES_URL, body);
+      expect(taken.statusCode).toBe(409);
+      expect(errorBody(taken)).toEqual({ error: 'session_taken', message: expect.stringMatching(/belongs to another user/) });
+    }
+    expect((await storedFor(sessionId)).map((r) => r.message)).toEqual(['{"n":1}']);
+    expect(await ownerOf(sessionId)).toBe(owner.id);
+    expect((await owner.ingest.post(MESSAGES_URL, { sessionId, message: { n: 2 } })).statusCode).toBe(201);
+
+    // A session the service stored for no user belongs to no user: the service alone writes to it.
+    const serviceOnly = `service-only-${uniqueTag()}`;
+    expect((await service().post(MESSAGES_URL, { sessionId: serviceOnly, message: 'anonymous' })).statusCode).toBe(201);
+    expect(await ownerOf(serviceOnly)).toBeNull();
+    const refused = await owner.ingest.post(MESSAGES_URL, { sessionId: serviceOnly, message: 'mine now?' });
+    expect(refused.statusCode).toBe(409);
+    expect(errorBody(refused).error).toBe('session_taken');
+    expect(await storedFor(serviceOnly)).toHaveLength(1);
+
+    // A session the service stored for a user is that user's, for their license token too.
+    const forOwner = `for-owner-${uniqueTag()}`;
+    expect((await service().post(MESSAGES_URL, { sessionId: forOwner, message: 1, userId: owner.id })).statusCode).toBe(201);
+    expect((await owner.ingest.post(MESSAGES_URL, { sessionId: forOwner, message: 2 })).statusCode).toBe(201);
+    expect((await other.ingest.post(MESSAGES_URL, { sessionId: forOwner, message: 3 })).statusCode).toBe(409);
+  });
+
+  it('keeps the service token’s rights: any session, for any user or none', async () => {
+    const owner = await licensed();
+    const other = await licensed();
+    const sessionId = `svc-any-${uniqueTag()}`;
+    expect((await owner.ingest.post(MESSAGES_URL, { sessionId, message: 'owner' })).statusCode).toBe(201);
+    for (const body of [
+      { sessionId, message: 'for another', userId: other.id },
+      { sessionId, message: 'for no one' },
+    ]) {
+      expect((await service().post(MESSAGES_URL, body)).statusCode).toBe(201);
+    }
+    expect((await storedFor(sessionId)).map((r) => r.user_id).sort()).toEqual([owner.id, other.id, null].sort());
+    // Writing is not owning: the session stays its first writer's.
+    expect(await ownerOf(sessionId)).toBe(owner.id);
+    expect((await other.ingest.post(MESSAGES_URL, { sessionId, message: 'still not mine' })).statusCode).toBe(409);
+  });
+
+  it('gives a new chat session or thread id to exactly one of two users writing it at once', async () => {
+    const [a, b] = [await licensed(), await licensed()];
+    // 16 ids: four requests each stay under the 100 a minute one address may send.
+    const ids = Array.from({ length: 16 }, () => `race-${uniqueTag()}`);
+    const outcomes = await Promise.all(
+      ids.map(async (sessionId, i) => {
+        // Alternating who is sent first, so neither always wins.
+        const [first, second] = i % 2 === 0 ? [a, b] : [b, a];
+        const answers = await Promise.all([first, second].map((u) => u.ingest.post(MESSAGES_URL, { sessionId, message: { from: u.id } })));
+        return { sessionId, answers, users: [first, second] };
+      }),
+    );
+    for (const { sessionId, answers, users } of outcomes) {
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+      const winner = users[answers.findIndex((r) => r.statusCode === 201)]!;
+      expect(await ownerOf(sessionId)).toBe(winner.id);
+      expect((await storedFor(sessionId)).map((r) => r.user_id)).toEqual([winner.id]);
+    }
+
+    const threads = await Promise.all(
+      ids.map(async (id) => {
+        const answers = await Promise.all([a, b].map((u) => put(u.ingest, threadUrl(id), { messages: [{ role: 'user', content: u.id }] })));
+        return { id, answers };
+      }),
+    );
+    for (const { id, answers } of threads) {
+      expect(answers.map((r) => r.statusCode).sort(), id).toEqual([200, 409]);
+      const winner = [a, b][answers.findIndex((r) => r.statusCode === 200)]!;
+      const stored = await server().db.selectFrom('ai_threads').select('user_id').where('id', '=', id).execute();
+      expect(stored).toEqual([{ user_id: winner.id }]);
+      const loser = answers.find((r) => r.statusCode === 409)!;
+      expect(errorBody(loser).error).toBe('thread_taken');
+    }
+  });
+
+  it('dates a license token’s message or thread no later than its arrival; the service’s as it says', async () => {
+    const user = await licensed();
+    const admin = await signedInAdmin(server());
+    const sessionId = `future-${uniqueTag()}`;
+    const before = Date.now();
+    const future = await user.ingest.post(MESSAGES_URL, { sessionId, message: 'from 9999', createdAt: '9999-12-31T23:59:59Z' });
+    const after = Date.now();
+    expect(future.statusCode).toBe(201);
+    const storedAt = Date.parse(future.json<StoredMessage>().createdAt);
+    expect(storedAt).toBeGreaterThanOrEqual(before);
+    expect(storedAt).toBeLessThanOrEqual(after);
+    expect((await storedFor(sessionId))[0]?.created_at).toBe(storedAt);
+    // A date in the past is kept as sent.
+    const past = await user.ingest.post(MESSAGES_URL, { sessionId, message: 'earlier', createdAt: '2024-05-06T07:08:09Z' });
+    expect(past.json<StoredMessage>().createdAt).toBe('2024-05-06T07:08:09.000Z');
+
+    const threadId = `future-${uniqueTag()}`;
+    const thread = await put(user.ingest, threadUrl(threadId), { messages: [], createdAt: '9999-01-01T00:00:00Z' });
+    expect(thread.statusCode).toBe(200);
+    const [shown] = (await history(admin.client, user.id)).threads;
+    expect(Date.parse(shown!.created_at)).toBeLessThanOrEqual(Date.now());
+
+    const serviceDated = await service().post(MESSAGES_URL, { sessionId, message: 'planned', createdAt: '2998-01-01T00:00:00Z' });
+    expect(serviceDated.json<StoredMessage>().createdAt).toBe('2998-01-01T00:00:00.000Z');
+  });
+
+  it('gives each chat session stored before ownership its one user, or none when it has several (migration 011)', async () => {
+    const [a, b] = [await licensed(), await licensed()];
+    const db = server().db;
+    const tag = uniqueTag();
+    const rows = [
+      [`${tag}-a`, a.id],
+      [`${tag}-a`, a.id],
+      [`${tag}-a-and-none`, null],
+      [`${tag}-a-and-none`, a.id],
+      [`${tag}-none`, null],
+      [`${tag}-both`, a.id],
+      [`${tag}-both`, b.id],
+    ] as const;
+    await migration011.down(db);
+    try {
+      await db
+        .insertInto('stored_messages')
+        .values(
+          rows.map(([session_id, user_id], i) => ({
+            id: `${tag}-${i}`,
+            session_id,
+            user_id,
+            message: '1',
+            message_size: 1,
+            created_at: i,
+          })),
+        )
+        .execute();
+    } finally {
+      await migration011.up(db);
+    }
+    const owners = await db.selectFrom('chat_sessions').selectAll().where('id', 'like', `${tag}-%`).execute();
+    expect(owners.sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([
+      { id: `${tag}-a`, user_id: a.id },
+      { id: `${tag}-a-and-none`, user_id: a.id },
+      { id: `${tag}-both`, user_id: null },
+      { id: `${tag}-none`, user_id: null },
+    ]);
+    expect((await b.ingest.post(MESSAGES_URL, { sessionId: `${tag}-both`, message: 2 })).statusCode).toBe(409);
+    expect((await a.ingest.post(MESSAGES_URL, { sessionId: `${tag}-a-and-none`, message: 2 })).statusCode).toBe(201);
   });
 
   it('validates messages and holds them to their limits', async () => {
