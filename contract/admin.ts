@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { filterParam, rangeParam, sortParam } from './restList';
+import { singleLine } from './text';
 
 /**
  * The admin console's API (spec §3 User, AI history, Stored message, Grove metrics, Release form;
@@ -41,9 +42,16 @@ export const userListFilterSchema = z.strictObject(
      * Case-insensitively, 3 or more characters anywhere in the username or e-mail, 1 or 2 at its
      * start; or an exact id.
      */
-    q: z.string({ error: 'filter q must be text' }).trim().max(200, 'filter q must be at most 200 characters').optional(),
+    q: z
+      .string({ error: 'filter q must be text' })
+      .check(singleLine('filter q'))
+      .trim()
+      .max(200, 'filter q must be at most 200 characters')
+      .optional(),
     id: z
-      .array(z.string({ error: 'filter id must be a list of ids' }).min(1).max(100), { error: 'filter id must be a list of ids' })
+      .array(z.string({ error: 'filter id must be a list of ids' }).check(singleLine('filter id')).min(1).max(100), {
+        error: 'filter id must be a list of ids',
+      })
       .max(MAX_PAGE_SIZE, `filter id must list at most ${MAX_PAGE_SIZE} ids`)
       .optional(),
   },
@@ -77,7 +85,9 @@ export interface UserListRequest {
 
 /** §5 Admin search: an empty term gives `Please enter a search term`. The console's Search tab checks this. */
 export const SEARCH_TERM_REQUIRED = 'Please enter a search term';
-export const userSearchFormSchema = z.object({ query: z.string().trim().min(1, SEARCH_TERM_REQUIRED) });
+export const userSearchFormSchema = z.object({
+  query: z.string().check(singleLine('The search term')).trim().min(1, SEARCH_TERM_REQUIRED),
+});
 /** `GET /api/admin/users/search?query=`: the Search tab's rule, and a term of at most 200 characters. */
 export const userSearchQuerySchema = z.object({ query: userSearchFormSchema.shape.query.max(200) });
 
@@ -86,12 +96,18 @@ export const USER_FIELDS_REQUIRED = 'Username and email are required';
 export const userUpdateSchema = z.object({
   username: z
     .string({ error: USER_FIELDS_REQUIRED })
+    .check(singleLine('Username'))
     .trim()
     .min(1, USER_FIELDS_REQUIRED)
     .max(100, 'Username must be at most 100 characters'),
-  email: z.string({ error: USER_FIELDS_REQUIRED }).trim().min(1, USER_FIELDS_REQUIRED).pipe(z.email('Invalid email address').max(254)),
+  email: z
+    .string({ error: USER_FIELDS_REQUIRED })
+    .check(singleLine('Email'))
+    .trim()
+    .min(1, USER_FIELDS_REQUIRED)
+    .pipe(z.email('Invalid email address').max(254)),
   isAdmin: z.boolean().optional(),
-  status: z.string().trim().min(1).max(50).optional(),
+  status: z.string().check(singleLine('Status')).trim().min(1).max(50).optional(),
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
@@ -166,7 +182,7 @@ export const recentMessagesSchema = z.object({ messages: z.array(storedMessageSc
  * button and the server all read it from here.
  */
 export const RELEASE_FIELDS_REQUIRED = 'Please fill in the version and both URLs';
-const releaseText = z.string({ error: RELEASE_FIELDS_REQUIRED }).trim();
+const releaseText = z.string({ error: RELEASE_FIELDS_REQUIRED }).check(singleLine('A release field')).trim();
 const filledReleaseText = releaseText.min(1, RELEASE_FIELDS_REQUIRED);
 const httpUrl = (engine: string) => z.url({ protocol: /^https?$/, error: `The UE ${engine} URL must be an http(s) address` });
 

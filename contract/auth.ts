@@ -2,6 +2,7 @@
 // functions tree-shake to a few kB where zod's methods bring all of zod into /login (decision 014).
 // The server reads them as zod schemas like any other (both are zod/v4/core types).
 import * as z from 'zod/mini';
+import { singleLine } from './text';
 
 /** Shortest password accepted for a new password (register, reset). Sign-in never checks it. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -13,7 +14,12 @@ const text = (label: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be a string`) });
 
 /** Sign-in takes any stored address: accounts older than today's format rule must still get in. */
-const anyEmail = text('Email').check(z.trim(), z.minLength(1, 'Email is required'), z.maxLength(254, 'Email is too long'));
+const anyEmail = text('Email').check(
+  singleLine('Email'),
+  z.trim(),
+  z.minLength(1, 'Email is required'),
+  z.maxLength(254, 'Email is too long'),
+);
 
 /** New addresses (registration, reset requests) must be well-formed. */
 const email = z.pipe(anyEmail, z.email({ error: 'Invalid email address' }));
@@ -40,7 +46,11 @@ export const forgotPasswordRequestSchema = z.object({ email });
 export type ForgotPasswordRequest = z.input<typeof forgotPasswordRequestSchema>;
 
 export const resetPasswordRequestSchema = z.object({
-  token: text('Reset token').check(z.minLength(1, 'Reset token is required'), z.maxLength(200, 'Reset token is too long')),
+  token: text('Reset token').check(
+    singleLine('Reset token'),
+    z.minLength(1, 'Reset token is required'),
+    z.maxLength(200, 'Reset token is too long'),
+  ),
   newPassword,
 });
 export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;

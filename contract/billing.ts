@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine } from './text';
 
 /**
  * Billing shapes shared by the server and the browser (spec §3 Subscription, Product, Price and the
@@ -103,7 +104,7 @@ const stripeId = (what: string) =>
     .regex(/^[A-Za-z0-9_]+$/, `${what} is not valid`);
 
 /** An address Stripe sends the browser back to: checked against PUBLIC_URL's origin by the server. */
-const returnUrl = z.string().trim().max(2048, 'The return URL is too long');
+const returnUrl = z.string().check(singleLine('The return URL')).trim().max(2048, 'The return URL is too long');
 
 /** §7 `POST /api/stripe/create-checkout-session`; without URLs the plugin's defaults are used. */
 export const checkoutRequestSchema = z.object({

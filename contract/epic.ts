@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine } from './text';
 
 /**
  * Why an Epic sign-in ended on `/authentication_failed?reason=…`. The first five are spec §2's;
@@ -37,6 +38,7 @@ export type AuthStatus = z.infer<typeof authStatusSchema>;
 /** The address a new Epic account links (spec §5: required, standard e-mail pattern). */
 export const linkEmailSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Email is required' : 'Email must be a string') })
+  .check(singleLine('Email'))
   .trim()
   .min(1, 'Email is required')
   .max(254, 'Email is too long')

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine } from './text';
 
 /**
  * The ingestion API through which the AI service stores chat messages and AI threads
@@ -29,7 +30,7 @@ export const ingestMessageSchema = z.object({
       `message must be at most ${MAX_MESSAGE_CHARS} characters of JSON`,
     ),
   /** The user the message is for; only the service token may name one (a license token is its user). */
-  userId: z.string().trim().min(1).max(100).optional(),
+  userId: z.string().check(singleLine('userId')).trim().min(1).max(100).optional(),
   /** With a license token, a date after the time of arrival is stored as the time of arrival. */
   createdAt: isoTime.optional(),
 });
@@ -47,12 +48,12 @@ export const threadIdSchema = z
 
 /** `PUT /api/ingest/threads/{threadId}`: the whole thread, which replaces what was stored of it. */
 export const ingestThreadSchema = z.object({
-  userId: z.string().trim().min(1).max(100).optional(),
+  userId: z.string().check(singleLine('userId')).trim().min(1).max(100).optional(),
   createdAt: isoTime.optional(),
   messages: z
     .array(
       z.object({
-        role: z.string().trim().min(1, 'role is required').max(32, 'role must be at most 32 characters'),
+        role: z.string().check(singleLine('role')).trim().min(1, 'role is required').max(32, 'role must be at most 32 characters'),
         content: z.string().max(MAX_THREAD_MESSAGE_CHARS, `content must be at most ${MAX_THREAD_MESSAGE_CHARS} characters`),
       }),
     )

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config, TrustProxy } from './config';
 import type { Db } from './db';
 import { ERROR_CODES } from '../contract/errors';
@@ -15,6 +15,7 @@ import { openapi } from './plugins/openapi';
 import { registerPages, type RenderPage } from './plugins/pages';
 import { readiness } from './plugins/readiness';
 import { registerStaticAssets } from './plugins/staticAssets';
+import { requestValidatorCompiler, useBoundedJsonBodies } from './requestInput';
 import { serializerCompiler } from './responseSerializer';
 import { adminRoutes } from './routes/admin';
 import { analyticsLocationRoutes, ingestProxyRoutes } from './routes/analytics';
@@ -101,10 +102,11 @@ export async function buildApp(deps: AppDeps) {
     // Connection: close, instead of Fastify's bare 503.
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(requestValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // A cross-site HTML form can send text/plain without a preflight; we accept JSON only.
   app.removeContentTypeParser('text/plain');
+  useBoundedJsonBodies(app);
 
   const metrics = deps.metrics ?? createMetrics();
   const services = createServices({

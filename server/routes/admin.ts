@@ -25,8 +25,9 @@ import { insightsQuerySchema, insightsSchema } from '../../contract/insights';
 import type { UsersTable } from '../db/schema';
 import type { Actor } from '../services/audit';
 import type { App, RouteContext } from './types';
+import { singleLine } from '../../contract/text';
 
-const userParams = z.object({ id: z.string().trim().min(1).max(100) });
+const userParams = z.object({ id: z.string().check(singleLine('id')).trim().min(1).max(100) });
 
 const actorOf = (user: UsersTable): Actor => ({ id: user.id, email: user.email });
 

@@ -7,6 +7,7 @@ import { failurePage } from './pageErrors';
 import { enforceLimits } from './rateLimit';
 import { signInToken } from './sessionCookie';
 import type { App, RouteContext } from './types';
+import { singleLine } from '../../contract/text';
 
 const TOO_MANY = {
   send: 'Too many verification emails. Please try again later.',
@@ -14,7 +15,7 @@ const TOO_MANY = {
   link: 'Too many verification attempts. Please try again later.',
 };
 
-const verifyQuerySchema = z.object({ token: z.string().max(200).optional() });
+const verifyQuerySchema = z.object({ token: z.string().check(singleLine('token')).max(200).optional() });
 
 const completedPath = (success: boolean, message: string) =>
   `/email-verification-completed?success=${success}&message=${encodeURIComponent(message)}`;

@@ -21,6 +21,7 @@ import { failurePage } from './pageErrors';
 import { enforceLimits } from './rateLimit';
 import { sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from './sessionCookie';
 import type { App, RouteContext } from './types';
+import { singleLine } from '../../contract/text';
 
 const TOO_MANY = {
   start: 'Too many sign-in attempts. Please wait a few minutes and try again.',
@@ -28,7 +29,7 @@ const TOO_MANY = {
   exchange: 'Too many code exchanges. Please wait a few minutes and try again.',
 };
 
-const queryText = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+const queryText = (max: number) => z.string().check(singleLine('A sign-in parameter')).max(max, `must be at most ${max} characters`);
 
 const loginQuerySchema = z.object({
   client: signInClientSchema.default('web'),
@@ -47,7 +48,7 @@ const callbackQuerySchema = z.object({
 });
 
 const payloadQuerySchema = z.object({
-  code: z.string({ error: 'code is required' }).min(1, 'code is required').max(100, 'code is too long'),
+  code: z.string({ error: 'code is required' }).check(singleLine('code')).min(1, 'code is required').max(100, 'code is too long'),
   code_verifier: z
     .string({ error: 'code_verifier is required' })
     .regex(PKCE_VERIFIER, 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" or "~"'),

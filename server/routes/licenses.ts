@@ -6,11 +6,12 @@ import { LICENSE_RATE_LIMITS } from '../services/rateLimiter';
 import { enforceLimits } from './rateLimit';
 import { bearerToken, licenseTokenRefusal } from './sessionCookie';
 import type { App, RouteContext } from './types';
+import { singleLine } from '../../contract/text';
 
 const paramsSchema = z.object({
-  product: z.string().max(100),
+  product: z.string().check(singleLine('product')).max(100),
   // Longer ids never get here: Fastify answers 414 above 100 characters (maxParamLength).
-  id: z.string().min(1).max(100),
+  id: z.string().check(singleLine('id')).min(1).max(100),
 });
 
 const querySchema = z.object({ download: z.enum(['true', 'false'], { error: 'download must be true or false' }).optional() });
