@@ -174,7 +174,7 @@ const CASES: LimitCase[] = [
       return { token: row.license_token };
     },
     // From many addresses, so only the per-token rule is in play.
-    attempt: (n, { token }) => ({
+    attempt: (n, { token = '' }) => ({
       method: 'POST',
       url: '/api/ingest/messages',
       json: { sessionId: `limit-${token.slice(0, 8)}`, message: { n } },
