@@ -215,6 +215,7 @@ export async function buildApp(deps: AppDeps) {
   });
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    await services.passwordReset.settle();
     await deps.rateLimiter.close();
   });
 

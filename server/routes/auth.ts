@@ -105,7 +105,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
       [`forgot:ip:${request.ip}`, AUTH_RATE_LIMITS.forgotPerIp],
       [`forgot:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.forgotPerEmail],
     ]);
-    await services.passwordReset.request(email);
+    services.passwordReset.request(email);
     return {
       ok: true as const,
       message: 'If an account exists for this email, a password reset link has been sent.',

@@ -68,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
     mailer,
     publicUrl: deps.config.publicUrl,
     onMailError: deps.onMailError,
+    onError: deps.onError,
   });
   const epicSignIn = createEpicSignInService({
     db: deps.db,

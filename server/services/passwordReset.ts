@@ -31,24 +31,41 @@ export function createPasswordResetService(deps: {
   mailer: Mailer;
   publicUrl: string;
   onMailError: (err: unknown) => void;
+  onError: (err: unknown, step: string) => void;
 }) {
   const { db, users, sessions, mailer, publicUrl } = deps;
+  const inFlight = new Set<Promise<void>>();
+
+  /** Sends a reset link when the e-mail has an account; nothing otherwise. */
+  async function sendLinkIfAccount(email: string): Promise<void> {
+    const user = await users.findByEmail(email);
+    if (!user?.email) return;
+    const token = newToken();
+    const now = Date.now();
+    await db
+      .insertInto('password_reset_tokens')
+      .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + RESET_TOKEN_TTL_MS, used_at: null })
+      .execute();
+    const link = `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    mailer.send({ to: user.email, ...passwordResetMail(link) }).catch(deps.onMailError);
+  }
+
   return {
     /**
-     * Sends a reset link when the e-mail has an account. Returns before the mail is sent and does
-     * the same work either way, so neither the answer nor its timing tells whether it exists.
+     * Asks for a reset link for `email` and returns at once, before anything about the address is
+     * looked up: the answer, and its timing, are the same whether or not an account exists. The
+     * lookup, the token and the mail follow in the background; `settle` waits for them.
      */
-    async request(email: string): Promise<void> {
-      const user = await users.findByEmail(email);
-      if (!user?.email) return;
-      const token = newToken();
-      const now = Date.now();
-      await db
-        .insertInto('password_reset_tokens')
-        .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + RESET_TOKEN_TTL_MS, used_at: null })
-        .execute();
-      const link = `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      mailer.send({ to: user.email, ...passwordResetMail(link) }).catch(deps.onMailError);
+    request(email: string): void {
+      const work = sendLinkIfAccount(email)
+        .catch((err: unknown) => deps.onError(err, 'password reset request'))
+        .finally(() => inFlight.delete(work));
+      inFlight.add(work);
+    },
+
+    /** Waits for the reset requests still being handled (the server closing, a test). */
+    async settle(): Promise<void> {
+      await Promise.all([...inFlight]);
     },
 
     /**

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { PURGE_INTERVAL_MS } from '../../server/app';
 import { hashToken } from '../../server/services/tokens';
@@ -190,6 +191,34 @@ describe.each(databases)('password reset on $label', (database) => {
     const knownUser = await server().db.selectFrom('users').select('id').where('email', '=', known).executeTakeFirstOrThrow();
     expect(tokens.filter((t) => t.user_id === knownUser.id)).toHaveLength(1);
   });
+
+  it.runIf(database.kind === 'postgres')(
+    'answers forgot-password before anything about the address is looked up, for a known and an unknown one alike',
+    async () => {
+      const known = uniqueEmail('known');
+      await server().client().register(known);
+      const unknown = uniqueEmail('unknown');
+      // Another connection holds the users table: a lookup of either address would wait for it.
+      await server()
+        .db.connection()
+        .execute(async (locked) => {
+          await sql`begin`.execute(locked);
+          await sql`lock table users in access exclusive mode`.execute(locked);
+          try {
+            for (const email of [known, unknown]) {
+              const response = await server().client().post('/api/forgot-password', { email });
+              expect(response.json()).toEqual(SAME_ANSWER);
+            }
+            expect(server().smtp.mailsTo(known)).toEqual([]);
+          } finally {
+            await sql`rollback`.execute(locked);
+          }
+        });
+      // The work follows the answer: the known address gets its mail once the table is free.
+      await server().smtp.waitForMail(known);
+      expect(server().smtp.mailsTo(unknown)).toEqual([]);
+    },
+  );
 
   it('lets an earlier link of the user stop working once a reset succeeds', async () => {
     const email = uniqueEmail();
