@@ -1,6 +1,7 @@
 // `npm run resilience` (issue 13): the product's three-instance setup (scripts/localCluster.ts:
 // nginx, PostgreSQL, Redis) under four kinds of trouble, each with a criterion:
-//   1. fuzz      malformed requests to every endpoint (bench/resilience/fuzz.ts)
+//   1. fuzz      malformed requests and hostile values to every endpoint (bench/resilience/fuzz.ts),
+//                then the same against one instance on SQLite
 //   2. soak      mixed load through nginx, memory per instance (soak.ts)
 //   3. crash     kill -9 during writes, on PostgreSQL and SQLite; no acknowledged write lost (crash.ts)
 //   4. webhooks  Stripe events duplicated and shuffled end in Stripe's state (webhooks.ts)
@@ -19,7 +20,7 @@ import { startSmtpCatcher, type SmtpCatcher } from '../tests/fixtures/smtpCatche
 import { startStripeServer, type StripeFixture } from '../tests/fixtures/stripeServer';
 import { httpsClient, register, sql, type HttpsClient, type PartResult } from './resilience/common';
 import { crashPostgres, crashSqlite } from './resilience/crash';
-import { fuzz } from './resilience/fuzz';
+import { fuzz, fuzzSqlite } from './resilience/fuzz';
 import { soak } from './resilience/soak';
 import { webhooks } from './resilience/webhooks';
 
@@ -96,6 +97,8 @@ async function main(): Promise<number> {
       const tag = Date.now().toString(36);
       const user = await register(client, `resilience-user-${tag}@example.com`, 'resilience-password');
       const admin = await register(client, `resilience-admin-${tag}@example.com`, 'resilience-password');
+      // The fuzzer's admin edits this one (a user must exist for an edit to reach the database).
+      const target = await register(client, `resilience-target-${tag}@example.com`, 'resilience-password');
       await sql(cluster.databaseUrl, 'update users set is_admin = 1 where id = $1', [admin.id]);
 
       const run = async (part: Part, work: () => Promise<PartResult | PartResult[]>) => {
@@ -111,16 +114,18 @@ async function main(): Promise<number> {
       };
       const live = cluster;
       const fixture = stripe;
-      await run('fuzz', () =>
-        fuzz({
+      await run('fuzz', async () => [
+        await fuzz({
           client,
           seed: opts.seed,
           requests: opts.short ? 2000 : 10_000,
-          accounts: { user, admin },
+          accounts: { user, admin, target },
           serviceToken,
           accessLog: live.accessLog,
+          serverLog: () => live.instances.map((i) => i.output()),
         }),
-      );
+        await fuzzSqlite({ seed: opts.seed, requests: opts.short ? 300 : 2000, serviceToken }),
+      ]);
       await run('soak', () => soak({ cluster: live, seconds: opts.short ? 10 : 60, cookie: user.cookie }));
       await run('webhooks', () => webhooks({ cluster: live, stripe: fixture, seed: opts.seed, orders: opts.short ? 100 : 1000 }));
       await run('crash', async () => [

@@ -1,7 +1,7 @@
 // What the parts of the resilience suite (bench/resilience.ts) share: raw https requests through
 // nginx, the instances' processes and memory, accounts, and how a part reports its figures.
 import fs from 'node:fs';
-import type http from 'node:http';
+import http from 'node:http';
 import https from 'node:https';
 import pg from 'pg';
 import type { Cluster } from '../../scripts/localCluster';
@@ -41,10 +41,11 @@ export interface RawRequest {
 
 export class Hang extends Error {}
 
-/** https requests to one origin that trusts `ca`, over kept-alive connections. */
-export function httpsClient(origin: string, ca: string, maxSockets = 32) {
+/** https requests to one origin that trusts `ca` (plain http for an http origin), over kept-alive connections. */
+export function httpsClient(origin: string, ca: string | undefined, maxSockets = 32, keepAlive = true) {
   const url = new URL(origin);
-  const agent = new https.Agent({ keepAlive: true, maxSockets, ca });
+  const tls = url.protocol === 'https:';
+  const agent = tls ? new https.Agent({ keepAlive, maxSockets, ca }) : new http.Agent({ keepAlive, maxSockets });
   const send = (req: RawRequest): Promise<Answer> =>
     new Promise((resolve, reject) => {
       const started = performance.now();
@@ -55,7 +56,8 @@ export function httpsClient(origin: string, ca: string, maxSockets = 32) {
       const headers = body && !framed ? { ...req.headers, 'content-length': String(body.length) } : req.headers;
       let request: http.ClientRequest;
       try {
-        request = https.request({ host: url.hostname, port: url.port, path: req.path, method: req.method, headers, agent, ca });
+        const options = { host: url.hostname, port: url.port, path: req.path, method: req.method, headers, agent };
+        request = tls ? https.request({ ...options, ca }) : http.request(options);
       } catch (err) {
         reject(err instanceof Error ? err : new Error(String(err)));
         return;
@@ -106,7 +108,7 @@ export function rssMiB(pid: number): number {
 export interface Account {
   email: string;
   id: string;
-  /** `sage_session=…` */
+  /** `sage_session=…` (`__Host-sage_session=…` on https) */
   cookie: string;
 }
 
@@ -120,7 +122,8 @@ export async function register(client: HttpsClient, email: string, password: str
   });
   if (res.status !== 201) throw new Error(`register ${email}: ${res.status} ${res.body.toString()}`);
   const setCookie = res.headers['set-cookie'] ?? [];
-  const cookie = setCookie.map((c) => c.split(';')[0] ?? '').find((c) => c.startsWith('sage_session=')) ?? '';
+  // `__Host-sage_session` on https, `sage_session` on http.
+  const cookie = setCookie.map((c) => c.split(';')[0] ?? '').find((c) => /^(__Host-)?sage_session=/.test(c)) ?? '';
   const me = await client.send({ method: 'GET', path: '/api/user', headers: { cookie } });
   if (me.status !== 200) throw new Error(`GET /api/user after registering ${email}: ${me.status}`);
   return { email, id: (JSON.parse(me.body.toString()) as { id: string }).id, cookie };

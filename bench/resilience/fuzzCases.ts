@@ -15,8 +15,10 @@ export interface Schema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  pattern?: string;
   anyOf?: Schema[];
   oneOf?: Schema[];
+  items?: Schema;
 }
 
 export interface Endpoint {
@@ -25,14 +27,29 @@ export interface Endpoint {
   path: string;
   pathParams: string[];
   queryParams: string[];
+  /** The parameters' schemas and which are required, where the document gives them. */
+  paramSchemas?: Record<string, Schema>;
+  requiredParams?: string[];
   body?: Schema;
+  /** Who gets furthest into the operation (its documented security): the hostile values' deterministic pass sends as them. */
+  reach?: Identity;
   /** The route documents a 503 (billing off): the one 5xx that is an answer, not a failure. */
   documented503: boolean;
 }
 
-export type Identity = 'anonymous' | 'user' | 'admin';
+/** `service`: no cookie, the AI service's bearer token. */
+export type Identity = 'anonymous' | 'user' | 'admin' | 'service';
 
-export type Kind = 'wrong-type' | 'broken-json' | 'huge-body' | 'content-type' | 'wrong-method' | 'hostile-query' | 'odd-path';
+export type Kind =
+  | 'wrong-type'
+  | 'broken-json'
+  | 'huge-body'
+  | 'content-type'
+  | 'wrong-method'
+  | 'hostile-query'
+  | 'odd-path'
+  | 'hostile-field'
+  | 'deep-nesting';
 
 /** A body too large to keep 10,000 of in memory: made when sent. */
 export interface BigBody {
@@ -47,6 +64,9 @@ export interface FuzzCase {
   path: string;
   headers: Record<string, string>;
   body?: string | BigBody;
+  /** For hostile-field and deep-nesting cases: which field, and what kind of value it carried. */
+  field?: string;
+  value?: string;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'CONNECTX', 'get'];
@@ -55,7 +75,7 @@ const jsonType = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
 
 /** The JSON types a schema accepts (all of them when it says nothing). */
-function typesOf(schema: Schema): Set<string> {
+export function typesOf(schema: Schema): Set<string> {
   const of = schema.anyOf ?? schema.oneOf;
   if (of) return new Set(of.flatMap((s) => [...typesOf(s)]));
   if (schema.type === undefined) return new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
@@ -383,7 +403,14 @@ export function fuzzCase(endpoint: Endpoint, identity: Identity, secrets: { serv
       weight: 1,
     },
   );
-  const kinds: Kind[] = ['broken-json', 'huge-body', 'content-type', 'wrong-method', 'hostile-query', 'odd-path'];
+  const kinds: Exclude<Kind, 'hostile-field' | 'deep-nesting'>[] = [
+    'broken-json',
+    'huge-body',
+    'content-type',
+    'wrong-method',
+    'hostile-query',
+    'odd-path',
+  ];
   if (endpoint.body) kinds.push('wrong-type', 'wrong-type', 'wrong-type');
   return fc
     .record({ kind: fc.constantFrom(...kinds), extra: extraHeaders, body: wrongTypeBody(endpoint.body) })
