@@ -49,6 +49,9 @@ export const PAGES = [
     prerender: true,
   },
   { path: 'reset-password', title: 'Reset your password', access: 'all' },
+  // Where GET /api/logout sends a request it cannot trust to sign out: whether it asks, or says
+  // nobody is signed in, depends on the user, so it is never pre-rendered.
+  { path: 'logout', title: 'Sign out', access: 'all' },
   { path: 'authentication_failed', title: 'Sign-in failed', access: 'all' },
   { path: 'epic_account_link', title: 'Link your e-mail', access: 'all' },
   { path: 'email-verification', title: 'Check your e-mail', access: 'all' },

@@ -106,7 +106,8 @@ const ROUTES: Record<string, RouteDoc> = {
   'GET /api/logout': {
     tag: ACCOUNT,
     security: SESSION_OPTIONAL,
-    redirect: "The navigation bar's Logout link: ends the session and goes to /",
+    redirect:
+      "The navigation bar's Logout link: from our own origin (Sec-Fetch-Site: same-origin) ends the session and goes to /; any other request ends nothing and goes to /logout, whose button signs out with POST /api/logout",
   },
   'POST /api/forgot-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
   'POST /api/reset-password': { tag: ACCOUNT, security: PUBLIC, limited: true },

@@ -92,10 +92,13 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     return { ok: true as const, message: 'Signed out' };
   });
 
-  // The navigation bar's Logout is a plain link: end the session, then land on the home page.
-  // Another site can link or redirect here too; such a request lands on / and signs nobody out.
+  // The navigation bar's Logout is a plain link: a click on it is a same-origin navigation, which
+  // ends the session and lands on the home page. Anything else (another site's link or redirect, a
+  // same-site page, a typed address, a client that sends no fetch metadata) signs nobody out: it
+  // lands on /logout, whose button asks to sign out with a POST.
   app.get('/api/logout', async (request, reply) => {
-    if (request.headers['sec-fetch-site'] !== 'cross-site') await logout(request, reply);
+    if (request.headers['sec-fetch-site'] !== 'same-origin') return reply.redirect('/logout');
+    await logout(request, reply);
     return reply.redirect('/');
   });
 

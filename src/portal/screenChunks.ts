@@ -11,6 +11,7 @@ export const SCREEN_CHUNKS: Record<PagePath | '*', () => Promise<ComponentType>>
   login: () => import('./LoginPage').then((m) => m.LoginPage),
   support: () => import('./SupportPage').then((m) => m.SupportPage),
   'reset-password': () => import('./ResetPasswordPage').then((m) => m.ResetPasswordPage),
+  logout: () => import('./LogoutPage').then((m) => m.LogoutPage),
   authentication_failed: () => import('./epicSignIn/AuthenticationFailedPage').then((m) => m.AuthenticationFailedPage),
   epic_account_link: () => import('./epicSignIn/EpicAccountLinkPage').then((m) => m.EpicAccountLinkPage),
   'email-verification': () => import('./epicSignIn/EmailVerificationPage').then((m) => m.EmailVerificationPage),

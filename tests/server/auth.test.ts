@@ -88,7 +88,9 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
         payload: { email: uniqueEmail(), password: PASSWORD },
       });
       expect(response.statusCode).toBe(201);
-      expect(sessionCookie(response)?.secure).toBe(true);
+      // Named `__Host-…` on https (tests/server/httpsDeployment.test.ts).
+      expect(sessionCookie(response)).toBeUndefined();
+      expect(response.cookies.find((c) => c.name === '__Host-sage_session')?.secure).toBe(true);
     } finally {
       await app.close();
     }
@@ -154,11 +156,11 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
     expect(rows).toEqual([]);
   });
 
-  it('ends the session at GET /api/logout and redirects to /', async () => {
+  it('ends the session at GET /api/logout from our own origin (Sec-Fetch-Site: same-origin) and redirects to /', async () => {
     const browser = server().client();
     await browser.register(uniqueEmail());
     const token = browser.session;
-    const response = await browser.get('/api/logout');
+    const response = await browser.get('/api/logout', { headers: { 'sec-fetch-site': 'same-origin' } });
     expect(response.statusCode).toBe(302);
     expect(response.headers.location).toBe('/');
     expect(sessionCookie(response)?.value).toBe('');
@@ -166,18 +168,25 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
     expect((await replay.get('/api/user')).statusCode).toBe(401);
   });
 
-  it('keeps the session when GET /api/logout comes from another site', async () => {
+  it.each([
+    ['no fetch metadata', undefined],
+    ['another site', 'cross-site'],
+    ['a page of the same site on another origin', 'same-site'],
+    ['a typed address or bookmark', 'none'],
+    ['a repeated header', 'same-origin, same-origin'],
+    ['a differently spelled value', 'Same-Origin'],
+  ])('keeps the session at GET /api/logout from %s and sends the browser to /logout to confirm', async (_from, site) => {
     const browser = server().client();
     await browser.register(uniqueEmail());
     const token = browser.session;
-    const response = await browser.get('/api/logout', { headers: { 'sec-fetch-site': 'cross-site' } });
+    const response = await browser.get('/api/logout', site === undefined ? undefined : { headers: { 'sec-fetch-site': site } });
     expect(response.statusCode).toBe(302);
-    expect(response.headers.location).toBe('/');
+    expect(response.headers.location).toBe('/logout');
     expect(sessionCookie(response)).toBeUndefined();
     expect(browser.session).toBe(token);
     expect((await browser.get('/api/user')).statusCode).toBe(200);
-    // The navigation bar's own link (same-origin) still signs out.
-    expect((await browser.get('/api/logout', { headers: { 'sec-fetch-site': 'same-origin' } })).statusCode).toBe(302);
+    // The confirmation page's button signs out with a POST from our own origin.
+    expect((await browser.post('/api/logout')).statusCode).toBe(200);
     expect((await browser.get('/api/user')).statusCode).toBe(401);
   });
 

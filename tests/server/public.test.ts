@@ -203,7 +203,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
       expect(support.body).not.toContain('<main>');
 
       // An ended session: treated as a visitor, and its cookie is dropped.
-      await user.get('/api/logout');
+      await user.get('/api/logout', { headers: { 'sec-fetch-site': 'same-origin' } });
       const stale = new TestClient(app);
       stale.cookies.set('sage_session', 'no-such-session');
       const afterLogout = await stale.get('/dashboard');
