@@ -7,7 +7,7 @@ import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/localProduct';
 export interface ScreenshotTarget {
   label: string;
   url: string;
-  /** The signed-in user's session cookie (`sage_session=…`). */
+  /** The signed-in user's session cookie (`sage_session=…`; `__Host-sage_session=…` on https). */
   cookie: string;
 }
 

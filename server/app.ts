@@ -26,9 +26,9 @@ import { epicRoutes } from './routes/epic';
 import { ingestRoutes } from './routes/ingest';
 import { licenseRoutes } from './routes/licenses';
 import { publicRoutes } from './routes/public';
-import { clearSessionCookie, sessionUser } from './routes/sessionCookie';
+import { clearSessionCookie, dependsOnCaller, sessionUser } from './routes/sessionCookie';
 import type { RouteContext } from './routes/types';
-import { addSecurityHeaders, checkOrigin, SECURITY_HEADERS } from './security';
+import { addSecurityHeaders, checkOrigin, noStoreUnlessCacheable, securityHeaders } from './security';
 import { createServices } from './services';
 import type { Mailer } from './services/mailer';
 import type { ScryptCost } from './services/passwords';
@@ -62,9 +62,11 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_ASYNC_CONSTRAINT: [500, 'internal', 'Something went wrong. Please try again.'],
 };
 
-function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
-  const [status, code, message] = FRAMEWORK_ERRORS[err.code] ?? [400, 'bad_request', 'The request is not valid'];
-  reply.headers(SECURITY_HEADERS).code(status).send({ error: code, message });
+function answerFrameworkError(headers: Record<string, string>) {
+  return (err: FastifyError, _request: FastifyRequest, reply: FastifyReply) => {
+    const [status, code, message] = FRAMEWORK_ERRORS[err.code] ?? [400, 'bad_request', 'The request is not valid'];
+    reply.headers(headers).header('cache-control', 'no-store').code(status).send({ error: code, message });
+  };
 }
 
 type ValidationIssue = { instancePath?: string; keyword?: string; message?: string };
@@ -89,15 +91,35 @@ function fastifyTrustProxy(trustProxy: TrustProxy): false | string[] | ((address
   return (_address, hop) => hop < trustProxy;
 }
 
+/**
+ * Bounds on a client's connection (config.timeouts): 408 and closed when its headers or its whole
+ * request take too long, closed when idle between requests. Node checks the first two only every
+ * `connectionsCheckingInterval` (30 s by default): here often enough to cut close to the bound.
+ */
+function connectionLimits({ requestMs, headersMs, keepAliveMs }: Config['timeouts']) {
+  return {
+    requestTimeout: requestMs,
+    keepAliveTimeout: keepAliveMs,
+    http: {
+      requestTimeout: requestMs,
+      headersTimeout: headersMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(headersMs / 4))),
+    },
+  };
+}
+
 export async function buildApp(deps: AppDeps) {
   const { config } = deps;
+  const secure = config.publicUrl.startsWith('https:');
+  const headers = securityHeaders(config.publicUrl);
   const app = Fastify({
     logger: deps.logger ?? false,
     logController: new OneLinePerRequest(),
     bodyLimit: BODY_LIMIT_BYTES,
+    ...connectionLimits(config.timeouts),
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Errors found while routing (e.g. `GET /%`) skip hooks and the error handler: answer them here.
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: answerFrameworkError(headers),
     // While draining (plugins/readiness.ts) a request on a still-open connection is served, with
     // Connection: close, instead of Fastify's bare 503.
     return503OnClosing: false,
@@ -122,11 +144,12 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(fastifyCookie);
   // The guards every route module names: app.requireUser, app.requireAdmin and request.user.
-  await app.register(auth, { services });
+  await app.register(auth, { services, secure });
   // Before any route: it attaches itself to each route as the route is added.
   await app.register(compression);
   await app.register(metricsPlugin, { metrics, allow: config.metrics.allow, token: config.metrics.token, trustProxy: config.trustProxy });
-  app.addHook('onRequest', addSecurityHeaders);
+  app.addHook('onRequest', addSecurityHeaders(headers));
+  app.addHook('onSend', noStoreUnlessCacheable(dependsOnCaller));
   app.addHook('onRequest', checkOrigin(config.publicUrl, config.env === 'production'));
   // Before the route modules: it describes each route as the route is added (GET /api/openapi.json, /api/docs).
   await app.register(openapi, { publicUrl: config.publicUrl });
@@ -183,7 +206,7 @@ export async function buildApp(deps: AppDeps) {
             const user = await sessionUser(request, services);
             return user ? toCurrentUser(user) : null;
           },
-          clearSessionCookie: (reply) => clearSessionCookie(reply, config.publicUrl.startsWith('https:')),
+          clearSessionCookie: (reply) => clearSessionCookie(reply, secure),
         })
       : undefined;
   if (hasApp && deps.staticDir) await registerStaticAssets(app, deps.staticDir);

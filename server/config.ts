@@ -80,6 +80,11 @@ const envSchema = z.object({
   DEFAULT_BUILD_UE55_URL: optionalUrl,
   DEFAULT_BUILD_UE56_URL: optionalUrl,
   DEFAULT_BUILD_UE57_URL: optionalUrl,
+  // Whole request (headers and body) and headers alone; a stalled client is answered 408 and cut.
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  // An idle keep-alive connection is closed after this long.
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(7),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   TRUST_PROXY: z
@@ -175,6 +180,12 @@ export interface Config {
   redisUrl: string | undefined;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
+  /**
+   * Bounds on a client connection (server/app.ts): the request's headers must have arrived within
+   * `headersMs` and all of it within `requestMs` (else 408 and the connection closed); an idle
+   * keep-alive connection is closed after `keepAliveMs`.
+   */
+  timeouts: { requestMs: number; headersMs: number; keepAliveMs: number };
   /** Which hops in front of the server may state the client's address (X-Forwarded-For). */
   trustProxy: TrustProxy;
   logLevel: string;
@@ -240,6 +251,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.NODE_ENV === 'production' && env.STRIPE_API_URL?.trim().toLowerCase().startsWith('http:')) {
     lines.push('  STRIPE_API_URL: must be https when NODE_ENV=production');
   }
+  if (parsed.success && parsed.data.HEADERS_TIMEOUT_MS > parsed.data.REQUEST_TIMEOUT_MS) {
+    // The headers are part of the request: Node refuses a longer wait for them than for all of it.
+    lines.push('  HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS');
+  }
   if (env.LICENSE_SIGNING_KEY?.trim()) {
     try {
       parseLicenseSigningKey(env.LICENSE_SIGNING_KEY);
@@ -296,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     sessionIdleMs: e.SESSION_IDLE_DAYS * DAY_MS,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_DAYS * DAY_MS,
+    timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, headersMs: e.HEADERS_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     licenseSigningKey: e.LICENSE_SIGNING_KEY || undefined,

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onSendHookHandler } from 'fastify';
 import { AppError } from './errors';
 
 /**
@@ -22,13 +22,62 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'referrer-policy': 'strict-origin-when-cross-origin',
   'x-frame-options': 'DENY',
   'cross-origin-opener-policy': 'same-origin',
+  // Browser features the product never uses, denied to its pages and anything they embed.
+  'permissions-policy': [
+    'accelerometer',
+    'bluetooth',
+    'browsing-topics',
+    'camera',
+    'clipboard-read',
+    'clipboard-write',
+    'display-capture',
+    'fullscreen',
+    'geolocation',
+    'gyroscope',
+    'hid',
+    'idle-detection',
+    'magnetometer',
+    'microphone',
+    'midi',
+    'payment',
+    'screen-wake-lock',
+    'serial',
+    'usb',
+    'xr-spatial-tracking',
+  ]
+    .map((feature) => `${feature}=()`)
+    .join(', '),
 };
+
+/** HSTS of an https deployment: a year, this host and its subdomains (decision 003). */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
+/** The headers of every answer: SECURITY_HEADERS, and HSTS when PUBLIC_URL is https (never on http). */
+export function securityHeaders(publicUrl: string): Record<string, string> {
+  return publicUrl.startsWith('https:')
+    ? { ...SECURITY_HEADERS, 'strict-transport-security': STRICT_TRANSPORT_SECURITY }
+    : SECURITY_HEADERS;
+}
 
 // The hooks below run on every request: callback-style, so no promise is made per request for them.
 
-export function addSecurityHeaders(_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-  reply.headers(SECURITY_HEADERS);
-  done();
+export function addSecurityHeaders(headers: Record<string, string>) {
+  return (_request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    reply.headers(headers);
+    done();
+  };
+}
+
+/**
+ * No cache keeps an answer that depends on who asked (`dependsOnCaller`: the request's session or
+ * bearer token was looked up), whatever its route said; any other answer without a Cache-Control
+ * of its own is not stored either. Answers meant to be cached (assets, public keys) say so.
+ */
+export function noStoreUnlessCacheable(dependsOnCaller: (request: FastifyRequest) => boolean): onSendHookHandler {
+  return (request, reply, payload, done) => {
+    if (dependsOnCaller(request) || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  };
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

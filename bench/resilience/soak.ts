@@ -19,7 +19,7 @@ const MAX_WARM_UP_S = 90;
 export interface SoakOptions {
   cluster: Cluster;
   seconds: number;
-  /** A signed-in user's `sage_session=…`. */
+  /** A signed-in user's session cookie (`sage_session=…`; `__Host-sage_session=…` on https). */
   cookie: string;
 }
 

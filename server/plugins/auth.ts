@@ -8,13 +8,17 @@
  *
  * Either puts the signed-in user on `request.user`. Routes for which signing in is optional keep
  * asking `sessionUser(request, services)` (routes/sessionCookie.ts), which may answer null.
+ *
+ * It also reads every request's session cookie, whose name depends on the deployment: on https it
+ * is `__Host-sage_session`, and a legacy `sage_session` (from before the rename, or planted by a
+ * sibling subdomain) is never a session there: its session is ended and the cookie cleared.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { UsersTable } from '../db/schema';
 import { ERROR_CODES } from '../../contract/errors';
 import { forbidden, unauthorized } from '../errors';
-import { sessionUser } from '../routes/sessionCookie';
+import { readSessionCookie, SESSION_COOKIE, sessionUser } from '../routes/sessionCookie';
 import type { Services } from '../services';
 
 /** A hook that lets the request through or throws its 401 or 403. */
@@ -40,10 +44,25 @@ declare module 'fastify' {
 
 export interface AuthOptions {
   services: Services;
+  /** Whether PUBLIC_URL is https: the session cookie is then `__Host-` prefixed. */
+  secure: boolean;
 }
 
-async function authPlugin(app: FastifyInstance, { services }: AuthOptions) {
+async function authPlugin(app: FastifyInstance, { services, secure }: AuthOptions) {
   const guarded = new WeakMap<FastifyRequest, UsersTable>();
+
+  // Callback-style: it runs on every request, and makes no promise but for a legacy cookie.
+  app.addHook('onRequest', (request, reply, done) => {
+    readSessionCookie(request, secure);
+    const legacy = secure ? request.cookies[SESSION_COOKIE] : undefined;
+    if (!legacy) return done();
+    // Ended cleanly: the browser drops the cookie, and its user signs in again under the new name.
+    reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: true });
+    services.sessions
+      .end(legacy)
+      .catch((err: unknown) => request.log.warn({ err }, 'ending a legacy session failed'))
+      .finally(() => done());
+  });
 
   app.decorateRequest('user', {
     getter(this: FastifyRequest): UsersTable {

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../contract/errors';
 import { projectRoot } from '../projectRoot';
 import { compressBodyAsync, sendCompressed, type CompressedBody } from './compression';
+import { sessionCookieName } from '../routes/sessionCookie';
 import { documentRoute, SECURITY_SCHEMES } from './openapiRoutes';
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -66,6 +67,12 @@ const transform: SwaggerTransform = (input) => {
 };
 
 /** The JSON Schema of the shared error answer, as a component every error response refers to. */
+/** The security schemes, naming the session cookie this deployment uses (`__Host-…` on https). */
+function securitySchemes(publicUrl: string) {
+  const name = sessionCookieName(publicUrl.startsWith('https:'));
+  return { ...SECURITY_SCHEMES, sessionCookie: { ...SECURITY_SCHEMES.sessionCookie, name } };
+}
+
 function errorComponent(): Record<string, unknown> {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(apiErrorSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
   return { ...schema, description: 'Every 4xx/5xx answer of the API (contract/errors.ts).' };
@@ -104,7 +111,7 @@ export const openapi = fp(
         openapi: '3.1.0',
         info: { title: API_TITLE, version: packageVersion(), description: DESCRIPTION },
         servers: [{ url: publicUrl }],
-        components: { securitySchemes: SECURITY_SCHEMES, schemas: { ApiError: errorComponent() } },
+        components: { securitySchemes: securitySchemes(publicUrl), schemas: { ApiError: errorComponent() } },
       },
       transform,
       transformObject: jsonSchemaTransformObject,

@@ -7,7 +7,7 @@ import type { RuntimeConfig } from '../../contract/config';
 import { documentTitle, pageFor, redirectFor, type PageInfo } from '../../contract/pages';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
 import type { CurrentUser } from '../../contract/user';
-import { SESSION_COOKIE } from '../routes/sessionCookie';
+import { sessionToken } from '../routes/sessionCookie';
 import { escapeHtml } from '../services/mailer';
 import { compressBody, sendCompressed, sendCompressedOnce, type CompressedBody } from './compression';
 
@@ -119,7 +119,7 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     // §2: '/' and '/signup' only redirect; the server does it, saving the browser a round trip.
     if (target) return reply.redirect(`${target}${url.search}`, 302);
     const page = pageFor(url.pathname);
-    const hasCookie = Boolean(request.cookies[SESSION_COOKIE]);
+    const hasCookie = sessionToken(request) !== undefined;
     const currentUser = hasCookie ? await options.currentUser(request) : null;
     if (hasCookie && !currentUser) options.clearSessionCookie(reply);
     // The route guard's rule, applied before anything is sent: no page of the wrong kind flashes.
@@ -129,8 +129,8 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     reply
       .code(page.path === '*' ? 404 : 200)
       .type('text/html; charset=utf-8')
-      // A page with a user's data is theirs alone.
-      .header('cache-control', currentUser ? 'private, no-cache' : 'no-cache');
+      // A page with a user's data is theirs alone: no cache, not even the browser's, keeps it.
+      .header('cache-control', currentUser ? 'no-store' : 'no-cache');
     return typeof body === 'string' ? sendCompressedOnce(request, reply, body) : sendCompressed(request, reply, body);
   };
 }

@@ -5,17 +5,48 @@ import { AppError, unauthorized } from '../errors';
 import type { Services } from '../services';
 import type { NewSession } from '../services/sessions';
 
+/** The session cookie of an http deployment (development, tests); on https it is HOST_SESSION_COOKIE. */
 export const SESSION_COOKIE = 'sage_session';
+/**
+ * The session cookie of an https deployment. Browsers accept a `__Host-` cookie only when it is
+ * Secure, has Path=/ and no Domain, i.e. only from this very host: a sibling subdomain cannot plant
+ * one, as it could a plain `sage_session` for the parent domain (decision 003).
+ */
+export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 /** Ties a browser to its Epic sign-in in progress (services/epicSignIn.ts). */
 export const SIGN_IN_COOKIE = 'sage_sign_in';
 
+/** The session cookie's name: `secure` is whether PUBLIC_URL is https. */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? HOST_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+const tokens = new WeakMap<FastifyRequest, string>();
+/** Requests whose answer depends on who sent them: their session or bearer token was looked up. */
+const identified = new WeakSet<FastifyRequest>();
+
+/**
+ * Takes the request's session token from the deployment's session cookie. The auth plugin
+ * (plugins/auth.ts) calls it for every request, before any route: it alone knows the name.
+ */
+export function readSessionCookie(request: FastifyRequest, secure: boolean): void {
+  const token = request.cookies[sessionCookieName(secure)];
+  if (token) tokens.set(request, token);
+}
+
+/** The session token the request carries (see readSessionCookie), if any. */
 export function sessionToken(request: FastifyRequest): string | undefined {
-  return request.cookies[SESSION_COOKIE] || undefined;
+  return tokens.get(request);
+}
+
+/** Whether the answer to this request depends on who sent it (security.ts makes it `no-store`). */
+export function dependsOnCaller(request: FastifyRequest): boolean {
+  return identified.has(request);
 }
 
 /** Remember me → a cookie that outlives the browser; otherwise one that ends with it. */
 export function setSessionCookie(reply: FastifyReply, session: NewSession, secure: boolean): void {
-  reply.setCookie(SESSION_COOKIE, session.token, {
+  reply.setCookie(sessionCookieName(secure), session.token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
@@ -25,7 +56,7 @@ export function setSessionCookie(reply: FastifyReply, session: NewSession, secur
 }
 
 export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
-  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+  reply.clearCookie(sessionCookieName(secure), { path: '/', httpOnly: true, sameSite: 'lax', secure });
 }
 
 const resolved = new WeakMap<FastifyRequest, UsersTable | null>();
@@ -33,6 +64,7 @@ const resolved = new WeakMap<FastifyRequest, UsersTable | null>();
 /** The signed-in user of this request, or null; looked up once per request. */
 export async function sessionUser(request: FastifyRequest, services: Services): Promise<UsersTable | null> {
   if (resolved.has(request)) return resolved.get(request) ?? null;
+  identified.add(request);
   const token = sessionToken(request);
   const user = token ? await services.sessions.userFor(token) : null;
   resolved.set(request, user);
@@ -61,6 +93,7 @@ export function setSignInCookie(reply: FastifyReply, token: string, expiresAt: n
 
 /** The token of an `Authorization: Bearer …` header (the plugin's and the AI service's calls). */
 export function bearerToken(request: FastifyRequest): string | undefined {
+  identified.add(request);
   return /^Bearer\s+(\S{1,512})$/i.exec(request.headers.authorization ?? '')?.[1];
 }
 

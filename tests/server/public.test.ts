@@ -183,7 +183,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
       expect(dashboard.body).toContain(`<main>/dashboard for ${email}</main>`);
       expect(dashboard.body).toContain(`&#34;email&#34;:&#34;${email}&#34;`);
       expect(dashboard.body).not.toContain('signedOut');
-      expect(dashboard.headers['cache-control']).toBe('private, no-cache');
+      expect(dashboard.headers['cache-control']).toBe('no-store');
       // Rendered for one response, it is compressed as that response goes out, as the browser asks.
       const compressed = await user.request('GET', '/dashboard', { headers: { 'accept-encoding': 'br' } });
       expect([compressed.headers['content-encoding'], compressed.headers.vary]).toEqual(['br', 'accept-encoding']);

@@ -22,6 +22,7 @@ describe('configuration', () => {
       logLevel: 'info',
       sessionIdleMs: 7 * DAY_MS,
       sessionAbsoluteMs: 30 * DAY_MS,
+      timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 5_000 },
       licenseSigningKey: undefined,
     });
     expect(config.runtime.marketingUrl).toBe('https://sage.example.com');
@@ -56,6 +57,9 @@ describe('configuration', () => {
       DEFAULT_BUILD_UE57_URL: 'https://cdn.example.com/ue57.zip',
       SESSION_IDLE_DAYS: '1',
       SESSION_ABSOLUTE_DAYS: '2',
+      REQUEST_TIMEOUT_MS: '20000',
+      HEADERS_TIMEOUT_MS: '4000',
+      KEEP_ALIVE_TIMEOUT_MS: '3000',
       TRUST_PROXY: '1',
       LOG_LEVEL: 'warn',
     });
@@ -71,12 +75,26 @@ describe('configuration', () => {
       redisUrl: 'redis://cache:6379',
       sessionIdleMs: DAY_MS,
       sessionAbsoluteMs: 2 * DAY_MS,
+      timeouts: { requestMs: 20_000, headersMs: 4_000, keepAliveMs: 3_000 },
       trustProxy: 1,
       logLevel: 'warn',
     });
     expect(config.runtime.marketingUrl).toBe('https://www.example.com');
     expect(config.runtime.installationGuideUrl).toBe('https://docs.example.com/install');
     expect(config.runtime.defaultBuild.ue57Url).toBe('https://cdn.example.com/ue57.zip');
+  });
+
+  it('keeps the connection timeouts bounded, the headers within the whole request', () => {
+    for (const name of ['REQUEST_TIMEOUT_MS', 'HEADERS_TIMEOUT_MS', 'KEEP_ALIVE_TIMEOUT_MS']) {
+      // 0 would mean no limit at all.
+      for (const value of ['0', '-1', '1.5', 'soon', '600001']) {
+        expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(new RegExp(name));
+      }
+    }
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
+      /HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS/,
+    );
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '5000' }).timeouts.headersMs).toBe(5000);
   });
 
   it('requires PUBLIC_URL in production, saying why', () => {
