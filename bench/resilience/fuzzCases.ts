@@ -399,6 +399,8 @@ export function fuzzCase(endpoint: Endpoint, identity: Identity, secrets: { serv
         { origin: 'null' },
         { 'stripe-signature': 't=1,v1=00' },
         { cookie: 'sage_session=%ZZ; sage_sign_in=' },
+        // The https name (the cluster's), broken, and beside a legacy one.
+        { cookie: '__Host-sage_session=%ZZ; sage_session=x' },
       ),
       weight: 1,
     },
