@@ -1,5 +1,5 @@
 // zod/mini, not zod: the sign-in page validates its form with these schemas, and zod/mini's
-// functions tree-shake to a few kB where zod's methods bring all of zod into /login (decision 014).
+// functions tree-shake to a few kB where zod's methods bring all of zod into /login (decision 016).
 // The server reads them as zod schemas like any other (both are zod/v4/core types).
 import * as z from 'zod/mini';
 import { singleLine } from './text';
