@@ -2,7 +2,7 @@
 // 1,000,000) and BENCH_MESSAGES stored messages (default 5,000,000) into a fresh SQLite file (or
 // PostgreSQL with BENCH_DATABASE_URL, into a schema of its own), starts the compiled server on it as
 // `npm start` does, and measures each read one request at a time, as an admin's clicks arrive.
-// Seeding takes minutes; the figures go in the README.
+// Seeding takes minutes; the figures go in docs/performance.md.
 // BENCH_DATA_DIR=… keeps the SQLite file there and reuses it on the next run (migrated to the
 // latest schema, not seeded again) when it already holds BENCH_USERS users; BENCH_PG_SCHEMA=… does
 // the same with that PostgreSQL schema.
