@@ -7,7 +7,7 @@
  *     routes have always answered.
  *
  * Either puts the signed-in user on `request.user`. Routes for which signing in is optional keep
- * asking `sessionUser(request, services)` (routes/sessionCookie.ts), which may answer null.
+ * asking `sessionUser(request, services)` (http/sessionCookie.ts), which may answer null.
  *
  * It also reads every request's session cookie, whose name depends on the deployment: on https it
  * is `__Host-sage_session`, and a legacy `sage_session` (from before the rename, or planted by a
@@ -15,11 +15,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { UsersTable } from '../db/schema';
 import { ERROR_CODES } from '../../contract/errors';
 import { forbidden, unauthorized } from '../errors';
-import { readSessionCookie, SESSION_COOKIE, sessionUser } from '../routes/sessionCookie';
+import { readSessionCookie, SESSION_COOKIE, sessionUser } from '../http/sessionCookie';
 import type { Services } from '../services';
+import type { User } from '../services/users';
 
 /** A hook that lets the request through or throws its 401 or 403. */
 export type Guard = (request: FastifyRequest) => Promise<void>;
@@ -38,7 +38,7 @@ declare module 'fastify' {
      * so reading it on a route without `requireUser` or `requireAdmin` throws (a 500 naming the
      * mistake) instead of quietly giving `undefined`. It is read-only: only a guard sets it.
      */
-    readonly user: UsersTable;
+    readonly user: User;
   }
 }
 
@@ -49,7 +49,7 @@ export interface AuthOptions {
 }
 
 async function authPlugin(app: FastifyInstance, { services, secure }: AuthOptions) {
-  const guarded = new WeakMap<FastifyRequest, UsersTable>();
+  const guarded = new WeakMap<FastifyRequest, User>();
 
   // Callback-style: it runs on every request, and makes no promise but for a legacy cookie.
   app.addHook('onRequest', (request, reply, done) => {
@@ -65,7 +65,7 @@ async function authPlugin(app: FastifyInstance, { services, secure }: AuthOption
   });
 
   app.decorateRequest('user', {
-    getter(this: FastifyRequest): UsersTable {
+    getter(this: FastifyRequest): User {
       const user = guarded.get(this);
       if (!user)
         throw new Error(

@@ -13,7 +13,7 @@ import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TrustProxy } from '../config';
 import type { QueryObserver } from '../db';
-import { bearerToken } from '../routes/sessionCookie';
+import { bearerToken } from '../http/sessionCookie';
 import type { ServiceMetrics } from '../services/metrics';
 import { hashToken, safeEqual } from '../services/tokens';
 

@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../contract/errors';
 import { projectRoot } from '../projectRoot';
 import { compressBodyAsync, sendCompressed, type CompressedBody } from './compression';
-import { sessionCookieName } from '../routes/sessionCookie';
+import { sessionCookieName } from '../http/sessionCookie';
 import { documentRoute, SECURITY_SCHEMES } from './openapiRoutes';
 
 export const OPENAPI_PATH = '/api/openapi.json';

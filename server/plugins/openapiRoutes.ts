@@ -5,7 +5,7 @@
  * document; tests/server/openapi.test.ts fails when a route is missing from this table.
  */
 import type { FastifySchema } from 'fastify';
-import { SESSION_COOKIE, SIGN_IN_COOKIE } from '../routes/sessionCookie';
+import { SESSION_COOKIE, SIGN_IN_COOKIE } from '../http/sessionCookie';
 
 export const SECURITY_SCHEMES = {
   sessionCookie: {

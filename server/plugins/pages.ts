@@ -7,7 +7,7 @@ import type { RuntimeConfig } from '../../contract/config';
 import { documentTitle, pageFor, redirectFor, type PageInfo } from '../../contract/pages';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
 import type { CurrentUser } from '../../contract/user';
-import { sessionToken } from '../routes/sessionCookie';
+import { sessionToken } from '../http/sessionCookie';
 import { escapeHtml } from '../services/mailer';
 import { compressBody, sendCompressed, sendCompressedOnce, type CompressedBody } from './compression';
 

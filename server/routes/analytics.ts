@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { analyticsLocationSchema } from '../../contract/analytics';
 import { AppError, notFound } from '../errors';
 import { ANALYTICS_RATE_LIMITS } from '../services/rateLimiter';
-import { enforceLimits } from './rateLimit';
-import type { App, RouteContext } from './types';
+import { enforceLimits } from '../http/rateLimit';
+import type { App, RouteContext } from '../http/types';
 
 /** Largest analytics request forwarded: posthog-js batches, compressed, stay far below it. */
 export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024;

@@ -10,9 +10,9 @@ import { currentUserSchema } from '../../contract/user';
 import { AppError } from '../errors';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../services/users';
-import { enforceLimits } from './rateLimit';
-import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie, startSession } from './sessionCookie';
-import type { App, RouteContext } from './types';
+import { enforceLimits } from '../http/rateLimit';
+import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie, startSession } from '../http/sessionCookie';
+import type { App, RouteContext } from '../http/types';
 
 const TOO_MANY = {
   login: 'Too many sign-in attempts. Please wait a few minutes and try again.',

@@ -12,12 +12,12 @@ import {
   verifySubscriptionResponseSchema,
   webhookReceivedSchema,
 } from '../../contract/billing';
-import type { UsersTable } from '../db/schema';
+import type { User } from '../services/users';
 import { AppError } from '../errors';
 import { BILLING_RATE_LIMITS } from '../services/rateLimiter';
-import { enforceLimits } from './rateLimit';
-import { sessionUser } from './sessionCookie';
-import type { App, RouteContext } from './types';
+import { enforceLimits } from '../http/rateLimit';
+import { sessionUser } from '../http/sessionCookie';
+import type { App, RouteContext } from '../http/types';
 
 const TOO_MANY = 'Too many billing requests. Please wait a few minutes and try again.';
 
@@ -31,7 +31,7 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
   const { billing } = services;
 
   /** A signed-in user's billing write (the route's requireUser let them in), counted per user. */
-  async function writer(user: UsersTable): Promise<UsersTable> {
+  async function writer(user: User): Promise<User> {
     if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
     await enforceLimits(services, TOO_MANY, [[`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser]]);
     return user;

@@ -3,10 +3,10 @@ import { sendVerificationResponseSchema, VERIFY_LINK_MESSAGES, verificationStatu
 import { emailRequestSchema } from '../../contract/epic';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
 import { normalizeEmail } from '../services/users';
-import { failurePage } from './pageErrors';
-import { enforceLimits } from './rateLimit';
-import { signInToken } from './sessionCookie';
-import type { App, RouteContext } from './types';
+import { failurePage } from '../http/pageErrors';
+import { enforceLimits } from '../http/rateLimit';
+import { signInToken } from '../http/sessionCookie';
+import type { App, RouteContext } from '../http/types';
 import { singleLine } from '../../contract/text';
 
 const TOO_MANY = {

@@ -17,10 +17,10 @@ import { checkLoopbackRedirect } from '../../contract/loopbackRedirect';
 import { ACCOUNT_EXISTS_MESSAGE } from '../../contract/user';
 import { loginCompletedPath, type CallbackOutcome, type PluginRequest } from '../services/epicSignIn';
 import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
-import { failurePage } from './pageErrors';
-import { enforceLimits } from './rateLimit';
-import { sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from './sessionCookie';
-import type { App, RouteContext } from './types';
+import { failurePage } from '../http/pageErrors';
+import { enforceLimits } from '../http/rateLimit';
+import { sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from '../http/sessionCookie';
+import type { App, RouteContext } from '../http/types';
 import { singleLine } from '../../contract/text';
 
 const TOO_MANY = {

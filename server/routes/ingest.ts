@@ -5,9 +5,9 @@ import { ingestMessageSchema, ingestThreadSchema, threadIdSchema, threadStoredSc
 import { AppError, badRequest, unauthorized } from '../errors';
 import { INGESTION_RATE_LIMITS } from '../services/rateLimiter';
 import { hashToken, safeEqual } from '../services/tokens';
-import { enforceLimits } from './rateLimit';
-import { bearerToken, licenseTokenRefusal } from './sessionCookie';
-import type { App, RouteContext } from './types';
+import { enforceLimits } from '../http/rateLimit';
+import { bearerToken, licenseTokenRefusal } from '../http/sessionCookie';
+import type { App, RouteContext } from '../http/types';
 
 /** Who is storing: the AI service (any user) or one user, by their license token. */
 type Caller = { kind: 'service' } | { kind: 'user'; userId: string };

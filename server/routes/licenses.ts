@@ -3,9 +3,9 @@ import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeyS
 import { ERROR_CODES } from '../../contract/errors';
 import { forbidden, notFound } from '../errors';
 import { LICENSE_RATE_LIMITS } from '../services/rateLimiter';
-import { enforceLimits } from './rateLimit';
-import { bearerToken, licenseTokenRefusal } from './sessionCookie';
-import type { App, RouteContext } from './types';
+import { enforceLimits } from '../http/rateLimit';
+import { bearerToken, licenseTokenRefusal } from '../http/sessionCookie';
+import type { App, RouteContext } from '../http/types';
 import { singleLine } from '../../contract/text';
 
 const paramsSchema = z.object({

@@ -1,7 +1,7 @@
 import { sageBuildSchema } from '../../contract/builds';
 import { runtimeConfigSchema } from '../../contract/config';
 import { AppError } from '../errors';
-import type { App, RouteContext } from './types';
+import type { App, RouteContext } from '../http/types';
 
 /** Health, the browser's runtime configuration and the current plugin build: no session needed. */
 export async function publicRoutes(app: App, { config, services }: RouteContext) {

@@ -3,6 +3,8 @@ import { withParameters } from '../db/compiledQuery';
 import type { SignInMethod, UsersTable } from '../db/schema';
 import { hashToken, newToken } from './tokens';
 
+export type { SignInMethod };
+
 /** Sessions that have been used within this long are not written back on every request. */
 const TOUCH_INTERVAL_MS = 60_000;
 

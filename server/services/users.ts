@@ -7,6 +7,9 @@ import { conflict } from '../errors';
 import { burnPasswordCheck, hashPassword, verifyPassword, type ScryptCost } from './passwords';
 import { hashToken, newToken } from './tokens';
 
+/** A user as the services hand it out: the HTTP layer names this, never a table of db/. */
+export type User = UsersTable;
+
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SageApp } from '../../server/app';
-import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../../server/routes/sessionCookie';
+import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../../server/http/sessionCookie';
 import { SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from '../../server/security';
 import { IMMUTABLE_CACHE } from '../../server/plugins/staticAssets';
 import { buildExtraApp, databases, TestClient, uniqueEmail, useTestServer } from './harness';

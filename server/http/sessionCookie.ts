@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LICENSE_REVOKED } from '../../contract/license';
-import type { SignInMethod, UsersTable } from '../db/schema';
 import { AppError, unauthorized } from '../errors';
 import type { Services } from '../services';
-import type { NewSession } from '../services/sessions';
+import type { NewSession, SignInMethod } from '../services/sessions';
+import type { User } from '../services/users';
 
 /** The session cookie of an http deployment (development, tests); on https it is HOST_SESSION_COOKIE. */
 export const SESSION_COOKIE = 'sage_session';
@@ -59,10 +59,10 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
   reply.clearCookie(sessionCookieName(secure), { path: '/', httpOnly: true, sameSite: 'lax', secure });
 }
 
-const resolved = new WeakMap<FastifyRequest, UsersTable | null>();
+const resolved = new WeakMap<FastifyRequest, User | null>();
 
 /** The signed-in user of this request, or null; looked up once per request. */
-export async function sessionUser(request: FastifyRequest, services: Services): Promise<UsersTable | null> {
+export async function sessionUser(request: FastifyRequest, services: Services): Promise<User | null> {
   if (resolved.has(request)) return resolved.get(request) ?? null;
   identified.add(request);
   const token = sessionToken(request);
