@@ -109,7 +109,7 @@ async function main() {
     one('user search (middle of a username)', `/api/admin/users/search?query=${encodeURIComponent(usernameMiddle)}`),
     one('user search (middle of an e-mail)', `/api/admin/users/search?query=${encodeURIComponent(emailMiddle)}`),
     one('user list filtered by q (middle of a username)', users({ filter: { q: usernameMiddle } })),
-    // Terms many users have: a search lists at most SEARCH_LIST_LIMIT of them (decision 012), sorted.
+    // Terms many users have: a search lists at most SEARCH_LIST_LIMIT of them (decision 020), sorted.
     one('user search (common part: 1 user in 20)', `/api/admin/users/search?query=${COMMON}`, 20),
     one('user list filtered by q (common part: 1 user in 20)', users({ filter: { q: COMMON } })),
     one('user search (1 user in 20, all last by username)', `/api/admin/users/search?query=${LAST_COMMON}`, 20),

@@ -31,7 +31,7 @@ export const DEFAULT_PAGE_SIZE = 25;
 
 /**
  * The most users a `q` search of the user list answers, sorted and paged; when more match, the total
- * is this (decision 012). A search is for finding someone: add to the term to narrow it.
+ * is this (decision 020). A search is for finding someone: add to the term to narrow it.
  */
 export const SEARCH_LIST_LIMIT = 1000;
 

@@ -178,7 +178,7 @@ describe.each(databases)('admin user search on $label', (database) => {
           : userRow({ username: `${tag.slice(0, 1)}-${n}-${tag}` });
       }),
     );
-    // Which 50 is the database's choice (decision 012: matches are taken unsorted); their order is ours.
+    // Which 50 is the database's choice (decision 020: matches are taken unsorted); their order is ours.
     const answered = await search(admin.client, tag.slice(1));
     expect(answered).toHaveLength(50);
     const position = new Map(rows.map((r, i) => [r.id, i]));
