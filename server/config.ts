@@ -66,7 +66,10 @@ export function parseAddressList(raw: string): string[] | { bad: string } {
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  // Unset: every interface in production (a proxy or a container's port mapping reaches it), and only
+  // this machine in development, where the defaults (a stand-in for Epic, mail links in the log) are
+  // not for anyone else. `localhost` is both 127.0.0.1 and ::1, as a browser may pick either.
+  HOST: z.string().trim().optional(),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalUrl,
@@ -169,6 +172,7 @@ export interface StripeSettings {
 export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
+  /** The interface to listen on; `localhost` listens on both 127.0.0.1 and ::1 (Fastify). */
   host: string;
   /** Origin the product is reached at; links in e-mails are built from it, never from Host. */
   publicUrl: string;
@@ -302,7 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: e.NODE_ENV,
     port: e.PORT,
-    host: e.HOST,
+    host: e.HOST || (e.NODE_ENV === 'production' ? '0.0.0.0' : 'localhost'),
     publicUrl,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,

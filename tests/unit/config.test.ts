@@ -12,7 +12,7 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       env: 'development',
       port: 3000,
-      host: '0.0.0.0',
+      host: 'localhost',
       publicUrl: 'http://localhost:3000',
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
@@ -30,6 +30,15 @@ describe('configuration', () => {
     expect(config.runtime.installationGuideUrl).toBe('https://sage.example.com/docs/installation');
     expect(config.runtime.defaultBuild.version).toBe(DEFAULT_BUILD_VERSION);
     expect(config.runtime.defaultBuild.ue55Url).toMatch(/^https:\/\/sage\.example\.com\/.+5\.5/);
+  });
+
+  it('listens on this machine only in development, and on every interface in production, unless HOST says otherwise', () => {
+    expect(loadConfig({ NODE_ENV: 'development' }).host).toBe('localhost');
+    expect(loadConfig({ NODE_ENV: 'test' }).host).toBe('localhost');
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://dash.example.com' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: ' ' }).host).toBe('localhost');
+    expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: 'https://dash.example.com', HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
   });
 
   it('derives PUBLIC_URL from PORT when it is not set', () => {
