@@ -171,20 +171,38 @@ export async function startPluginLogin({ server, port = 0, timeoutMs = 600_000 }
 const USAGE = `Usage: npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]
 
 Signs in the way the Sage plugin does (docs/plugin-sign-in.md) and prints the license token.
-  --server URL         the Sage Dashboard origin (default http://localhost:3000)
+  --server URL         the Sage Dashboard origin (default: $PUBLIC_URL, else http://localhost:$PORT,
+                       as the server derives it; http://localhost:3000 with neither set)
   --port N             loopback port for the hand-off (default: any free port)
   --timeout SECONDS    give up after this long (default 600)`;
 
+const isHttpUrl = (value: string) => /^https?:\/\//.test(value) && URL.canParse(value);
+
+/**
+ * The product's origin as the server derives it (server/config.ts): PUBLIC_URL, else localhost on
+ * PORT, so a server started with either is found without --server.
+ */
+function serverFromEnv(env: NodeJS.ProcessEnv): string {
+  const publicUrl = env.PUBLIC_URL?.trim();
+  if (publicUrl) {
+    if (!isHttpUrl(publicUrl)) throw new Error(`PUBLIC_URL must be an http(s) URL, not ${publicUrl}`);
+    return publicUrl;
+  }
+  const port = env.PORT?.trim() || '3000';
+  if (!/^\d+$/.test(port) || Number(port) > 65535) throw new Error(`PORT must be 0 to 65535, not ${port}`);
+  return `http://localhost:${port}`;
+}
+
 /** Parses the command line; throws a readable Error on a bad option. */
-function parseArgs(args: string[]): PluginLoginOptions | 'help' {
-  const options: Required<PluginLoginOptions> = { server: 'http://localhost:3000', port: 0, timeoutMs: 600_000 };
+function parseArgs(args: string[], env: NodeJS.ProcessEnv): PluginLoginOptions | 'help' {
+  const options: Required<PluginLoginOptions> = { server: '', port: 0, timeoutMs: 600_000 };
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     if (flag === '--help' || flag === '-h') return 'help';
     const value = args[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === '--server') {
-      if (!/^https?:\/\//.test(value) || !URL.canParse(value)) throw new Error(`--server must be an http(s) URL, not ${value}`);
+      if (!isHttpUrl(value)) throw new Error(`--server must be an http(s) URL, not ${value}`);
       options.server = value;
     } else if (flag === '--port') {
       if (!/^\d+$/.test(value) || Number(value) > 65535) throw new Error('--port must be 0 to 65535');
@@ -194,11 +212,11 @@ function parseArgs(args: string[]): PluginLoginOptions | 'help' {
       options.timeoutMs = Number(value) * 1000;
     } else throw new Error(`Unknown option ${flag}`);
   }
-  return options;
+  return { ...options, server: options.server || serverFromEnv(env) };
 }
 
 async function main(): Promise<number> {
-  const options = parseArgs(process.argv.slice(2));
+  const options = parseArgs(process.argv.slice(2), process.env);
   if (options === 'help') {
     console.log(USAGE);
     return 0;

@@ -12,9 +12,10 @@ import { databases, errorBody, uniqueEmail, useTestServer, type TestServer } fro
 const TSX = 'node_modules/.bin/tsx';
 const SCRIPT = 'scripts/plugin-login.ts';
 
-/** Runs the CLI; `onLine` sees each stdout line as it arrives. */
-function runCli(args: string[], onLine: (line: string) => void = () => undefined) {
-  const child = spawn(TSX, [SCRIPT, ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs the CLI (without the caller's PUBLIC_URL and PORT, plus `env`); `onLine` sees each stdout line as it arrives. */
+function runCli(args: string[], onLine: (line: string) => void = () => undefined, env: NodeJS.ProcessEnv = {}) {
+  const { PUBLIC_URL: _publicUrl, PORT: _port, ...inherited } = process.env;
+  const child = spawn(TSX, [SCRIPT, ...args], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'], env: { ...inherited, ...env } });
   const out: string[] = [];
   let err = '';
   let partial = '';
@@ -186,6 +187,37 @@ describe('plugin-login CLI', () => {
     const { code, stdout } = await runCli(['--help']).exited;
     expect(code).toBe(0);
     expect(stdout[0]).toBe('Usage: npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]');
+  });
+
+  /** The login address the CLI prints with `env` and no --server; the CLI is stopped then. */
+  async function loginAddressWith(env: NodeJS.ProcessEnv): Promise<string> {
+    let found: (url: string) => void = () => undefined;
+    const printed = new Promise<string>((resolve) => (found = resolve));
+    const cli = runCli([], (line) => line.startsWith('  http') && found(line.trim()), env);
+    try {
+      return await Promise.race([
+        printed,
+        cli.exited.then(({ stderr }) => {
+          throw new Error(`the CLI exited: ${stderr}`);
+        }),
+      ]);
+    } finally {
+      cli.child.kill();
+    }
+  }
+
+  it('signs in at the server PUBLIC_URL names, else at localhost on PORT, as the server derives its origin', async () => {
+    expect(await loginAddressWith({ PUBLIC_URL: 'https://dash.example.com/', PORT: '4000' })).toMatch(
+      /^https:\/\/dash\.example\.com\/api\/auth\/login\?client=ue&/,
+    );
+    expect(await loginAddressWith({ PORT: '4000' })).toMatch(/^http:\/\/localhost:4000\/api\/auth\/login\?client=ue&/);
+    expect(await loginAddressWith({})).toMatch(/^http:\/\/localhost:3000\/api\/auth\/login\?client=ue&/);
+  });
+
+  it('exits 1 naming PUBLIC_URL when it is not an http(s) URL', async () => {
+    const { code, stderr } = await runCli([], undefined, { PUBLIC_URL: 'dash.example.com' }).exited;
+    expect(code).toBe(1);
+    expect(stderr).toContain('PUBLIC_URL must be an http(s) URL, not dash.example.com');
   });
 
   it('exits 1 with a message on stderr for a bad option', async () => {
