@@ -1,4 +1,6 @@
 import Fastify, { type FastifyLoggerOptions, type FastifyReply, type FastifyRequest } from 'fastify';
+import pino, { type DestinationStream } from 'pino';
+import type { Config } from './config';
 
 /** Query parameters that carry secrets: reset tokens, and OAuth codes, verifiers and states. */
 const SECRET_PARAMS = new Set(['token', 'code', 'code_verifier', 'state']);
@@ -52,6 +54,39 @@ export function loggerOptions(level: string, stream?: { write(msg: string): void
     // The req serializer leaves headers out; this is the net should one be logged by hand.
     redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
   };
+}
+
+/** A request's pretty line reads as what was asked and how it was answered: `GET /api/user 200 3 ms`. */
+export function prettyMessage(log: Record<string, unknown>, messageKey: string): string {
+  const req = log.req as ReturnType<typeof serializeRequest> | undefined;
+  const message = typeof log[messageKey] === 'string' ? log[messageKey] : '';
+  if (!req) return message;
+  const res = log.res as { statusCode?: number } | undefined;
+  const answered = `${req.method} ${req.url} ${res?.statusCode ?? '-'} ${Math.round(Number(log.responseTime ?? 0))} ms`;
+  return message === 'request completed' ? answered : `${answered} (${message})`;
+}
+
+/**
+ * Where the log goes: for a person at a terminal in development, one readable coloured line per
+ * entry (pino-pretty, loaded only then); otherwise (a pipe, a file, a supervisor, and always in
+ * production) one JSON object per line, written asynchronously: under load pino batches lines
+ * instead of one write per line, and what is still pending is flushed when the process exits.
+ */
+export async function logDestination(
+  env: Config['env'],
+  stdout: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+): Promise<DestinationStream> {
+  if (env === 'production' || !stdout.isTTY) return pino.destination({ dest: 1, sync: false });
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({
+    destination: stdout,
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    // A request's fields are in its message, and a terminal shows one process's lines in order.
+    ignore: 'pid,hostname,reqId,req,res,responseTime',
+    messageFormat: prettyMessage,
+    sync: true,
+  });
 }
 
 /**

@@ -2,14 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { buildApp } from './app';
 import { createMetrics } from './plugins/metrics';
 import type { RenderPage } from './plugins/pages';
 import { drain } from './plugins/readiness';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
-import { loggerOptions } from './logging';
+import { logDestination, loggerOptions } from './logging';
 import { projectRoot } from './projectRoot';
 import { mailerFromConfig } from './services/mailer';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './services/rateLimiter';
@@ -50,9 +49,7 @@ async function main() {
     rateLimiter: config.redisUrl ? createRedisRateLimiter(new Redis(config.redisUrl)) : createMemoryRateLimiter(),
     staticDir: path.join(root, 'dist', 'client'),
     renderPage: await loadPageRenderer(),
-    // Written asynchronously: under load pino batches lines instead of one write per line; what is
-    // still pending is flushed when the process exits.
-    logger: loggerOptions(config.logLevel, pino.destination({ dest: 1, sync: false })),
+    logger: loggerOptions(config.logLevel, await logDestination(config.env)),
     metrics,
   });
 

@@ -1,6 +1,7 @@
+import { PassThrough } from 'node:stream';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions, redactUrl } from '../../server/logging';
+import { logDestination, loggerOptions, OneLinePerRequest, redactUrl } from '../../server/logging';
 
 describe('redactUrl', () => {
   it.each([
@@ -47,5 +48,50 @@ describe('loggerOptions', () => {
       remoteAddress: '192.0.2.1',
     });
     expect(lines.join('')).not.toContain('s3cret');
+  });
+});
+
+describe('logDestination', () => {
+  /** A terminal stand-in: what the pretty printer writes to it. */
+  function terminal(isTTY: boolean) {
+    const stream = Object.assign(new PassThrough(), { isTTY });
+    let written = '';
+    stream.on('data', (chunk: Buffer) => (written += chunk.toString()));
+    return { stream, written: () => written };
+  }
+
+  it('prints one readable coloured line per request in development at a terminal, URL masked', async () => {
+    const tty = terminal(true);
+    const app = Fastify({
+      logger: loggerOptions('info', await logDestination('development', tty.stream)),
+      logController: new OneLinePerRequest(),
+    });
+    app.get('/reset-password', async (request) => {
+      request.log.warn('worth a look');
+      return 'ok';
+    });
+    await app.inject({ method: 'GET', url: '/reset-password?token=s3cret', headers: { cookie: 'sid=s3cret' } });
+    await app.close();
+    const lines = tty
+      .written()
+      // eslint-disable-next-line no-control-regex
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .trim()
+      .split('\n');
+    expect(tty.written()).toContain('\x1b[');
+    expect(lines).toEqual([
+      expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] WARN: worth a look$/),
+      expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/reset-password\?token=\[redacted\] 200 \d+ ms$/),
+    ]);
+    expect(tty.written()).not.toContain('s3cret');
+  });
+
+  it.each([
+    ['production at a terminal', 'production', true],
+    ['development into a pipe or file', 'development', false],
+  ] as const)('writes JSON to stdout asynchronously in %s', async (_case, env, isTTY) => {
+    const tty = terminal(isTTY);
+    const destination = await logDestination(env, tty.stream);
+    expect(destination).toMatchObject({ fd: 1, sync: false });
   });
 });
