@@ -17,15 +17,7 @@ import { readiness } from './plugins/readiness';
 import { registerStaticAssets } from './plugins/staticAssets';
 import { requestValidatorCompiler, useBoundedJsonBodies } from './requestInput';
 import { serializerCompiler } from './responseSerializer';
-import { adminRoutes } from './routes/admin';
-import { analyticsLocationRoutes, ingestProxyRoutes } from './routes/analytics';
-import { authRoutes } from './routes/auth';
-import { billingRoutes } from './routes/billing';
-import { emailRoutes } from './routes/email';
-import { epicRoutes } from './routes/epic';
-import { ingestRoutes } from './routes/ingest';
-import { licenseRoutes } from './routes/licenses';
-import { publicRoutes } from './routes/public';
+import { routes } from './routes';
 import { clearSessionCookie, dependsOnCaller, sessionUser } from './http/sessionCookie';
 import type { RouteContext } from './http/types';
 import { addSecurityHeaders, checkOrigin, noStoreUnlessCacheable, securityHeaders } from './security';
@@ -182,17 +174,8 @@ export async function buildApp(deps: AppDeps) {
 
   const ctx: RouteContext = { config, services };
   await app.register(readiness, { databaseReachable: services.databaseReachable, rateLimiter: deps.rateLimiter });
-  await app.register(async (api) => publicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  await app.register(async (api) => authRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  await app.register(async (api) => epicRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  await app.register(async (api) => emailRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  await app.register(async (api) => billingRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  await app.register(async (api) => licenseRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  await app.register(async (api) => adminRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  await app.register(async (api) => ingestRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  await app.register(async (api) => analyticsLocationRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
-  // Its own scope: every body kept raw (posthog-js sends gzip/base64 as text/plain or forms).
-  await app.register(async (api) => ingestProxyRoutes(api.withTypeProvider<ZodTypeProvider>(), ctx));
+  // Every route module, each closed to strangers unless routes/access.ts lists it as public.
+  await app.register(async (api) => routes(api.withTypeProvider<ZodTypeProvider>(), ctx));
 
   const hasApp = deps.staticDir !== undefined && fs.existsSync(path.join(deps.staticDir, 'index.html'));
   const servePage =

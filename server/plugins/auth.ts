@@ -1,9 +1,10 @@
 /**
- * Who may call a route, said once (decision 014, "Guards"). Two guards for the routes to name:
+ * The two guards (decision 014, "Guards"), which routes/access.ts gives every route that is not
+ * listed public there (routes never name them themselves):
  *
- *   - `app.requireAdmin`, an `onRequest` hook for a whole module (routes/admin.ts): 401 signed out,
+ *   - `app.requireAdmin`, an `onRequest` hook for the admin folder's routes: 401 signed out,
  *     403 for anyone but an admin, before the query or body is validated (decision 007).
- *   - `app.requireUser`, a route's `preHandler`: 401 signed out, after validation, as the user
+ *   - `app.requireUser`, a route's last `preHandler`: 401 signed out, after validation, as the user
  *     routes have always answered.
  *
  * Either puts the signed-in user on `request.user`. Routes for which signing in is optional keep
@@ -35,7 +36,7 @@ declare module 'fastify' {
     /**
      * The user a guard let through. Typed as always present so guarded handlers need neither a
      * null check nor a cast; the price is that the type cannot tell a guarded route from another,
-     * so reading it on a route without `requireUser` or `requireAdmin` throws (a 500 naming the
+     * so reading it on a route without a guard (a public one) throws (a 500 naming the
      * mistake) instead of quietly giving `undefined`. It is read-only: only a guard sets it.
      */
     readonly user: User;

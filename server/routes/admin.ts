@@ -45,15 +45,12 @@ function sendList(reply: FastifyReply, resource: string, start: number, rows: un
 }
 
 /**
- * The admin console's API (spec §7 `/api/admin/*`). Every route checks `isAdmin` on the server:
- * 401 signed out, 403 for everyone else, before anything is validated or read.
+ * The admin console's API (spec §7 `/api/admin/*`). Every route checks `isAdmin` on the server
+ * (routes/access.ts): 401 signed out, 403 for everyone else, before anything is validated or read.
  */
 export async function adminRoutes(app: App, { services }: RouteContext) {
   const { adminUsers, accountControl, messages, audit, builds } = services;
 
-  // onRequest runs before body and query validation: a stranger learns nothing from error messages.
-  // It puts the admin on request.user (plugins/auth.ts).
-  app.addHook('onRequest', app.requireAdmin);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });

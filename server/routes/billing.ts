@@ -30,7 +30,7 @@ const REDIRECT = { 200: redirectResponseSchema };
 export async function billingRoutes(app: App, { services }: RouteContext) {
   const { billing } = services;
 
-  /** A signed-in user's billing write (the route's requireUser let them in), counted per user. */
+  /** A signed-in user's billing write (the default deny let them in), counted per user. */
   async function writer(user: User): Promise<User> {
     if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
     await enforceLimits(services, TOO_MANY, [[`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser]]);
@@ -42,21 +42,17 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
     products: await billing.products(),
   }));
 
-  app.get(
-    '/api/stripe/user-subscriptions',
-    { preHandler: app.requireUser, schema: { response: { 200: userSubscriptionsResponseSchema } } },
-    async (request, reply) => {
-      const { user } = request;
-      const { subscriptions, hasSubscription, hasDefaultPaymentMethod } = await billing.subscriptions(user.id);
-      if (subscriptions.length === 0) throw new AppError(404, 'no_subscription', BILLING_MESSAGES.noSubscription);
-      reply.header('cache-control', 'no-store');
-      return { ok: true as const, hasSubscription, has_default_payment_method: hasDefaultPaymentMethod, subscriptions };
-    },
-  );
+  app.get('/api/stripe/user-subscriptions', { schema: { response: { 200: userSubscriptionsResponseSchema } } }, async (request, reply) => {
+    const { user } = request;
+    const { subscriptions, hasSubscription, hasDefaultPaymentMethod } = await billing.subscriptions(user.id);
+    if (subscriptions.length === 0) throw new AppError(404, 'no_subscription', BILLING_MESSAGES.noSubscription);
+    reply.header('cache-control', 'no-store');
+    return { ok: true as const, hasSubscription, has_default_payment_method: hasDefaultPaymentMethod, subscriptions };
+  });
 
   app.get(
     '/api/stripe/subscription-status',
-    { preHandler: app.requireUser, schema: { response: { 200: subscriptionStatusResponseSchema } } },
+    { schema: { response: { 200: subscriptionStatusResponseSchema } } },
     async (request, reply) => {
       const { user } = request;
       const { live, hasSubscription, trialEligible } = await billing.subscriptions(user.id);
@@ -65,51 +61,35 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
     },
   );
 
-  app.post(
-    '/api/stripe/verify-subscription',
-    { preHandler: app.requireUser, schema: { response: { 200: verifySubscriptionResponseSchema } } },
-    async (request) => {
-      const { user } = request;
-      await enforceLimits(services, TOO_MANY, [[`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser]]);
-      return { ok: true as const, hasSubscription: await billing.verify(user.id) };
-    },
-  );
+  app.post('/api/stripe/verify-subscription', { schema: { response: { 200: verifySubscriptionResponseSchema } } }, async (request) => {
+    const { user } = request;
+    await enforceLimits(services, TOO_MANY, [[`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser]]);
+    return { ok: true as const, hasSubscription: await billing.verify(user.id) };
+  });
 
-  app.post(
-    '/api/stripe/create-checkout-session',
-    { preHandler: app.requireUser, schema: { body: checkoutRequestSchema, response: REDIRECT } },
-    async (request) => {
-      const user = await writer(request.user);
-      return { ok: true as const, url: await billing.checkout(user, request.body) };
-    },
-  );
+  app.post('/api/stripe/create-checkout-session', { schema: { body: checkoutRequestSchema, response: REDIRECT } }, async (request) => {
+    const user = await writer(request.user);
+    return { ok: true as const, url: await billing.checkout(user, request.body) };
+  });
 
-  app.post(
-    '/api/stripe/create-portal-session',
-    { preHandler: app.requireUser, schema: { body: returnUrlRequestSchema, response: REDIRECT } },
-    async (request) => {
-      const user = await writer(request.user);
-      return { ok: true as const, url: await billing.portal(user, request.body.returnUrl) };
-    },
-  );
+  app.post('/api/stripe/create-portal-session', { schema: { body: returnUrlRequestSchema, response: REDIRECT } }, async (request) => {
+    const user = await writer(request.user);
+    return { ok: true as const, url: await billing.portal(user, request.body.returnUrl) };
+  });
 
   app.post(
     '/api/stripe/create-payment-method-session',
-    { preHandler: app.requireUser, schema: { body: returnUrlRequestSchema, response: REDIRECT } },
+    { schema: { body: returnUrlRequestSchema, response: REDIRECT } },
     async (request) => {
       const user = await writer(request.user);
       return { ok: true as const, url: await billing.paymentMethodSession(user, request.body.returnUrl) };
     },
   );
 
-  app.post(
-    '/api/stripe/resume-subscription',
-    { preHandler: app.requireUser, schema: { body: resumeRequestSchema, response: REDIRECT } },
-    async (request) => {
-      const user = await writer(request.user);
-      return { ok: true as const, url: await billing.resume(user, request.body.subscriptionId, request.body.returnUrl) };
-    },
-  );
+  app.post('/api/stripe/resume-subscription', { schema: { body: resumeRequestSchema, response: REDIRECT } }, async (request) => {
+    const user = await writer(request.user);
+    return { ok: true as const, url: await billing.resume(user, request.body.subscriptionId, request.body.returnUrl) };
+  });
 
   // Where Stripe sends the browser back. It brings the mirror up to date first, so the page the
   // user lands on shows the change even before the webhook arrives; a failure there only waits for it.

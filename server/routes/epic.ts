@@ -175,15 +175,11 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     return epicSignIn.link(signInToken(request), request.body.email);
   });
 
-  app.post(
-    '/api/auth/ue-store-payload',
-    { preHandler: app.requireUser, schema: { response: { 200: storePayloadResponseSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const issued = await pluginHandOff.issueCode(await epicSignIn.flow(signInToken(request)), request.user);
-      return { ok: true as const, ...issued };
-    },
-  );
+  app.post('/api/auth/ue-store-payload', { schema: { response: { 200: storePayloadResponseSchema } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const issued = await pluginHandOff.issueCode(await epicSignIn.flow(signInToken(request)), request.user);
+    return { ok: true as const, ...issued };
+  });
 
   app.post('/api/auth/ue-clear', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
     await epicSignIn.clearPluginRequest(signInToken(request));

@@ -54,13 +54,10 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
     '/api/:product/:id/license',
     {
       schema: { params: paramsSchema, querystring: querySchema, response: { 200: licenseFileSchema } },
-      preHandler: [
-        // An unknown product is a 404 whoever asks, signed in or not; then the session.
-        async (request) => {
-          if (!isLicenseProduct(request.params.product)) throw notFound('Unknown product');
-        },
-        app.requireUser,
-      ],
+      // An unknown product is a 404 whoever asks, signed in or not; then the session (routes/access.ts).
+      preHandler: async (request) => {
+        if (!isLicenseProduct(request.params.product)) throw notFound('Unknown product');
+      },
     },
     async (request, reply) => {
       const { id } = request.params;
