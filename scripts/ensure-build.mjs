@@ -30,6 +30,7 @@ const sources = [
   'index.html',
   'vite.config.ts',
   'tsconfig.json',
+  'tsconfig.base.json',
   'package-lock.json',
   'scripts/build.mjs',
 ];

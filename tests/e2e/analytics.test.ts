@@ -17,13 +17,14 @@ const KEY = 'phc_e2e_test_key';
 async function asOrdinaryChrome<T extends { page: Page }>(storyPage: T): Promise<T> {
   const { page } = storyPage;
   const cdp = await page.context().newCDPSession(page);
-  const userAgent = (await page.evaluate(() => navigator.userAgent)).replace('HeadlessChrome', 'Chrome');
+  // Code that runs in the page is written as text: this project sees Node's types, not the browser's.
+  const userAgent = (await page.evaluate<string>('navigator.userAgent')).replace('HeadlessChrome', 'Chrome');
   await cdp.send('Network.setUserAgentOverride', { userAgent });
   // It also reads navigator.webdriver (true under automation) and the Client Hints brands.
-  await page.context().addInitScript(() => {
+  await page.context().addInitScript(`
     Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false, configurable: true });
     Object.defineProperty(Navigator.prototype, 'userAgentData', { get: () => undefined, configurable: true });
-  });
+  `);
   return storyPage;
 }
 const ADMIN_PASSWORD = 'admin correct horse';

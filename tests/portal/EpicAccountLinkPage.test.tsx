@@ -15,6 +15,8 @@ vi.mock('../../src/browser', async (importOriginal) => {
 
 beforeEach(() => vi.mocked(assignLocation).mockClear());
 afterEach(() => vi.useRealTimers());
+/** A timer no test fakes, to let pending promises settle while timeouts are faked. */
+const realSetTimeout = globalThis.setTimeout;
 
 const EXISTS_TITLE = 'Email Already Exists';
 const EXISTS_TEXT =
@@ -180,11 +182,11 @@ describe('EpicAccountLinkPage linking (§4 Epic link, §8)', () => {
     });
     renderScreen(<EpicAccountLinkPage />, '/epic_account_link');
     await userEvent.setup().type(emailField(), 'ada@example.com');
-    // Only timeouts are faked: the answer is read on promises, flushed below by a real setImmediate.
+    // Only timeouts are faked: the answer is read on promises, flushed below by a real timer.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await answered.promise;
-    await act(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    await act(() => new Promise<void>((resolve) => realSetTimeout(resolve, 0)));
     await act(() => vi.advanceTimersByTimeAsync(99));
     expect(assignLocation).not.toHaveBeenCalled();
     await act(() => vi.advanceTimersByTimeAsync(1));

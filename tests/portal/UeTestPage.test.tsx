@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -22,7 +21,13 @@ const challengeField = () => screen.getByRole('textbox', { name: 'Code challenge
 const startButton = () => screen.getByRole('button', { name: 'Start hand-off' });
 
 /** RFC 7636 S256, computed here independently of the page. */
-const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+async function s256(verifier: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
 
 async function renderReady() {
   renderScreen(<UeTestPage />, '/ue-test');
@@ -53,7 +58,7 @@ describe('UeTestPage (§2 /ue-test, §5 loopback rule)', () => {
     const verifier = (verifierField() as HTMLInputElement).value;
     expect(verifier).toMatch(PKCE_VERIFIER);
     expect(verifier).toHaveLength(43);
-    expect(challengeField()).toHaveValue(s256(verifier));
+    expect(challengeField()).toHaveValue(await s256(verifier));
     expect((challengeField() as HTMLInputElement).value).toMatch(PKCE_S256_CHALLENGE);
     expect(verifierField()).toHaveAttribute('readonly');
     expect(startButton()).toBeEnabled();
@@ -97,7 +102,7 @@ describe('UeTestPage (§2 /ue-test, §5 loopback rule)', () => {
         client: 'ue',
         redirect_uri: redirectUri,
         state: 'my-state-42',
-        code_challenge: s256(verifier),
+        code_challenge: await s256(verifier),
         code_challenge_method: 'S256',
       });
     },

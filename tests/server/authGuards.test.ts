@@ -4,6 +4,8 @@
  * there only behind a guard.
  */
 import { describe, expect, it } from 'vitest';
+// The guards' additions to Fastify's types come with their module's declarations.
+import type {} from '../../server/plugins/auth';
 import { insertUsers, signedInAdmin, signedInUser, userRow } from './adminFlow';
 import { buildExtraApp, databases, errorBody, TestClient, uniqueEmail, useTestServer } from './harness';
 

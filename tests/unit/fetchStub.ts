@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 
 /** The unit tests of `src/api`: a global fetch that answers with `respond()` and records its calls. */
-type FetchArgs = [RequestInfo | URL, RequestInit | undefined];
+type FetchArgs = [Parameters<typeof fetch>[0], RequestInit | undefined];
 
 export function stubFetchWith(respond: () => Response | Promise<Response>) {
   const spy = vi.fn(async (..._args: FetchArgs) => respond());
@@ -9,5 +9,5 @@ export function stubFetchWith(respond: () => Response | Promise<Response>) {
   return spy;
 }
 
-export const jsonResponse = (body: unknown, status = 200, statusText = 'OK') =>
+export const jsonResponse = (body: unknown, status = 200, statusText = 'OK'): Response =>
   new Response(JSON.stringify(body), { status, statusText, headers: { 'content-type': 'application/json' } });
