@@ -1,0 +1,118 @@
+/**
+ * The layers are kept by the tools (decision 015): each deliberate violation below, placed at a path
+ * inside a layer, must be refused by ESLint's import rules or by the layer's TypeScript project, as
+ * `npm test` would refuse it in a real file there.
+ */
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('ESLint import rules between the layers', () => {
+  const eslint = new ESLint({ cwd: root });
+  const refusals = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  };
+
+  it.each([
+    ['src/x.ts', "import { buildApp } from '../server/app';", 'Browser code does not import the server'],
+    ['src/portal/x/y.tsx', "import type { Config } from '../../../server/config';", 'Browser code does not import the server'],
+    ['src/x.ts', "import fs from 'node:fs';", 'Node modules are not there'],
+    ['server/x.ts', "import { App } from '../src/App';", 'Node code does not import the browser app'],
+    ['scripts/x.ts', "export { screenFor } from '../src/portal/screens';", 'Node code does not import the browser app'],
+    ['server/routes/api/x/y.ts', "import { sql } from 'kysely';", 'A route never touches the database'],
+    ['server/routes/api/x/y.ts', "import type { UsersTable } from '../../../db/schema';", 'A route never touches the database'],
+    ['server/routes/x.ts', "import Database from 'better-sqlite3';", 'A route never touches the database'],
+    ['server/routes/x.ts', "import pg from 'pg';", 'A route never touches the database'],
+    ['server/routes/x.ts', "import { App } from '../../src/App';", 'Node code does not import the browser app'],
+    ['server/services/x.ts', "import type { FastifyRequest } from 'fastify';", 'A service is free of HTTP'],
+    ['server/services/billing/x.ts', "import cookie from '@fastify/cookie';", 'A service is free of HTTP'],
+    ['server/services/x.ts', "import fp from 'fastify-plugin';", 'A service is free of HTTP'],
+    ['server/services/x.ts', "import { sessionUser } from '../http/sessionCookie';", 'A service is free of HTTP'],
+    ['contract/x.ts', "import { sql } from 'kysely';", 'The contract depends on zod and its own files only'],
+    ['contract/x.ts', "import { loadConfig } from '../server/config';", 'The contract depends on zod and its own files only'],
+  ])('%s: refuses %s', async (file, code, message) => {
+    expect(await refusals(file, code)).toEqual([expect.stringContaining(message)]);
+  });
+
+  it.each([
+    [
+      'src/x.ts',
+      "import { z } from 'zod';\nimport { pageFor } from '../contract/pages';\nimport { renderToString } from 'react-dom/server';",
+    ],
+    ['server/routes/api/x/y.ts', "import type { FastifyInstance } from 'fastify';\nimport type { Services } from '../../../services';"],
+    [
+      'server/services/x.ts',
+      "import { sql } from 'kysely';\nimport { db } from '../db';\nimport { userSchema } from '../../contract/user';",
+    ],
+    ['server/plugins/x.ts', "import fp from 'fastify-plugin';\nimport { db } from '../db';"],
+    ['contract/x.ts', "import { z } from 'zod/mini';\nimport { singleLine } from './text';"],
+  ])('%s: allows what the layer may use', async (file, code) => {
+    expect(await refusals(file, code)).toEqual([]);
+  });
+});
+
+// Each program loads its platform's type declarations afresh: seconds, not milliseconds.
+describe("each layer's TypeScript project", { timeout: 60_000 }, () => {
+  /** Type-checks the given files (path → code) as members of the project in `dir`; the error codes per file. */
+  function typeErrors(dir: string, files: Record<string, string>) {
+    const config = ts.getParsedCommandLineOfConfigFile(path.join(root, dir, 'tsconfig.json'), undefined, {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+      },
+    })!;
+    const virtual = new Map(Object.entries(files).map(([file, code]) => [path.join(root, file), code]));
+    const host = ts.createCompilerHost(config.options);
+    host.fileExists = (file) => virtual.has(file) || ts.sys.fileExists(file);
+    host.readFile = (file) => virtual.get(file) ?? ts.sys.readFile(file);
+    const program = ts.createProgram({
+      // The project's own ambient declarations (contract/url.d.ts) come along, as in `tsc -b`.
+      rootNames: [...virtual.keys(), ...config.fileNames.filter((file) => file.endsWith('.d.ts'))],
+      options: config.options,
+      projectReferences: config.projectReferences,
+      host,
+    });
+    const codes = (file: string) =>
+      ts
+        .getPreEmitDiagnostics(program, program.getSourceFile(path.join(root, file)))
+        .filter((d) => d.file?.fileName === path.join(root, file))
+        .map((d) => d.code)
+        .sort();
+    return Object.fromEntries(Object.keys(files).map((file) => [file, codes(file)]));
+  }
+
+  // 2591: "Cannot find name 'process'… install type definitions for node"; 2584: "Cannot find name
+  // 'document'… include 'dom'"; 6059 and 6307: a file outside the project's folder and references.
+  it('gives browser code the DOM and not Node, and no way into the server', () => {
+    expect(
+      typeErrors('src', {
+        'src/__nodeGlobal.ts': 'export const mode = process.env.NODE_ENV;',
+        'src/__serverImport.ts': "export { loadConfig } from '../server/config';",
+        'src/__browser.ts': 'export const title: string = document.title;',
+      }),
+    ).toEqual({ 'src/__nodeGlobal.ts': [2591], 'src/__serverImport.ts': [6059, 6307], 'src/__browser.ts': [] });
+  });
+
+  it('gives server code Node and not the DOM', () => {
+    expect(
+      typeErrors('server', {
+        'server/__domGlobal.ts': 'export const title = document.title;',
+        'server/__node.ts': 'export const cwd: string = process.cwd();',
+      }),
+    ).toEqual({ 'server/__domGlobal.ts': [2584], 'server/__node.ts': [] });
+  });
+
+  it('gives the contract neither, only the WHATWG URL both provide', () => {
+    expect(
+      typeErrors('contract', {
+        'contract/__nodeGlobal.ts': 'export const mode = process.env.NODE_ENV;',
+        'contract/__domGlobal.ts': 'export const title = document.title;',
+        'contract/__url.ts': "export const host: string = new URL('http://localhost:1/').hostname;",
+      }),
+    ).toEqual({ 'contract/__nodeGlobal.ts': [2591], 'contract/__domGlobal.ts': [2584], 'contract/__url.ts': [] });
+  });
+});
