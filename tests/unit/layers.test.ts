@@ -57,14 +57,17 @@ describe('ESLint import rules between the layers', () => {
 
 // Each program loads its platform's type declarations afresh: seconds, not milliseconds.
 describe("each layer's TypeScript project", { timeout: 60_000 }, () => {
-  /** Type-checks the given files (path → code) as members of the project in `dir`; the error codes per file. */
-  function typeErrors(dir: string, files: Record<string, string>) {
-    const config = ts.getParsedCommandLineOfConfigFile(path.join(root, dir, 'tsconfig.json'), undefined, {
+  const parse = (configFile: string) =>
+    ts.getParsedCommandLineOfConfigFile(configFile, undefined, {
       ...ts.sys,
       onUnRecoverableConfigFileDiagnostic: (d) => {
         throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       },
     })!;
+
+  /** Type-checks the given files (path → code) as members of the project in `dir`; the error codes per file. */
+  function typeErrors(dir: string, files: Record<string, string>) {
+    const config = parse(path.join(root, dir, 'tsconfig.json'));
     const virtual = new Map(Object.entries(files).map(([file, code]) => [path.join(root, file), code]));
     const host = ts.createCompilerHost(config.options);
     host.fileExists = (file) => virtual.has(file) || ts.sys.fileExists(file);
@@ -84,6 +87,18 @@ describe("each layer's TypeScript project", { timeout: 60_000 }, () => {
         .sort();
     return Object.fromEntries(Object.keys(files).map((file) => [file, codes(file)]));
   }
+
+  it('takes in every TypeScript file of the repository, so a new folder cannot go unchecked', () => {
+    const projects = parse(path.join(root, 'tsconfig.json')).projectReferences!.map((ref) => ts.resolveProjectReferencePath(ref));
+    const checked = new Set(projects.flatMap((project) => parse(project).fileNames));
+    const files = ts.sys.readDirectory(
+      root,
+      ['.ts', '.tsx', '.mts', '.cts'],
+      ['**/node_modules', 'dist', 'data', 'coverage', '.test-data'],
+    );
+    expect(files.length).toBeGreaterThan(300);
+    expect(files.filter((file) => !checked.has(file))).toEqual([]);
+  });
 
   // 2591: "Cannot find name 'process'… install type definitions for node"; 2584: "Cannot find name
   // 'document'… include 'dom'"; 6059 and 6307: a file outside the project's folder and references.
