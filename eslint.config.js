@@ -24,6 +24,10 @@ const forbid = {
     regex: upTo('(routes|plugins|http)'),
     message: 'A service is free of HTTP: it never imports routes, plugins or server/http/.',
   },
+  routes: {
+    regex: upTo('routes'),
+    message: 'Nothing imports a route: only server/app.ts registers them; shared HTTP helpers live in server/http/.',
+  },
   outsideContract: {
     regex: '^(?!\\./|zod(/|$))',
     message: 'The contract depends on zod and its own files only: browser and server both load it.',
@@ -64,6 +68,7 @@ export default tseslint.config(
   restrict(NODE_CODE, forbid.src),
   restrict(code('server/routes'), forbid.src, forbid.database),
   restrict(code('server/services'), forbid.src, forbid.fastify, forbid.http),
+  restrict(code('server/plugins', 'server/http'), forbid.src, forbid.routes),
   restrict(code('contract'), forbid.outsideContract),
   {
     // React's rules for React code only: elsewhere `use…` is the vitest-hook convention (useTestServer).

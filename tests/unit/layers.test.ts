@@ -32,6 +32,8 @@ describe('ESLint import rules between the layers', () => {
     ['server/services/billing/x.ts', "import cookie from '@fastify/cookie';", 'A service is free of HTTP'],
     ['server/services/x.ts', "import fp from 'fastify-plugin';", 'A service is free of HTTP'],
     ['server/services/x.ts', "import { sessionUser } from '../http/sessionCookie';", 'A service is free of HTTP'],
+    ['server/plugins/x.ts', "import { PUBLIC_ROUTES } from '../routes/access';", 'Nothing imports a route'],
+    ['server/http/x.ts', "import { accountRoutes } from '../routes/api/account';", 'Nothing imports a route'],
     ['contract/x.ts', "import { sql } from 'kysely';", 'The contract depends on zod and its own files only'],
     ['contract/x.ts', "import { loadConfig } from '../server/config';", 'The contract depends on zod and its own files only'],
   ])('%s: refuses %s', async (file, code, message) => {
@@ -48,7 +50,11 @@ describe('ESLint import rules between the layers', () => {
       'server/services/x.ts',
       "import { sql } from 'kysely';\nimport { db } from '../db';\nimport { userSchema } from '../../contract/user';",
     ],
-    ['server/plugins/x.ts', "import fp from 'fastify-plugin';\nimport { db } from '../db';"],
+    [
+      'server/plugins/x.ts',
+      "import fp from 'fastify-plugin';\nimport { db } from '../db';\nimport { sessionToken } from '../http/sessionCookie';",
+    ],
+    ['server/app.ts', "import { registerRoutes } from './routes';"],
     ['contract/x.ts', "import { z } from 'zod/mini';\nimport { singleLine } from './text';"],
   ])('%s: allows what the layer may use', async (file, code) => {
     expect(await refusals(file, code)).toEqual([]);
