@@ -74,15 +74,22 @@ function fromDocument(doc: { paths: Record<string, Record<string, OpenApiOperati
   return endpoints;
 }
 
-/** Without the document: the routes as the modules in server/routes/ declare them (no schemas). */
+/**
+ * Without the document: the routes as the modules in server/routes/ declare them (no schemas),
+ * each path below the prefix its folder stands for (server/routes/index.ts).
+ */
 function fromRouteModules(): Endpoint[] {
   const dir = path.join(ROOT, 'server', 'routes');
   const endpoints = new Map<string, Endpoint>();
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+  for (const file of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+    const folder = path.dirname(file).split(path.sep).join('/');
+    const prefix = folder === '.' ? '' : `/${folder}`;
     const text = fs.readFileSync(path.join(dir, file), 'utf8');
-    for (const match of text.matchAll(/\.(get|post|put|patch|delete)\(\s*'(\/api\/[^']*)'/g)) {
+    for (const match of text.matchAll(/\.(get|post|put|patch|delete)\(\s*'(\/[^']*)'/g)) {
       const method = (match[1] ?? '').toUpperCase();
-      const route = (match[2] ?? '').replace(/:(\w+)/g, '{$1}');
+      const full = `${prefix}${match[2] ?? ''}`;
+      if (!full.startsWith('/api/')) continue;
+      const route = full.replace(/:(\w+)/g, '{$1}');
       const pathParams = [...route.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
       endpoints.set(`${method} ${route}`, {
         method,
@@ -109,7 +116,7 @@ export async function listEndpoints(client: HttpsClient): Promise<{ endpoints: E
   } catch {
     // Fall back below.
   }
-  return { endpoints: fromRouteModules(), source: 'server/routes/*.ts (no /api/openapi.json)' };
+  return { endpoints: fromRouteModules(), source: 'server/routes/ (no /api/openapi.json)' };
 }
 
 const pageEndpoints = (): Endpoint[] =>

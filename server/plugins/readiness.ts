@@ -1,5 +1,5 @@
 /**
- * `GET /readyz` and the drain on shutdown. `/healthz` (routes/public.ts) says the process lives;
+ * `GET /readyz` and the drain on shutdown. `/healthz` (routes/healthz.ts) says the process lives;
  * `/readyz` says whether a load balancer should send it traffic: the database answers, Redis
  * answers when the rate limiter uses it, and the instance is not shutting down.
  */

@@ -1,37 +1,45 @@
 /**
- * The route tree: every route module, registered in its own scope under the deny hook of
- * routes/access.ts (a route needs a signed-in user unless listed public there).
+ * The route tree. A module lives in the folder of its URL prefix and is registered with that
+ * prefix, so it writes `/users/:id`, not `/api/admin/users/:id` (tests/server/routeFolders.test.ts
+ * holds the folders and this table together). Each module gets its own scope, under the deny hook
+ * of access.ts: a route needs a signed-in user unless access.ts lists it public.
  */
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, RouteContext } from '../http/types';
 import { denyUnlessPublic } from './access';
-import { adminRoutes } from './admin';
-import { analyticsLocationRoutes, ingestProxyRoutes } from './analytics';
-import { authRoutes } from './auth';
-import { billingRoutes } from './billing';
-import { emailRoutes } from './email';
-import { epicRoutes } from './epic';
-import { ingestRoutes } from './ingest';
-import { licenseRoutes } from './licenses';
-import { publicRoutes } from './public';
+import { accountRoutes } from './api/account';
+import { adminConsoleRoutes } from './api/admin/console';
+import { analyticsLocationRoutes } from './api/analytics/location';
+import { epicRoutes } from './api/auth/epic';
+import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
+import { emailVerificationRoutes } from './api/email/verification';
+import { epicLinkRoutes } from './api/epicLink';
+import { ingestionRoutes } from './api/ingest/messages';
+import { licenseRoutes } from './api/licenses';
+import { productRoutes } from './api/product';
+import { billingRoutes } from './api/stripe/billing';
+import { healthRoutes } from './healthz';
+import { ingestProxyRoutes } from './ingest/proxy';
 
-type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
+export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 
-const MODULES: RouteModule[] = [
-  publicRoutes,
-  authRoutes,
-  epicRoutes,
-  emailRoutes,
-  billingRoutes,
-  licenseRoutes,
-  adminRoutes,
-  ingestRoutes,
-  analyticsLocationRoutes,
-  // Its own scope: every body kept raw (posthog-js sends gzip/base64 as text/plain or forms).
-  ingestProxyRoutes,
-];
+/** Every route module, by its folder under server/routes/, which is also its URL prefix. */
+export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
+  '': [healthRoutes],
+  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes],
+  '/api/auth': [epicRoutes, pluginHandOffRoutes],
+  '/api/email': [emailVerificationRoutes],
+  '/api/stripe': [billingRoutes],
+  '/api/admin': [adminConsoleRoutes],
+  '/api/ingest': [ingestionRoutes],
+  '/api/analytics': [analyticsLocationRoutes],
+  // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).
+  '/ingest': [ingestProxyRoutes],
+};
 
 export async function routes(app: App, ctx: RouteContext): Promise<void> {
   denyUnlessPublic(app);
-  for (const module of MODULES) await app.register(async (scope) => module(scope.withTypeProvider<ZodTypeProvider>(), ctx));
+  for (const [prefix, modules] of Object.entries(ROUTE_FOLDERS)) {
+    for (const module of modules) await app.register(async (scope) => module(scope.withTypeProvider<ZodTypeProvider>(), ctx), { prefix });
+  }
 }

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_RATE_LIMITS } from '../../server/services/rateLimiter';
 import type { SageApp } from '../../server/app';
-import { INGEST_BODY_LIMIT_BYTES } from '../../server/routes/analytics';
+import { INGEST_BODY_LIMIT_BYTES } from '../../server/routes/ingest/proxy';
 import { normalizeLocation } from '../../server/services/ipLocation';
 import { buildExtraApp, databases, PUBLIC_URL, useTestServer } from './harness';
 

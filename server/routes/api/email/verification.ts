@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { sendVerificationResponseSchema, VERIFY_LINK_MESSAGES, verificationStatusSchema } from '../../contract/emailVerification';
-import { emailRequestSchema } from '../../contract/epic';
-import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
-import { normalizeEmail } from '../services/users';
-import { failurePage } from '../http/pageErrors';
-import { enforceLimits } from '../http/rateLimit';
-import { signInToken } from '../http/sessionCookie';
-import type { App, RouteContext } from '../http/types';
-import { singleLine } from '../../contract/text';
+import { sendVerificationResponseSchema, VERIFY_LINK_MESSAGES, verificationStatusSchema } from '../../../../contract/emailVerification';
+import { emailRequestSchema } from '../../../../contract/epic';
+import { AUTH_RATE_LIMITS } from '../../../services/rateLimiter';
+import { normalizeEmail } from '../../../services/users';
+import { failurePage } from '../../../http/pageErrors';
+import { enforceLimits } from '../../../http/rateLimit';
+import { signInToken } from '../../../http/sessionCookie';
+import type { App, RouteContext } from '../../../http/types';
+import { singleLine } from '../../../../contract/text';
 
 const TOO_MANY = {
   send: 'Too many verification emails. Please try again later.',
@@ -21,12 +21,12 @@ const completedPath = (success: boolean, message: string) =>
   `/email-verification-completed?success=${success}&message=${encodeURIComponent(message)}`;
 
 /** Verifying the e-mail a new Epic account links (spec §4 Email verification). */
-export async function emailRoutes(app: App, { services }: RouteContext) {
+export async function emailVerificationRoutes(app: App, { services }: RouteContext) {
   const { emailVerification } = services;
 
   for (const [path, mode] of [
-    ['/api/email/send-verification', 'send'],
-    ['/api/email/resend-verification', 'resend'],
+    ['/send-verification', 'send'],
+    ['/resend-verification', 'resend'],
   ] as const) {
     app.post(path, { schema: { body: emailRequestSchema, response: { 200: sendVerificationResponseSchema } } }, async (request) => {
       const { email } = request.body;
@@ -42,7 +42,7 @@ export async function emailRoutes(app: App, { services }: RouteContext) {
   }
 
   app.post(
-    '/api/email/check-verification-status',
+    '/check-verification-status',
     { schema: { body: emailRequestSchema, response: { 200: verificationStatusSchema } } },
     async (request, reply) => {
       await enforceLimits(services, TOO_MANY.status, [[`verification-status:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationStatusPerIp]]);
@@ -57,7 +57,7 @@ export async function emailRoutes(app: App, { services }: RouteContext) {
     completedPath(false, failure === 'rate_limited' ? VERIFY_LINK_MESSAGES.tooMany : VERIFY_LINK_MESSAGES.failed),
   );
   app.get(
-    '/api/email/verify',
+    '/verify',
     { schema: { querystring: verifyQuerySchema }, attachValidation: true, errorHandler: toCompletedPage },
     async (request, reply) => {
       await enforceLimits(services, TOO_MANY.link, [[`verification-link:ip:${request.ip}`, AUTH_RATE_LIMITS.verificationLinkPerIp]]);

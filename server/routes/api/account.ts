@@ -5,14 +5,14 @@ import {
   okResponseSchema,
   registerRequestSchema,
   resetPasswordRequestSchema,
-} from '../../contract/auth';
-import { currentUserSchema } from '../../contract/user';
-import { AppError } from '../errors';
-import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
-import { normalizeEmail, toCurrentUser } from '../services/users';
-import { enforceLimits } from '../http/rateLimit';
-import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie, startSession } from '../http/sessionCookie';
-import type { App, RouteContext } from '../http/types';
+} from '../../../contract/auth';
+import { currentUserSchema } from '../../../contract/user';
+import { AppError } from '../../errors';
+import { AUTH_RATE_LIMITS } from '../../services/rateLimiter';
+import { normalizeEmail, toCurrentUser } from '../../services/users';
+import { enforceLimits } from '../../http/rateLimit';
+import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie, startSession } from '../../http/sessionCookie';
+import type { App, RouteContext } from '../../http/types';
 
 const TOO_MANY = {
   login: 'Too many sign-in attempts. Please wait a few minutes and try again.',
@@ -26,7 +26,7 @@ const OK = { 200: okResponseSchema };
 const CREATED = { 201: okResponseSchema };
 
 /** Legacy e-mail sign-in, registration, logout, password reset and the current user. */
-export async function authRoutes(app: App, { config, services }: RouteContext) {
+export async function accountRoutes(app: App, { config, services }: RouteContext) {
   const secure = config.publicUrl.startsWith('https:');
 
   const limit = (message: string, checks: Parameters<typeof enforceLimits>[2]) => enforceLimits(services, message, checks);
@@ -41,11 +41,11 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     if (sessionToken(request) && !(await sessionUser(request, services))) clearSessionCookie(reply, secure);
   }
 
-  app.get('/api/user', { preHandler: dropEndedSession, schema: { response: { 200: currentUserSchema } } }, async (request) =>
+  app.get('/user', { preHandler: dropEndedSession, schema: { response: { 200: currentUserSchema } } }, async (request) =>
     toCurrentUser(request.user),
   );
 
-  app.post('/api/login', { schema: { body: loginRequestSchema, response: OK } }, async (request, reply) => {
+  app.post('/login', { schema: { body: loginRequestSchema, response: OK } }, async (request, reply) => {
     const { email, password, rememberMe } = request.body;
     // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
     // of them failed. Only failures count per account (else anyone could lock a known address out
@@ -66,7 +66,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     return { ok: true as const, message: 'Signed in' };
   });
 
-  app.post('/api/register', { schema: { body: registerRequestSchema, response: CREATED } }, async (request, reply) => {
+  app.post('/register', { schema: { body: registerRequestSchema, response: CREATED } }, async (request, reply) => {
     const { email, password } = request.body;
     await limit(TOO_MANY.register, [
       [`register:ip:${request.ip}`, AUTH_RATE_LIMITS.registerPerIp],
@@ -85,7 +85,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     clearSessionCookie(reply, secure);
   }
 
-  app.post('/api/logout', { schema: { response: OK } }, async (request, reply) => {
+  app.post('/logout', { schema: { response: OK } }, async (request, reply) => {
     await logout(request, reply);
     return { ok: true as const, message: 'Signed out' };
   });
@@ -94,13 +94,13 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
   // ends the session and lands on the home page. Anything else (another site's link or redirect, a
   // same-site page, a typed address, a client that sends no fetch metadata) signs nobody out: it
   // lands on /logout, whose button asks to sign out with a POST.
-  app.get('/api/logout', async (request, reply) => {
+  app.get('/logout', async (request, reply) => {
     if (request.headers['sec-fetch-site'] !== 'same-origin') return reply.redirect('/logout');
     await logout(request, reply);
     return reply.redirect('/');
   });
 
-  app.post('/api/forgot-password', { schema: { body: forgotPasswordRequestSchema, response: OK } }, async (request) => {
+  app.post('/forgot-password', { schema: { body: forgotPasswordRequestSchema, response: OK } }, async (request) => {
     const { email } = request.body;
     await limit(TOO_MANY.forgot, [
       [`forgot:ip:${request.ip}`, AUTH_RATE_LIMITS.forgotPerIp],
@@ -113,7 +113,7 @@ export async function authRoutes(app: App, { config, services }: RouteContext) {
     };
   });
 
-  app.post('/api/reset-password', { schema: { body: resetPasswordRequestSchema, response: OK } }, async (request) => {
+  app.post('/reset-password', { schema: { body: resetPasswordRequestSchema, response: OK } }, async (request) => {
     await limit(TOO_MANY.reset, [[`reset:ip:${request.ip}`, AUTH_RATE_LIMITS.resetPerIp]]);
     await services.passwordReset.reset(request.body.token, request.body.newPassword);
     return { ok: true as const, message: 'Password reset successful. Please login with your new password.' };

@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { analyticsLocationSchema } from '../../contract/analytics';
-import { AppError, notFound } from '../errors';
-import { ANALYTICS_RATE_LIMITS } from '../services/rateLimiter';
-import { enforceLimits } from '../http/rateLimit';
-import type { App, RouteContext } from '../http/types';
+import { AppError, notFound } from '../../errors';
+import { ANALYTICS_RATE_LIMITS } from '../../services/rateLimiter';
+import { enforceLimits } from '../../http/rateLimit';
+import type { App, RouteContext } from '../../http/types';
 
 /** Largest analytics request forwarded: posthog-js batches, compressed, stay far below it. */
 export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -106,23 +105,9 @@ export async function ingestProxyRoutes(app: App, { config, services }: RouteCon
 
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/ingest/*',
+    url: '/*',
     bodyLimit: INGEST_BODY_LIMIT_BYTES,
     handler: forward,
   });
-  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/ingest', handler: forward });
-}
-
-/** `GET /api/analytics/location`: the caller's location, looked up by the IP-location service. */
-export async function analyticsLocationRoutes(app: App, { services }: RouteContext) {
-  app.get('/api/analytics/location', { schema: { response: { 200: analyticsLocationSchema } } }, async (request, reply) => {
-    if (!services.ipLocation.configured) throw notFound('No IP-location provider is configured');
-    reply.header('cache-control', 'private, max-age=3600');
-    try {
-      return await services.ipLocation.lookup(request.ip);
-    } catch (err) {
-      request.log.warn({ err }, 'IP-location lookup failed');
-      throw new AppError(502, 'bad_gateway', 'The location could not be looked up');
-    }
-  });
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '', handler: forward });
 }

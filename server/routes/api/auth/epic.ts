@@ -1,32 +1,23 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   authStatusSchema,
-  checkExistsResponseSchema,
-  emailRequestSchema,
-  linkResponseSchema,
   PKCE_S256_CHALLENGE,
-  PKCE_VERIFIER,
-  pluginPayloadSchema,
   signInClientSchema,
   signInOkSchema,
-  storePayloadResponseSchema,
   type AuthFailureReason,
-} from '../../contract/epic';
-import { checkLoopbackRedirect } from '../../contract/loopbackRedirect';
-import { ACCOUNT_EXISTS_MESSAGE } from '../../contract/user';
-import { loginCompletedPath, type CallbackOutcome, type PluginRequest } from '../services/epicSignIn';
-import { AUTH_RATE_LIMITS } from '../services/rateLimiter';
-import { failurePage } from '../http/pageErrors';
-import { enforceLimits } from '../http/rateLimit';
-import { sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from '../http/sessionCookie';
-import type { App, RouteContext } from '../http/types';
-import { singleLine } from '../../contract/text';
+} from '../../../../contract/epic';
+import { checkLoopbackRedirect } from '../../../../contract/loopbackRedirect';
+import { loginCompletedPath, type CallbackOutcome, type PluginRequest } from '../../../services/epicSignIn';
+import { AUTH_RATE_LIMITS } from '../../../services/rateLimiter';
+import { failurePage } from '../../../http/pageErrors';
+import { enforceLimits } from '../../../http/rateLimit';
+import { sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from '../../../http/sessionCookie';
+import type { App, RouteContext } from '../../../http/types';
+import { singleLine } from '../../../../contract/text';
 
 const TOO_MANY = {
   start: 'Too many sign-in attempts. Please wait a few minutes and try again.',
-  lookup: 'Too many email checks. Please wait a few minutes and try again.',
-  exchange: 'Too many code exchanges. Please wait a few minutes and try again.',
 };
 
 const queryText = (max: number) => z.string().check(singleLine('A sign-in parameter')).max(max, `must be at most ${max} characters`);
@@ -47,22 +38,15 @@ const callbackQuerySchema = z.object({
   iss: queryText(2048).optional(),
 });
 
-const payloadQuerySchema = z.object({
-  code: z.string({ error: 'code is required' }).check(singleLine('code')).min(1, 'code is required').max(100, 'code is too long'),
-  code_verifier: z
-    .string({ error: 'code_verifier is required' })
-    .regex(PKCE_VERIFIER, 'code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, "-", ".", "_" or "~"'),
-});
-
 /** The plugin's state is echoed to its loopback listener: printable ASCII, bounded. */
 const PLUGIN_STATE = /^[\x21-\x7e]{1,512}$/;
 
 export const failurePath = (reason: AuthFailureReason) => `/authentication_failed?reason=${reason}`;
 
-/** Epic sign-in (OAuth 2.0 + PKCE), e-mail linking, and the plugin hand-off (client=ue). */
+/** Epic sign-in (OAuth 2.0 + PKCE) under `/api/auth`; its e-mail linking is in ../epicLink.ts, the plugin hand-off in pluginHandOff.ts. */
 export async function epicRoutes(app: App, { config, services }: RouteContext) {
   const secure = config.publicUrl.startsWith('https:');
-  const { epicSignIn, pluginHandOff } = services;
+  const { epicSignIn } = services;
 
   /** Sends the browser where a callback's outcome leads, signing it in when it succeeded. */
   function land(reply: FastifyReply, outcome: CallbackOutcome) {
@@ -90,22 +74,10 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
 
   // The navigations below are a person's browser: malformed queries (validated, attachValidation)
   // and failures land on the failure page rather than on a JSON error.
-  /**
-   * check-exists and link tell whether an e-mail has an account: counted per IP, and per Epic
-   * account once the browser is known to have one waiting (others get their 403 uncounted).
-   */
-  async function limitEmailLookups(request: FastifyRequest) {
-    await enforceLimits(services, TOO_MANY.lookup, [[`email-lookup:ip:${request.ip}`, AUTH_RATE_LIMITS.emailLookupPerIp]]);
-    const flow = await epicSignIn.pendingFlow(signInToken(request));
-    await enforceLimits(services, TOO_MANY.lookup, [
-      [`email-lookup:epic:${flow.epic_account_id}`, AUTH_RATE_LIMITS.emailLookupPerEpicAccount],
-    ]);
-  }
-
   const toFailurePage = failurePage(failurePath);
 
   app.get(
-    '/api/auth/login',
+    '/login',
     { schema: { querystring: loginQuerySchema }, attachValidation: true, errorHandler: toFailurePage },
     async (request, reply) => {
       await enforceLimits(services, TOO_MANY.start, [[`epic-start:ip:${request.ip}`, AUTH_RATE_LIMITS.epicStartPerIp]]);
@@ -132,7 +104,7 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
 
   // Epic sends the browser back here (EPIC_REDIRECT_URI).
   app.get(
-    '/api/auth/callback',
+    '/callback',
     { schema: { querystring: callbackQuerySchema }, attachValidation: true, errorHandler: toFailurePage },
     async (request, reply) => {
       // Not an answer our authorize request could have produced.
@@ -142,58 +114,17 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     },
   );
 
-  app.get('/api/auth/callback-internal', { errorHandler: toFailurePage }, async (request, reply) =>
+  app.get('/callback-internal', { errorHandler: toFailurePage }, async (request, reply) =>
     land(reply, await epicSignIn.completeVerifiedLink(signInToken(request), sessionToken(request))),
   );
 
-  app.get('/api/auth/status', { schema: { response: { 200: authStatusSchema } } }, async (request, reply) => {
+  app.get('/status', { schema: { response: { 200: authStatusSchema } } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return epicSignIn.status(signInToken(request), await sessionUser(request, services));
   });
 
-  app.post('/api/auth/epic/cancel', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
+  app.post('/epic/cancel', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
     await epicSignIn.cancel(signInToken(request));
     return { ok: true as const, message: 'Sign-in canceled' };
   });
-
-  app.post(
-    '/api/user/check-exists',
-    { schema: { body: emailRequestSchema, response: { 200: checkExistsResponseSchema } } },
-    async (request) => {
-      await limitEmailLookups(request);
-      const exists = await epicSignIn.emailExists(signInToken(request), request.body.email);
-      return {
-        ok: true as const,
-        exists,
-        message: exists ? ACCOUNT_EXISTS_MESSAGE : 'No account uses this email yet.',
-      };
-    },
-  );
-
-  app.post('/api/epic/link', { schema: { body: emailRequestSchema, response: { 200: linkResponseSchema } } }, async (request) => {
-    await limitEmailLookups(request);
-    return epicSignIn.link(signInToken(request), request.body.email);
-  });
-
-  app.post('/api/auth/ue-store-payload', { schema: { response: { 200: storePayloadResponseSchema } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const issued = await pluginHandOff.issueCode(await epicSignIn.flow(signInToken(request)), request.user);
-    return { ok: true as const, ...issued };
-  });
-
-  app.post('/api/auth/ue-clear', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
-    await epicSignIn.clearPluginRequest(signInToken(request));
-    return { ok: true as const, message: 'Plugin hand-off finished' };
-  });
-
-  // Called by the plugin, not a browser: no cookie, the code and its verifier are the credentials.
-  app.get(
-    '/api/auth/ue-payload',
-    { schema: { querystring: payloadQuerySchema, response: { 200: pluginPayloadSchema } } },
-    async (request, reply) => {
-      await enforceLimits(services, TOO_MANY.exchange, [[`plugin-exchange:ip:${request.ip}`, AUTH_RATE_LIMITS.pluginExchangePerIp]]);
-      reply.header('cache-control', 'no-store');
-      return pluginHandOff.redeem(request.query.code, request.query.code_verifier);
-    },
-  );
 }

@@ -18,14 +18,14 @@ import {
   userListQuerySchema,
   userSearchQuerySchema,
   userUpdateSchema,
-} from '../../contract/admin';
-import { sageBuildSchema } from '../../contract/builds';
-import { CONTENT_RANGE_HEADER, contentRange } from '../../contract/restList';
-import { insightsQuerySchema, insightsSchema } from '../../contract/insights';
-import type { User } from '../services/users';
-import type { Actor } from '../services/audit';
-import type { App, RouteContext } from '../http/types';
-import { singleLine } from '../../contract/text';
+} from '../../../../contract/admin';
+import { sageBuildSchema } from '../../../../contract/builds';
+import { CONTENT_RANGE_HEADER, contentRange } from '../../../../contract/restList';
+import { insightsQuerySchema, insightsSchema } from '../../../../contract/insights';
+import type { User } from '../../../services/users';
+import type { Actor } from '../../../services/audit';
+import type { App, RouteContext } from '../../../http/types';
+import { singleLine } from '../../../../contract/text';
 
 const userParams = z.object({ id: z.string().check(singleLine('id')).trim().min(1).max(100) });
 
@@ -48,24 +48,24 @@ function sendList(reply: FastifyReply, resource: string, start: number, rows: un
  * The admin console's API (spec §7 `/api/admin/*`). Every route checks `isAdmin` on the server
  * (routes/access.ts): 401 signed out, 403 for everyone else, before anything is validated or read.
  */
-export async function adminRoutes(app: App, { services }: RouteContext) {
+export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
   const { adminUsers, accountControl, messages, audit, builds } = services;
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
 
-  app.get('/api/admin/grove-metrics', { schema: { response: { 200: groveMetricsSchema } } }, async () => ({
+  app.get('/grove-metrics', { schema: { response: { 200: groveMetricsSchema } } }, async () => ({
     userStats: { totalUsers: await adminUsers.totalUsers() },
   }));
 
   // The Home's charts (issue 14): every figure from our own tables, for the last 7, 30 or 90 UTC days.
-  app.get('/api/admin/insights', { schema: { querystring: insightsQuerySchema, response: { 200: insightsSchema } } }, async (request) =>
+  app.get('/insights', { schema: { querystring: insightsQuerySchema, response: { 200: insightsSchema } } }, async (request) =>
     services.insights.forRange(request.query.days),
   );
 
   app.get(
-    '/api/admin/users',
+    '/users',
     { schema: { querystring: userListQuerySchema, response: { 200: z.array(adminUserSchema) } } },
     async (request, reply) => {
       const { sort, range, filter } = request.query;
@@ -88,75 +88,67 @@ export async function adminRoutes(app: App, { services }: RouteContext) {
   );
 
   app.get(
-    '/api/admin/users/search',
+    '/users/search',
     { schema: { querystring: userSearchQuerySchema, response: { 200: z.array(adminUserSchema) } } },
     async (request) => adminUsers.search(request.query.query),
   );
 
-  app.get('/api/admin/users/export', async (_request, reply) => {
+  app.get('/users/export', async (_request, reply) => {
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', 'attachment; filename="users.csv"');
     return reply.send(adminUsers.exportCsv());
   });
 
-  app.get('/api/admin/users/:id', { schema: { params: userParams, response: { 200: adminUserSchema } } }, async (request) =>
+  app.get('/users/:id', { schema: { params: userParams, response: { 200: adminUserSchema } } }, async (request) =>
     adminUsers.get(request.params.id),
   );
 
-  app.put(
-    '/api/admin/users/:id',
-    { schema: { params: userParams, body: userUpdateSchema, response: { 200: adminUserSchema } } },
-    async (request) => adminUsers.update(actorOf(request.user), request.params.id, request.body),
+  app.put('/users/:id', { schema: { params: userParams, body: userUpdateSchema, response: { 200: adminUserSchema } } }, async (request) =>
+    adminUsers.update(actorOf(request.user), request.params.id, request.body),
   );
 
   // Answers the user as they were: react-admin's simple-rest provider reads the deleted record.
-  app.delete('/api/admin/users/:id', { schema: { params: userParams, response: { 200: adminUserSchema } } }, async (request) =>
+  app.delete('/users/:id', { schema: { params: userParams, response: { 200: adminUserSchema } } }, async (request) =>
     adminUsers.remove(actorOf(request.user), request.params.id),
   );
 
-  app.get('/api/admin/users/:id/ai-history', { schema: { params: userParams, response: { 200: aiHistorySchema } } }, async (request) => {
+  app.get('/users/:id/ai-history', { schema: { params: userParams, response: { 200: aiHistorySchema } } }, async (request) => {
     await adminUsers.get(request.params.id); // 404 for an unknown user rather than an empty history.
     return messages.aiHistory(request.params.id);
   });
 
   // Issue 14: the account's state, a new license token, and signing the user out everywhere.
-  app.get('/api/admin/users/:id/details', { schema: { params: userParams, response: { 200: accountDetailsSchema } } }, async (request) =>
+  app.get('/users/:id/details', { schema: { params: userParams, response: { 200: accountDetailsSchema } } }, async (request) =>
     accountControl.details(request.params.id),
   );
 
-  app.post(
-    '/api/admin/users/:id/license/reissue',
-    { schema: { params: userParams, response: { 200: licenseReissuedSchema } } },
-    async (request) => accountControl.reissueLicense(actorOf(request.user), request.params.id),
+  app.post('/users/:id/license/reissue', { schema: { params: userParams, response: { 200: licenseReissuedSchema } } }, async (request) =>
+    accountControl.reissueLicense(actorOf(request.user), request.params.id),
   );
 
-  app.post(
-    '/api/admin/users/:id/sessions/revoke',
-    { schema: { params: userParams, response: { 200: sessionsRevokedSchema } } },
-    async (request) => accountControl.revokeSessions(actorOf(request.user), request.params.id),
+  app.post('/users/:id/sessions/revoke', { schema: { params: userParams, response: { 200: sessionsRevokedSchema } } }, async (request) =>
+    accountControl.revokeSessions(actorOf(request.user), request.params.id),
   );
 
   app.get(
-    '/api/admin/messages/search',
+    '/messages/search',
     { schema: { querystring: messageSearchQuerySchema, response: { 200: storedMessageSchema } } },
     async (request) => messages.findBySession(request.query.sessionId),
   );
 
   app.get(
-    '/api/admin/messages/recent',
+    '/messages/recent',
     { schema: { querystring: recentMessagesQuerySchema, response: { 200: recentMessagesSchema } } },
     async (request) => ({ messages: await messages.recent(request.query.limit) }),
   );
 
   // The build and its audit entry are one write (the CLI's release calls the same method).
-  app.post(
-    '/api/admin/release-sage-build',
-    { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } } },
-    async (request) => builds.release({ ...request.body, ue54Url: '' }, actorOf(request.user)),
+  app.post('/release-sage-build', { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } } }, async (request) =>
+    builds.release({ ...request.body, ue54Url: '' }, actorOf(request.user)),
   );
 
   app.get(
-    '/api/admin/audit',
+    '/audit',
     { schema: { querystring: auditListQuerySchema, response: { 200: z.array(auditEntrySchema) } } },
     async (request, reply) => {
       const [start, end] = request.query.range ?? [0, DEFAULT_PAGE_SIZE - 1];

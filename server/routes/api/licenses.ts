@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeySchema } from '../../contract/license';
-import { ERROR_CODES } from '../../contract/errors';
-import { forbidden, notFound } from '../errors';
-import { LICENSE_RATE_LIMITS } from '../services/rateLimiter';
-import { enforceLimits } from '../http/rateLimit';
-import { bearerToken, licenseTokenRefusal } from '../http/sessionCookie';
-import type { App, RouteContext } from '../http/types';
-import { singleLine } from '../../contract/text';
+import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeySchema } from '../../../contract/license';
+import { ERROR_CODES } from '../../../contract/errors';
+import { forbidden, notFound } from '../../errors';
+import { LICENSE_RATE_LIMITS } from '../../services/rateLimiter';
+import { enforceLimits } from '../../http/rateLimit';
+import { bearerToken, licenseTokenRefusal } from '../../http/sessionCookie';
+import type { App, RouteContext } from '../../http/types';
+import { singleLine } from '../../../contract/text';
 
 const paramsSchema = z.object({
   product: z.string().check(singleLine('product')).max(100),
@@ -35,13 +35,13 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
     );
   }
 
-  app.get('/api/license/public-key', { schema: { response: { 200: licensePublicKeySchema } } }, async (_request, reply) => {
+  app.get('/license/public-key', { schema: { response: { 200: licensePublicKeySchema } } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return licenses.publicKey();
   });
 
   // The plugin's own copy: it holds the license token (from the sign-in hand-off), not a session.
-  app.get('/api/license', { schema: { response: { 200: licenseFileSchema } } }, async (request, reply) => {
+  app.get('/license', { schema: { response: { 200: licenseFileSchema } } }, async (request, reply) => {
     const token = bearerToken(request);
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`license:ip:${request.ip}`, LICENSE_RATE_LIMITS.perIp]]);
     const user = token ? await services.users.findByLicenseToken(token) : undefined;
@@ -51,7 +51,7 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
   });
 
   app.get(
-    '/api/:product/:id/license',
+    '/:product/:id/license',
     {
       schema: { params: paramsSchema, querystring: querySchema, response: { 200: licenseFileSchema } },
       // An unknown product is a 404 whoever asks, signed in or not; then the session (routes/access.ts).

@@ -11,13 +11,13 @@ import {
   userSubscriptionsResponseSchema,
   verifySubscriptionResponseSchema,
   webhookReceivedSchema,
-} from '../../contract/billing';
-import type { User } from '../services/users';
-import { AppError } from '../errors';
-import { BILLING_RATE_LIMITS } from '../services/rateLimiter';
-import { enforceLimits } from '../http/rateLimit';
-import { sessionUser } from '../http/sessionCookie';
-import type { App, RouteContext } from '../http/types';
+} from '../../../../contract/billing';
+import type { User } from '../../../services/users';
+import { AppError } from '../../../errors';
+import { BILLING_RATE_LIMITS } from '../../../services/rateLimiter';
+import { enforceLimits } from '../../../http/rateLimit';
+import { sessionUser } from '../../../http/sessionCookie';
+import type { App, RouteContext } from '../../../http/types';
 
 const TOO_MANY = 'Too many billing requests. Please wait a few minutes and try again.';
 
@@ -37,12 +37,12 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
     return user;
   }
 
-  app.get('/api/stripe/products', { schema: { response: { 200: productsResponseSchema } } }, async () => ({
+  app.get('/products', { schema: { response: { 200: productsResponseSchema } } }, async () => ({
     ok: true as const,
     products: await billing.products(),
   }));
 
-  app.get('/api/stripe/user-subscriptions', { schema: { response: { 200: userSubscriptionsResponseSchema } } }, async (request, reply) => {
+  app.get('/user-subscriptions', { schema: { response: { 200: userSubscriptionsResponseSchema } } }, async (request, reply) => {
     const { user } = request;
     const { subscriptions, hasSubscription, hasDefaultPaymentMethod } = await billing.subscriptions(user.id);
     if (subscriptions.length === 0) throw new AppError(404, 'no_subscription', BILLING_MESSAGES.noSubscription);
@@ -50,43 +50,35 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
     return { ok: true as const, hasSubscription, has_default_payment_method: hasDefaultPaymentMethod, subscriptions };
   });
 
-  app.get(
-    '/api/stripe/subscription-status',
-    { schema: { response: { 200: subscriptionStatusResponseSchema } } },
-    async (request, reply) => {
-      const { user } = request;
-      const { live, hasSubscription, trialEligible } = await billing.subscriptions(user.id);
-      reply.header('cache-control', 'no-store');
-      return { ok: true as const, hasSubscription, trialEligible, subscriptions: live };
-    },
-  );
+  app.get('/subscription-status', { schema: { response: { 200: subscriptionStatusResponseSchema } } }, async (request, reply) => {
+    const { user } = request;
+    const { live, hasSubscription, trialEligible } = await billing.subscriptions(user.id);
+    reply.header('cache-control', 'no-store');
+    return { ok: true as const, hasSubscription, trialEligible, subscriptions: live };
+  });
 
-  app.post('/api/stripe/verify-subscription', { schema: { response: { 200: verifySubscriptionResponseSchema } } }, async (request) => {
+  app.post('/verify-subscription', { schema: { response: { 200: verifySubscriptionResponseSchema } } }, async (request) => {
     const { user } = request;
     await enforceLimits(services, TOO_MANY, [[`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser]]);
     return { ok: true as const, hasSubscription: await billing.verify(user.id) };
   });
 
-  app.post('/api/stripe/create-checkout-session', { schema: { body: checkoutRequestSchema, response: REDIRECT } }, async (request) => {
+  app.post('/create-checkout-session', { schema: { body: checkoutRequestSchema, response: REDIRECT } }, async (request) => {
     const user = await writer(request.user);
     return { ok: true as const, url: await billing.checkout(user, request.body) };
   });
 
-  app.post('/api/stripe/create-portal-session', { schema: { body: returnUrlRequestSchema, response: REDIRECT } }, async (request) => {
+  app.post('/create-portal-session', { schema: { body: returnUrlRequestSchema, response: REDIRECT } }, async (request) => {
     const user = await writer(request.user);
     return { ok: true as const, url: await billing.portal(user, request.body.returnUrl) };
   });
 
-  app.post(
-    '/api/stripe/create-payment-method-session',
-    { schema: { body: returnUrlRequestSchema, response: REDIRECT } },
-    async (request) => {
-      const user = await writer(request.user);
-      return { ok: true as const, url: await billing.paymentMethodSession(user, request.body.returnUrl) };
-    },
-  );
+  app.post('/create-payment-method-session', { schema: { body: returnUrlRequestSchema, response: REDIRECT } }, async (request) => {
+    const user = await writer(request.user);
+    return { ok: true as const, url: await billing.paymentMethodSession(user, request.body.returnUrl) };
+  });
 
-  app.post('/api/stripe/resume-subscription', { schema: { body: resumeRequestSchema, response: REDIRECT } }, async (request) => {
+  app.post('/resume-subscription', { schema: { body: resumeRequestSchema, response: REDIRECT } }, async (request) => {
     const user = await writer(request.user);
     return { ok: true as const, url: await billing.resume(user, request.body.subscriptionId, request.body.returnUrl) };
   });
@@ -100,30 +92,24 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
       .regex(/^[A-Za-z0-9_]+$/)
       .optional(),
   });
-  app.get(
-    '/api/stripe/subscription-update-success',
-    { schema: { querystring: returnQuery }, attachValidation: true },
-    async (request, reply) => {
-      const raw = request.query as { client?: unknown };
-      const query = request.validationError
-        ? { client: raw.client === 'ue' ? ('ue' as const) : ('web' as const), session_id: undefined }
-        : request.query;
-      const user = await sessionUser(request, services);
-      if (user) {
-        const allowed = await services.rateLimiter.hit(`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser);
-        if (allowed.allowed) {
-          await billing
-            .applyReturn(user.id, query.session_id)
-            .catch((err: unknown) => request.log.warn({ err }, 'refreshing billing on return failed'));
-        } else {
-          services.metrics.rateLimited('billing');
-        }
+  app.get('/subscription-update-success', { schema: { querystring: returnQuery }, attachValidation: true }, async (request, reply) => {
+    const raw = request.query as { client?: unknown };
+    const query = request.validationError
+      ? { client: raw.client === 'ue' ? ('ue' as const) : ('web' as const), session_id: undefined }
+      : request.query;
+    const user = await sessionUser(request, services);
+    if (user) {
+      const allowed = await services.rateLimiter.hit(`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser);
+      if (allowed.allowed) {
+        await billing
+          .applyReturn(user.id, query.session_id)
+          .catch((err: unknown) => request.log.warn({ err }, 'refreshing billing on return failed'));
+      } else {
+        services.metrics.rateLimited('billing');
       }
-      return reply.redirect(
-        query.client === 'ue' ? '/subscription-update?client=ue&updated=true' : '/dashboard?refresh=true#subscriptions',
-      );
-    },
-  );
+    }
+    return reply.redirect(query.client === 'ue' ? '/subscription-update?client=ue&updated=true' : '/dashboard?refresh=true#subscriptions');
+  });
 
   // Stripe signs the exact bytes it sent: this scope keeps JSON bodies raw for the check.
   await app.register(async (hooks) => {
@@ -132,7 +118,7 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
       done(null, body);
     });
     hooks.post(
-      '/api/stripe/webhook',
+      '/webhook',
       { bodyLimit: WEBHOOK_BODY_LIMIT_BYTES, schema: { response: { 200: webhookReceivedSchema } } },
       async (request) => {
         const signature = request.headers['stripe-signature'];

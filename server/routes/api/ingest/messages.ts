@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { storedMessageSchema } from '../../contract/admin';
-import { ingestMessageSchema, ingestThreadSchema, threadIdSchema, threadStoredSchema } from '../../contract/ingestion';
-import { AppError, badRequest, unauthorized } from '../errors';
-import { INGESTION_RATE_LIMITS } from '../services/rateLimiter';
-import { hashToken, safeEqual } from '../services/tokens';
-import { enforceLimits } from '../http/rateLimit';
-import { bearerToken, licenseTokenRefusal } from '../http/sessionCookie';
-import type { App, RouteContext } from '../http/types';
+import { storedMessageSchema } from '../../../../contract/admin';
+import { ingestMessageSchema, ingestThreadSchema, threadIdSchema, threadStoredSchema } from '../../../../contract/ingestion';
+import { AppError, badRequest, unauthorized } from '../../../errors';
+import { INGESTION_RATE_LIMITS } from '../../../services/rateLimiter';
+import { hashToken, safeEqual } from '../../../services/tokens';
+import { enforceLimits } from '../../../http/rateLimit';
+import { bearerToken, licenseTokenRefusal } from '../../../http/sessionCookie';
+import type { App, RouteContext } from '../../../http/types';
 
 /** Who is storing: the AI service (any user) or one user, by their license token. */
 type Caller = { kind: 'service' } | { kind: 'user'; userId: string };
@@ -18,7 +18,7 @@ const INVALID_TOKEN = 'A valid service token or license token is required (Autho
  * The ingestion API (docs/ingestion-api.md): the AI service stores chat messages and AI threads,
  * which admins then read. Bearer authentication, no cookies.
  */
-export async function ingestRoutes(app: App, { config, services }: RouteContext) {
+export async function ingestionRoutes(app: App, { config, services }: RouteContext) {
   const serviceTokenHash = config.aiServiceToken ? hashToken(config.aiServiceToken) : null;
 
   async function callerOf(request: FastifyRequest): Promise<Caller> {
@@ -58,19 +58,15 @@ export async function ingestRoutes(app: App, { config, services }: RouteContext)
     return known;
   };
 
-  app.post(
-    '/api/ingest/messages',
-    { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } } },
-    async (request, reply) => {
-      const who = caller(request);
-      const userId = await ownerOf(who, request.body.userId);
-      reply.code(201);
-      return services.messages.store({ by: who.kind, userId }, request.body);
-    },
-  );
+  app.post('/messages', { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } } }, async (request, reply) => {
+    const who = caller(request);
+    const userId = await ownerOf(who, request.body.userId);
+    reply.code(201);
+    return services.messages.store({ by: who.kind, userId }, request.body);
+  });
 
   app.put(
-    '/api/ingest/threads/:threadId',
+    '/threads/:threadId',
     { schema: { params: z.object({ threadId: threadIdSchema }), body: ingestThreadSchema, response: { 200: threadStoredSchema } } },
     async (request) => {
       const who = caller(request);
