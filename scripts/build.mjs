@@ -8,6 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { recordBuild } from './buildRecord.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -38,6 +39,7 @@ export async function buildAll({ quiet = false } = {}) {
     execFileSync(process.execPath, [vite, ...args, ...(quiet ? ['--logLevel', 'warn'] : [])], { cwd: root, stdio: ['ignore', 2, 2], env });
   }
   await buildServer();
+  recordBuild(root);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.join(root, 'scripts', 'build.mjs')) {

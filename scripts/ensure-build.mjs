@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtFromCurrentLock } from './buildRecord.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,7 +32,6 @@ const sources = [
   'vite.config.ts',
   'tsconfig.json',
   'tsconfig.base.json',
-  'package-lock.json',
   'scripts/build.mjs',
 ];
 
@@ -49,10 +49,11 @@ function buildToolsPresent() {
 
 const builtAt = Math.min(...outputs.map((file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0)));
 const sourcesAt = Math.max(...sources.map((s) => newestMtime(path.join(root, s))));
-if (builtAt < sourcesAt) {
+// package-lock.json counts by its content, not its time (scripts/buildRecord.mjs says why).
+if (builtAt < sourcesAt || !builtFromCurrentLock(root)) {
   if (!buildToolsPresent()) {
     console.error(
-      `${builtAt ? 'dist/ is older than the sources' : 'dist/ is missing'} and the build tools (dev dependencies) are not installed: run \`npm ci && npm run build\` (then \`npm prune --omit=dev\` if you want them gone) and start again.`,
+      `${builtAt ? 'dist/ was built from other sources or dependencies' : 'dist/ is missing'} and the build tools (dev dependencies) are not installed: run \`npm ci && npm run build\` (then \`npm prune --omit=dev\` if you want them gone) and start again.`,
     );
     process.exit(1);
   }
