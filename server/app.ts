@@ -20,7 +20,7 @@ import { serializerCompiler } from './responseSerializer';
 import { routes } from './routes';
 import { clearSessionCookie, dependsOnCaller, sessionUser } from './http/sessionCookie';
 import type { RouteContext } from './http/types';
-import { addSecurityHeaders, checkOrigin, noStoreUnlessCacheable, securityHeaders } from './security';
+import { addSecurityHeaders, checkOrigin, noStoreWhenPersonal, securityHeaders } from './security';
 import { createServices } from './services';
 import type { Mailer } from './services/mailer';
 import type { ScryptCost } from './services/passwords';
@@ -141,7 +141,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(compression);
   await app.register(metricsPlugin, { metrics, allow: config.metrics.allow, token: config.metrics.token, trustProxy: config.trustProxy });
   app.addHook('onRequest', addSecurityHeaders(headers));
-  app.addHook('onSend', noStoreUnlessCacheable(dependsOnCaller));
+  app.addHook('onSend', noStoreWhenPersonal(dependsOnCaller));
   app.addHook('onRequest', checkOrigin(config.publicUrl, config.env === 'production'));
   // Before the route modules: it describes each route as the route is added (GET /api/openapi.json, /api/docs).
   await app.register(openapi, { publicUrl: config.publicUrl });

@@ -25,7 +25,6 @@ export const SECURITY_HEADERS: Record<string, string> = {
   // Browser features the product never uses, denied to its pages and anything they embed.
   'permissions-policy': [
     'accelerometer',
-    'bluetooth',
     'browsing-topics',
     'camera',
     'clipboard-read',
@@ -70,12 +69,12 @@ export function addSecurityHeaders(headers: Record<string, string>) {
 
 /**
  * No cache keeps an answer that depends on who asked (`dependsOnCaller`: the request's session or
- * bearer token was looked up), whatever its route said; any other answer without a Cache-Control
- * of its own is not stored either. Answers meant to be cached (assets, public keys) say so.
+ * bearer token was looked up, or it sets a cookie), whatever its route said. Answers the same for everyone keep
+ * their route's own header or none (a JSON answer without validators is not cached anyway).
  */
-export function noStoreUnlessCacheable(dependsOnCaller: (request: FastifyRequest) => boolean): onSendHookHandler {
+export function noStoreWhenPersonal(dependsOnCaller: (request: FastifyRequest) => boolean): onSendHookHandler {
   return (request, reply, payload, done) => {
-    if (dependsOnCaller(request) || !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (dependsOnCaller(request) || reply.hasHeader('set-cookie')) reply.header('cache-control', 'no-store');
     done(null, payload);
   };
 }
