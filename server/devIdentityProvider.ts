@@ -45,7 +45,8 @@ function memoryAdapterFactory() {
   };
   return (model: string): Adapter => ({
     async upsert(id, payload, expiresIn) {
-      rows.set(`${model}:${id}`, { payload, expiresAt: Date.now() + expiresIn * 1000 });
+      // Every model TTL names has a lifetime; anything else lasts as long as the process.
+      rows.set(`${model}:${id}`, { payload, expiresAt: expiresIn === undefined ? Infinity : Date.now() + expiresIn * 1000 });
     },
     find: async (id) => live(`${model}:${id}`),
     findByUid: async (uid) => findWhere((p) => p.kind === model && p.uid === uid),
