@@ -1,7 +1,7 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import type { TranslationMessages } from 'react-admin';
-import { ADMIN_MESSAGES, USER_FIELDS_REQUIRED } from '../../contract/admin';
+import { ADMIN_MESSAGES } from '../../contract/admin';
 
 /**
  * The console's words: react-admin's English plus our own keys, whose values are the spec's texts
@@ -128,7 +128,6 @@ export const messages: TranslationMessages = {
     users: {
       fetchFailed: 'Failed to fetch users',
       searchLimited: 'A search lists at most %{limit} users. Add to it to narrow it down.',
-      fieldsRequired: USER_FIELDS_REQUIRED,
       updateErrorTitle: 'Update Error',
       deleteFailed: 'Failed to delete user',
       export: 'Export',

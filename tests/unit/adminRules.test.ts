@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredMessage } from '../../contract/admin';
+import { USER_FIELDS_REQUIRED, userUpdateSchema, type StoredMessage } from '../../contract/admin';
 import { formatDateTime } from '../../src/admin/format';
 import { messagesFileName, messagesText, prettyJson } from '../../src/admin/messages/messageRules';
-import { validateUser } from '../../src/admin/users/userRules';
 
 describe('message export (§2)', () => {
   const message: StoredMessage = { id: 'm1', sessionId: 's-1', message: { a: [1] }, createdAt: '2026-11-22T10:00:00.000Z', messageSize: 9 };
@@ -32,15 +31,18 @@ describe('message export (§2)', () => {
   });
 });
 
-describe('user edit (§5)', () => {
+describe('user edit (§5): the contract rule the form validates with', () => {
+  const required = USER_FIELDS_REQUIRED;
   it.each<[string, { username?: string; email?: string | null }, Record<string, string>]>([
     ['both present', { username: 'ada', email: 'ada@example.com' }, {}],
-    ['no username', { username: '', email: 'ada@example.com' }, { username: 'admin.users.fieldsRequired' }],
-    ['a blank e-mail', { username: 'ada', email: '  ' }, { email: 'admin.users.fieldsRequired' }],
-    ['no e-mail at all', { username: 'ada', email: null }, { email: 'admin.users.fieldsRequired' }],
-    ['neither', {}, { username: 'admin.users.fieldsRequired', email: 'admin.users.fieldsRequired' }],
+    ['no username', { username: '', email: 'ada@example.com' }, { username: required }],
+    ['a blank e-mail', { username: 'ada', email: '  ' }, { email: required }],
+    ['no e-mail at all', { username: 'ada', email: null }, { email: required }],
+    ['neither', {}, { username: required, email: required }],
   ])('%s', (_name, values, errors) => {
-    expect(validateUser(values)).toEqual(errors);
+    const result = userUpdateSchema.safeParse(values);
+    const found = result.success ? {} : Object.fromEntries(result.error.issues.map((issue) => [String(issue.path[0]), issue.message]));
+    expect(found).toEqual(errors);
   });
 });
 

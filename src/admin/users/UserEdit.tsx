@@ -1,17 +1,20 @@
-import {
-  BooleanInput,
-  Button,
-  Edit,
-  SaveButton,
-  SimpleForm,
-  TextInput,
-  Toolbar,
-  required,
-  useRecordContext,
-  useRedirect,
-} from 'react-admin';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { BooleanInput, Button, Edit, SaveButton, SimpleForm, TextInput, Toolbar, useRecordContext, useRedirect } from 'react-admin';
+import type { FieldValues, Resolver } from 'react-hook-form';
+import { z } from 'zod';
+import { userUpdateSchema } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
-import { validateUser } from './userRules';
+
+/**
+ * The form's rule is the contract's, the one the server checks an update with (§5: `Username and
+ * email are required`). The API lets an update leave the status out; this form always sends it, so
+ * a cleared status is refused here, in react-admin's own words.
+ */
+const userEditSchema = userUpdateSchema.extend({
+  status: z.string({ error: 'ra.validation.required' }).pipe(userUpdateSchema.shape.status.unwrap()),
+});
+/** react-admin's forms hold any record: the rule reads the fields it knows. */
+const userEditResolver = zodResolver(userEditSchema as z.ZodType<FieldValues, FieldValues>) as Resolver<FieldValues>;
 
 /**
  * Cancel goes back to the user's page: nothing was saved (the edit is pessimistic), so the page and
@@ -44,10 +47,10 @@ export function UserEdit() {
           notifyError({ title: 'admin.users.updateErrorTitle', message: error instanceof Error ? error.message : String(error) }),
       }}
     >
-      <SimpleForm validate={validateUser} toolbar={<UserEditToolbar />}>
+      <SimpleForm resolver={userEditResolver} toolbar={<UserEditToolbar />}>
         <TextInput source="username" />
         <TextInput source="email" type="email" />
-        <TextInput source="status" validate={required()} />
+        <TextInput source="status" isRequired />
         <BooleanInput source="isAdmin" />
       </SimpleForm>
     </Edit>
