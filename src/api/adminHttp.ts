@@ -1,6 +1,5 @@
-import type { fetchUtils } from 'react-admin';
 import type { z } from 'zod';
-import { errorAnswer, HttpError, request } from '../api/client';
+import { errorAnswer, HttpError, NO_ANSWER, request } from './client';
 
 /**
  * A failed admin call: our one HttpError, whose message is the server's own (our `{ error, message }`
@@ -13,9 +12,17 @@ export async function adminError(res: Response): Promise<HttpError> {
   return new HttpError({ status: res.status, message, code: answer.code, body: answer.body });
 }
 
-/** Sends an admin call (credentials always, §7) and throws `adminError` unless it succeeded. */
+/**
+ * Sends an admin call (credentials always, §7) and throws `adminError` unless it succeeded; a
+ * network failure is an HttpError too (status NO_ANSWER, the browser's text).
+ */
 export async function send(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
-  const res = await request(path, init);
+  let res: Response;
+  try {
+    res = await request(path, init);
+  } catch (err) {
+    throw new HttpError({ status: NO_ANSWER, message: err instanceof Error ? err.message : String(err) });
+  }
   if (!res.ok) throw await adminError(res);
   return res;
 }
@@ -24,27 +31,6 @@ export async function send(path: string, init: { method?: string; body?: unknown
 export async function sendFor<T>(schema: z.ZodType<T>, path: string, init?: { method?: string; body?: unknown }): Promise<T> {
   const res = await send(path, init);
   return schema.parse(await res.json());
-}
-
-/** What ra-data-simple-rest reads of an answer (fetchUtils.fetchJson's shape). */
-export interface HttpClientAnswer {
-  status: number;
-  headers: Headers;
-  body: string;
-  json: unknown;
-}
-
-/**
- * The `httpClient` ra-data-simple-rest sends the console's record calls through: our `send`, so
- * they carry the session cookie and fail as every admin call does (`adminError`: the server's
- * message; a 401 or 403 then reaches the authProvider). simple-rest hands a body over as JSON text:
- * it is read back so that `request`, shared with the portal, stays the one place bodies are written.
- */
-export async function httpClient(url: string, options: fetchUtils.Options = {}): Promise<HttpClientAnswer> {
-  const body = typeof options.body === 'string' && options.body ? (JSON.parse(options.body) as unknown) : undefined;
-  const res = await send(url, { method: options.method, body });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text, json: text ? (JSON.parse(text) as unknown) : undefined };
 }
 
 /** A file the server sent as an attachment. */

@@ -2,8 +2,9 @@ import { Button, Card, CardActions, CardContent, CircularProgress, Typography } 
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Title, useTranslate } from 'react-admin';
-import { useAdminDataProvider } from '../../dataProvider';
+import { fetchGroveMetrics } from '../../api/admin';
 import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 import { InsightsSection } from './InsightsSection';
 
 const numberFormat = new Intl.NumberFormat('en');
@@ -11,12 +12,12 @@ const numberFormat = new Intl.NumberFormat('en');
 /** §2 Home tab: the number of Grove users, with Refresh, and Retry when it could not be read. */
 function GroveUsersCard() {
   const translate = useTranslate();
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const notifyError = useNotifyError();
   const metrics = useQuery({
     queryKey: ['admin', 'grove-metrics'],
     queryFn: () =>
-      dataProvider.groveMetrics().catch((error: unknown) => {
+      adminCall(fetchGroveMetrics()).catch((error: unknown) => {
         notifyError({ title: 'admin.error', message: 'admin.home.failed', error });
         throw error;
       }),

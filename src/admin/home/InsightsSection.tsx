@@ -3,8 +3,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId } from 'react';
 import { useStore, useTranslate } from 'react-admin';
 import { DEFAULT_INSIGHT_RANGE, INSIGHT_RANGES, type InsightRange } from '../../../contract/insights';
-import { useAdminDataProvider } from '../../dataProvider';
+import { fetchInsights } from '../../api/admin';
 import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 
 const BusinessCharts = lazy(() => import('./BusinessCharts'));
 
@@ -14,14 +15,14 @@ const BusinessCharts = lazy(() => import('./BusinessCharts'));
  */
 export function InsightsSection() {
   const translate = useTranslate();
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const notifyError = useNotifyError();
   const [days, setDays] = useStore<InsightRange>('home.insights.days', DEFAULT_INSIGHT_RANGE);
   const range: InsightRange = (INSIGHT_RANGES as readonly number[]).includes(days) ? days : DEFAULT_INSIGHT_RANGE;
   const insights = useQuery({
     queryKey: ['admin', 'insights', range],
     queryFn: () =>
-      dataProvider.insights(range).catch((error: unknown) => {
+      adminCall(fetchInsights(range)).catch((error: unknown) => {
         notifyError({ title: 'admin.error', message: 'admin.home.insights.failed', error });
         throw error;
       }),

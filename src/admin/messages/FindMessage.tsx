@@ -4,10 +4,11 @@ import { useTranslate } from 'react-admin';
 import { messageSearchFormSchema } from '../../../contract/admin';
 import { ERROR_CODES } from '../../../contract/errors';
 import { HttpError } from '../../api/client';
-import { useAdminDataProvider } from '../../dataProvider';
+import { findMessage } from '../../api/admin';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 import { prettyJson } from './messageRules';
 
 const isNotFound = (error: unknown) => error instanceof HttpError && error.code === ERROR_CODES.notFound;
@@ -15,11 +16,11 @@ const isNotFound = (error: unknown) => error instanceof HttpError && error.code 
 /** §2 Find Message tab: the message stored under a session id. */
 export function FindMessage() {
   const translate = useTranslate();
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const notifyError = useNotifyError();
 
   const find = useMutation({
-    mutationFn: (id: string) => dataProvider.findBySessionId(id),
+    mutationFn: (id: string) => adminCall(findMessage(id)),
     onError: (error) => {
       if (!isNotFound(error)) notifyError({ title: 'admin.error', message: 'admin.findMessage.failed', error });
     },

@@ -3,11 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { RECENT_LIMIT, recentMessagesFormSchema } from '../../../contract/admin';
-import { useAdminDataProvider } from '../../dataProvider';
+import { fetchRecentMessages } from '../../api/admin';
 import { saveFile } from '../../browser';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
 import { formatDateTime } from '../format';
 import { useNotifyError, useNotifySuccess } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 import { messagesFileName, messagesText, prettyJson } from './messageRules';
 
 const PREVIEW_LENGTH = 160;
@@ -19,7 +20,7 @@ const preview = (message: unknown) => {
 /** §2 Recent Messages tab: the newest messages (limit 1–1000, default 20), exported as a text file. */
 export function RecentMessages() {
   const translate = useTranslate();
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const notifyError = useNotifyError();
   const notifySuccess = useNotifySuccess();
   const [limit, setLimit] = useState<number>(RECENT_LIMIT.default);
@@ -27,7 +28,7 @@ export function RecentMessages() {
   const recent = useQuery({
     queryKey: ['admin', 'recent-messages', limit],
     queryFn: () =>
-      dataProvider.recent(limit).catch((error: unknown) => {
+      adminCall(fetchRecentMessages(limit)).catch((error: unknown) => {
         notifyError({ title: 'admin.error', message: 'admin.recentMessages.failed', error });
         throw error;
       }),

@@ -3,9 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslate } from 'react-admin';
 import { RELEASE_FIELDS, releaseFieldsFilled, releaseFormSchema, type ReleaseForm, type ReleaseRequest } from '../../../contract/admin';
 import { CURRENT_BUILD_QUERY_KEY } from '../../api/builds';
-import { useAdminDataProvider } from '../../dataProvider';
+import { releaseBuild } from '../../api/admin';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
 import { useNotifyError, useNotifySuccess } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 
 /** The builds a release updates (§9). */
 const RELEASE_BUILDS = ['UE 5.5', 'UE 5.6', 'UE 5.7'] as const;
@@ -18,13 +19,13 @@ const EMPTY: ReleaseForm = { version: '', ue55Url: '', ue56Url: '', ue57Url: '' 
  */
 export function ReleasePage() {
   const translate = useTranslate();
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const queryClient = useQueryClient();
   const notifyError = useNotifyError();
   const notifySuccess = useNotifySuccess();
 
   const release = useMutation({
-    mutationFn: (build: ReleaseRequest) => dataProvider.release(build),
+    mutationFn: (build: ReleaseRequest) => adminCall(releaseBuild(build)),
     onSuccess: (build) => {
       // The download page offers the new build at once, without waiting for its cache to expire.
       queryClient.setQueryData(CURRENT_BUILD_QUERY_KEY, build);

@@ -2,7 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
 import { Button, Confirm, useRecordContext, useRefresh } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
-import { useAdminDataProvider } from '../../dataProvider';
+import { reissueLicense, revokeSessions } from '../../api/admin';
+import { useAdminCall } from '../useAdminCall';
 import { ReissueIcon, SignOutIcon } from '../icons';
 import { useNotifyError, useNotifySuccess } from '../notify';
 
@@ -58,18 +59,18 @@ function ConfirmedAction<T>({ name, icon, run, doneArgs }: ConfirmedActionProps<
 
 /** Issue 14: gives the user a new license token; the old one stops working everywhere at once. */
 export function ReissueLicenseButton() {
-  const dataProvider = useAdminDataProvider();
-  return <ConfirmedAction name="reissueLicense" icon={<ReissueIcon />} run={(id) => dataProvider.reissueLicense(id)} />;
+  const adminCall = useAdminCall();
+  return <ConfirmedAction name="reissueLicense" icon={<ReissueIcon />} run={(id) => adminCall(reissueLicense(id))} />;
 }
 
 /** Issue 14: ends every session of the user, in every browser. */
 export function SignOutEverywhereButton() {
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   return (
     <ConfirmedAction
       name="signOutEverywhere"
       icon={<SignOutIcon />}
-      run={(id) => dataProvider.revokeSessions(id)}
+      run={(id) => adminCall(revokeSessions(id))}
       doneArgs={({ ended }) => ({ smart_count: ended })}
     />
   );

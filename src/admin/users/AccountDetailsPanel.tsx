@@ -3,11 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { AccountDetails, AdminSubscription, AdminUser } from '../../../contract/admin';
-import { useAdminDataProvider } from '../../dataProvider';
+import { fetchAccountDetails } from '../../api/admin';
 import { formatAmount, intervalLabel } from '../../billing/plans';
 import { statusBadge } from '../../billing/subscriptionRules';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 
 const whole = new Intl.NumberFormat('en');
 
@@ -99,10 +100,10 @@ export function AccountDetailsPanel() {
   const user = useRecordContext<AdminUser>();
   const translate = useTranslate();
   const notifyError = useNotifyError();
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const details = useQuery({
     queryKey: ['users', 'accountDetails', user?.id],
-    queryFn: () => dataProvider.accountDetails(user!.id),
+    queryFn: () => adminCall(fetchAccountDetails(user!.id)),
     enabled: Boolean(user),
   });
   const { error } = details;

@@ -1,9 +1,12 @@
 import { Box, CircularProgress, Paper, Stack, Typography } from '@mui/material';
-import { useGetList, useRecordContext, useTranslate } from 'react-admin';
-import { AI_HISTORY_LIMIT, type AdminUser } from '../../../contract/admin';
-import type { AiThread } from '../../dataProvider';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useRecordContext, useTranslate } from 'react-admin';
+import type { AdminUser } from '../../../contract/admin';
+import { fetchAiThreads, type AiThread } from '../../api/admin';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 
 function ThreadMessage({ role, content }: AiThread['messages'][number]) {
   const assistant = role === 'assistant';
@@ -35,18 +38,20 @@ export function AiHistoryPanel() {
   const user = useRecordContext<AdminUser>();
   const translate = useTranslate();
   const notifyError = useNotifyError();
+  const adminCall = useAdminCall();
   const {
     data: threads,
     isPending,
     isError,
-  } = useGetList<AiThread>(
-    'ai-history',
-    { filter: { userId: user?.id }, pagination: { page: 1, perPage: AI_HISTORY_LIMIT } },
-    {
-      enabled: Boolean(user),
-      onError: (error: unknown) => notifyError({ message: 'admin.aiHistory.failed', error }),
-    },
-  );
+    error,
+  } = useQuery({
+    queryKey: ['users', 'aiHistory', user?.id],
+    queryFn: () => adminCall(fetchAiThreads(user!.id)),
+    enabled: Boolean(user),
+  });
+  useEffect(() => {
+    if (error) notifyError({ message: 'admin.aiHistory.failed', error });
+  }, [error, notifyError]);
 
   return (
     <Box component="section" aria-labelledby="ai-history-title" sx={{ p: 2 }}>
@@ -61,7 +66,7 @@ export function AiHistoryPanel() {
         <Typography color="text.secondary">{translate('admin.aiHistory.empty')}</Typography>
       ) : (
         <Stack spacing={2}>
-          {threads.slice(0, AI_HISTORY_LIMIT).map((thread) => (
+          {threads.map((thread) => (
             <Paper key={thread.id} variant="outlined" component="article" aria-label={formatDateTime(thread.created_at)} sx={{ p: 2 }}>
               <Typography variant="subtitle2" component="h3" gutterBottom>
                 <time dateTime={thread.created_at}>{formatDateTime(thread.created_at)}</time>

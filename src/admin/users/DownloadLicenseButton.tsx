@@ -2,17 +2,18 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, useRecordContext } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
 import { DownloadIcon } from '../../ui/icons';
-import { useAdminDataProvider } from '../../dataProvider';
+import { downloadLicense } from '../../api/admin';
 import { saveFile } from '../../browser';
 import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 
 /** Saves the user's signed license file (`GET /api/sage/{id}/license?download=true`). */
 export function DownloadLicenseButton() {
   const user = useRecordContext<AdminUser>();
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const notifyError = useNotifyError();
   const download = useMutation({
-    mutationFn: (id: string) => dataProvider.downloadLicense(id),
+    mutationFn: (id: string) => adminCall(downloadLicense(id)),
     onSuccess: ({ blob, filename }) => saveFile(blob, filename),
     onError: (error) => notifyError({ title: 'admin.error', message: 'admin.users.licenseFailed', error }),
   });

@@ -1,16 +1,17 @@
 import { useMutation } from '@tanstack/react-query';
 import { Button } from 'react-admin';
 import { DownloadIcon } from '../../ui/icons';
-import { useAdminDataProvider } from '../../dataProvider';
+import { exportUsers as fetchUsersCsv } from '../../api/admin';
 import { saveFile } from '../../browser';
 import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 
 /** Saves every user as `users.csv` (§7 `GET /api/admin/users/export`). */
 export function ExportUsersButton() {
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const notifyError = useNotifyError();
   const exportUsers = useMutation({
-    mutationFn: () => dataProvider.exportUsers(),
+    mutationFn: () => adminCall(fetchUsersCsv()),
     onSuccess: ({ blob, filename }) => saveFile(blob, filename),
     onError: (error) => notifyError({ title: 'admin.users.exportErrorTitle', message: 'admin.users.exportFailed', error }),
   });

@@ -2,19 +2,20 @@ import { Box, List, ListItemButton, ListItemText, Typography } from '@mui/materi
 import { useMutation } from '@tanstack/react-query';
 import { Link, useCreatePath, useTranslate } from 'react-admin';
 import { userSearchFormSchema } from '../../../contract/admin';
-import { useAdminDataProvider } from '../../dataProvider';
+import { searchUsers } from '../../api/admin';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
 import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
 
 /** §2 Search tab: users matching a term, each leading to their page. */
 export function UserSearch() {
   const translate = useTranslate();
   const createPath = useCreatePath();
-  const dataProvider = useAdminDataProvider();
+  const adminCall = useAdminCall();
   const notifyError = useNotifyError();
 
   const search = useMutation({
-    mutationFn: (query: string) => dataProvider.search(query),
+    mutationFn: (query: string) => adminCall(searchUsers(query)),
     onError: (error) => notifyError({ title: 'admin.search.errorTitle', message: 'admin.search.error', error }),
   });
 

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import {
+  accountDetailsSchema,
+  adminUserSchema,
+  AI_HISTORY_LIMIT,
+  aiHistorySchema,
+  groveMetricsSchema,
+  licenseReissuedSchema,
+  recentMessagesSchema,
+  sessionsRevokedSchema,
+  storedMessageSchema,
+  type AccountDetails,
+  type AdminUser,
+  type AiHistory,
+  type GroveMetrics,
+  type ReleaseRequest,
+  type SessionsRevoked,
+  type StoredMessage,
+} from '../../contract/admin';
+import { sageBuildSchema, type SageBuild } from '../../contract/builds';
+import { insightsSchema, type InsightRange, type Insights } from '../../contract/insights';
+import { sendFor, sendForFile, type DownloadedFile } from './adminHttp';
+
+/**
+ * The admin console's calls that are not records (§7 `/api/admin/*`), one typed function each; the
+ * console runs them through `useQuery` and `useMutation`. Records (users, the audit log) are
+ * react-admin's, through the DataProvider. Every answer is checked against the contract; every
+ * failure is an HttpError with the server's message and code (adminHttp.ts).
+ */
+
+export type { DownloadedFile };
+
+/** One AI chat thread (§3 AI history). */
+export type AiThread = AiHistory['threads'][number];
+
+const USERS = '/api/admin/users';
+const userPath = (id: string) => `${USERS}/${encodeURIComponent(id)}`;
+
+/** The cache buster the console sends with message look-ups (§7 `_t`). */
+const cacheBuster = () => String(Date.now());
+
+/** §3 Grove metrics (the Home tab). */
+export const fetchGroveMetrics = (): Promise<GroveMetrics> => sendFor(groveMetricsSchema, '/api/admin/grove-metrics');
+
+/** The Home's charts of the business over the last `days` UTC days. */
+export const fetchInsights = (days: InsightRange): Promise<Insights> =>
+  sendFor(insightsSchema, `/api/admin/insights?${new URLSearchParams({ days: String(days) })}`);
+
+/** The Search tab: at most 50 users matching `term`. */
+export const searchUsers = (term: string): Promise<AdminUser[]> =>
+  sendFor(z.array(adminUserSchema), `${USERS}/search?${new URLSearchParams({ query: term })}`);
+
+/** Find Message: the message stored under a session id; a 404 HttpError when there is none. */
+export const findMessage = (sessionId: string): Promise<StoredMessage> =>
+  sendFor(storedMessageSchema, `/api/admin/messages/search?${new URLSearchParams({ sessionId, _t: cacheBuster() })}`);
+
+/** Recent Messages: the newest `limit` messages. */
+export async function fetchRecentMessages(limit: number): Promise<StoredMessage[]> {
+  const query = new URLSearchParams({ limit: String(limit), _t: cacheBuster() });
+  return (await sendFor(recentMessagesSchema, `/api/admin/messages/recent?${query}`)).messages;
+}
+
+/** Releases a build for UE 5.5, 5.6 and 5.7; answers the new current build. */
+export const releaseBuild = (build: ReleaseRequest): Promise<SageBuild> =>
+  sendFor(sageBuildSchema, '/api/admin/release-sage-build', { method: 'POST', body: build });
+
+/** Every user as CSV (`users.csv`). */
+export const exportUsers = (): Promise<DownloadedFile> => sendForFile(`${USERS}/export`, 'users.csv');
+
+/** A user's signed license file (`sage-license-{id}.json`). */
+export const downloadLicense = (userId: string): Promise<DownloadedFile> =>
+  sendForFile(`/api/sage/${encodeURIComponent(userId)}/license?download=true`, `sage-license-${userId}.json`);
+
+/** The account's sessions, last sign-in, subscriptions, credits and stored messages. */
+export const fetchAccountDetails = (userId: string): Promise<AccountDetails> =>
+  sendFor(accountDetailsSchema, `${userPath(userId)}/details`);
+
+/** A user's AI threads (§3 AI history: at most 10), newest first. */
+export async function fetchAiThreads(userId: string): Promise<AiThread[]> {
+  const { threads } = await sendFor(aiHistorySchema, `${userPath(userId)}/ai-history`);
+  return threads.slice(0, AI_HISTORY_LIMIT);
+}
+
+/** Gives the user a new license token (the old one stops working); answers the updated user. */
+export const reissueLicense = (userId: string): Promise<AdminUser> =>
+  sendFor(licenseReissuedSchema, `${userPath(userId)}/license/reissue`, { method: 'POST' });
+
+/** Ends all the user's sessions; answers how many were ended. */
+export const revokeSessions = (userId: string): Promise<SessionsRevoked> =>
+  sendFor(sessionsRevokedSchema, `${userPath(userId)}/sessions/revoke`, { method: 'POST' });
