@@ -1,7 +1,7 @@
 import type { ForgotPasswordRequest, LoginRequest, RegisterRequest, ResetPasswordRequest } from '../../contract/auth';
 import type { SignInClient } from '../../contract/epic';
 import type { CurrentUser } from '../../contract/user';
-import { action, errorFromResponse, request, type ActionResult } from './client';
+import { errorFromResponse, post, request } from './client';
 
 /** Query key of the current user (§7: "a user query (key user)"). */
 export const USER_QUERY_KEY = ['user'] as const;
@@ -15,13 +15,12 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
   return (await res.json()) as CurrentUser;
 }
 
-export const login = (body: LoginRequest): Promise<ActionResult> => action('/api/login', body);
-export const register = (body: RegisterRequest): Promise<ActionResult> => action('/api/register', body);
-export const logout = (): Promise<ActionResult> => action('/api/logout');
-
-/** Forgot password and reset: failures carry the server's text (§7, §8). */
-export const forgotPassword = (body: ForgotPasswordRequest): Promise<ActionResult> => action('/api/forgot-password', body);
-export const resetPassword = (body: ResetPasswordRequest): Promise<ActionResult> => action('/api/reset-password', body);
+// The page reads nothing of these answers (§7): a failure is an HttpError with the server's text (§8).
+export const login = (body: LoginRequest): Promise<unknown> => post('/api/login', null, body);
+export const register = (body: RegisterRequest): Promise<unknown> => post('/api/register', null, body);
+export const logout = (): Promise<unknown> => post('/api/logout');
+export const forgotPassword = (body: ForgotPasswordRequest): Promise<unknown> => post('/api/forgot-password', null, body);
+export const resetPassword = (body: ResetPasswordRequest): Promise<unknown> => post('/api/reset-password', null, body);
 
 // Epic sign-in URLs live here, not in epic.ts: the sign-in page links them without loading the
 // linking calls and their answer schemas.

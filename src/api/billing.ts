@@ -12,7 +12,7 @@ import {
   type SubscriptionStatusResponse,
   type UserSubscriptionsResponse,
 } from '../../contract/billing';
-import { call, errorAnswer, getJson, HttpError, request } from './client';
+import { errorAnswer, getJson, HttpError, post, request } from './client';
 
 /** Where a Stripe page sends the browser back: the web dashboard or the plugin's update page. */
 export type BillingClient = 'web' | 'ue';
@@ -128,21 +128,21 @@ export const checkoutResponseSchema = z.object({
 export type CheckoutResponse = z.infer<typeof checkoutResponseSchema>;
 
 /** §4 Checkout: a Stripe Checkout page for one price. Without URLs the server uses the plugin's. */
-export const createCheckoutSession = (body: CheckoutRequest) => call('/api/stripe/create-checkout-session', checkoutResponseSchema, body);
+export const createCheckoutSession = (body: CheckoutRequest) => post('/api/stripe/create-checkout-session', checkoutResponseSchema, body);
 
 /** The Stripe billing portal (Manage, Re-Activate). */
-export const createPortalSession = (returnUrl: string) => call('/api/stripe/create-portal-session', redirectResponseSchema, { returnUrl });
+export const createPortalSession = (returnUrl: string) => post('/api/stripe/create-portal-session', redirectResponseSchema, { returnUrl });
 
 /** A Stripe page that adds a card (Add Payment Method). */
 export const createPaymentMethodSession = (returnUrl: string) =>
-  call('/api/stripe/create-payment-method-session', redirectResponseSchema, { returnUrl });
+  post('/api/stripe/create-payment-method-session', redirectResponseSchema, { returnUrl });
 
 /** A Stripe page that resumes a paused subscription. */
 export const resumeSubscription = (subscriptionId: string, returnUrl: string) =>
-  call('/api/stripe/resume-subscription', redirectResponseSchema, { subscriptionId, returnUrl });
+  post('/api/stripe/resume-subscription', redirectResponseSchema, { subscriptionId, returnUrl });
 
 /** §7: the server re-reads the caller's subscriptions from Stripe. */
-export const verifySubscription = () => call('/api/stripe/verify-subscription', verifySubscriptionResponseSchema);
+export const verifySubscription = () => post('/api/stripe/verify-subscription', verifySubscriptionResponseSchema);
 
 const currentOrigin = () => window.location.origin;
 

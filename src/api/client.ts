@@ -78,44 +78,33 @@ export async function getJson<T>(path: string, schema?: AnswerSchema<T>): Promis
   return schema ? schema.parse(body) : (body as T);
 }
 
-export interface ActionResult {
-  ok: boolean;
-  message: string;
-  status?: number;
-  code?: string;
-}
+/** A call that got no answer (the network failed): fetch's own `Response.error()` status. */
+export const NO_ANSWER = 0;
 
-/** A call's outcome with its validated answer: failures are values, as with `action`. */
-export type CallResult<T> =
-  | { ok: true; data: T; status: number }
-  /** `code`: the server's error code when it answered with our error body (absent for network failures). */
-  | { ok: false; message: string; status?: number; code?: string };
+/** The text of a write's answer this page cannot read (§8 has no words for it). */
+export const UNREADABLE_ANSWER = 'The server sent an answer this page does not understand';
 
 /**
- * A POST whose failure is shown to the user rather than thrown (§8: login, logout, register, the
- * e-mail linking calls): not-ok with the status text for 5xx, else the server's message; a network
- * failure yields its error text. On success the answer is validated by `schema`.
+ * POSTs a write (or a question asked by POST) and answers its body, validated by `schema` when one
+ * is given. Every failure is an HttpError worded as §8 says for the screens that show it: the
+ * status text for 5xx, else the server's message (its body text when not ours); a network failure
+ * has status NO_ANSWER and the browser's own text. Screens run these through `useMutation`.
  */
-export async function call<T>(path: string, schema: AnswerSchema<T> | null, body?: unknown): Promise<CallResult<T>> {
+export async function post<T = unknown>(path: string, schema: AnswerSchema<T> | null = null, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await request(path, { method: 'POST', body });
   } catch (err) {
-    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+    throw new HttpError({ status: NO_ANSWER, message: err instanceof Error ? err.message : String(err) });
   }
   if (!res.ok) {
     const answer = errorAnswer(await res.text().catch(() => ''));
-    return { ok: false, message: res.status >= 500 ? res.statusText : answer.message, status: res.status, code: answer.code };
+    const message = res.status >= 500 ? res.statusText : answer.message;
+    throw new HttpError({ status: res.status, message, code: answer.code, body: answer.body });
   }
   const answer: unknown = await res.json().catch(() => undefined);
-  if (!schema) return { ok: true, data: answer as T, status: res.status };
+  if (!schema) return answer as T;
   const parsed = schema.safeParse(answer);
-  if (!parsed.success) return { ok: false, message: 'The server sent an answer this page does not understand', status: res.status };
-  return { ok: true, data: parsed.data, status: res.status };
-}
-
-/** `call` for answers whose body the page does not read (§7: login, register, logout). */
-export async function action(path: string, body?: unknown): Promise<ActionResult> {
-  const result = await call(path, null, body);
-  return result.ok ? { ok: true, message: '', status: result.status } : result;
+  if (!parsed.success) throw new HttpError({ status: res.status, message: UNREADABLE_ANSWER, body: answer });
+  return parsed.data;
 }

@@ -1,5 +1,4 @@
 import type { Price, Product, RecurringInterval } from '../../contract/billing';
-import type { CallResult } from '../api/client';
 import type { CheckoutResponse } from '../api/billing';
 
 /**
@@ -128,8 +127,10 @@ export const CHECKOUT_FAILED = 'Failed to start checkout';
 export const NO_CHECKOUT_URL = 'No checkout URL received';
 
 /** §8: where a checkout answer leads: the Stripe page, or the text of a `Checkout Error` toast. */
-export function checkoutOutcome(result: CallResult<CheckoutResponse>): { url: string } | { error: string } {
-  if (!result.ok) return { error: result.message || CHECKOUT_FAILED };
-  if (!result.data.ok) return { error: result.data.message || CHECKOUT_FAILED };
-  return result.data.url ? { url: result.data.url } : { error: NO_CHECKOUT_URL };
+export function checkoutOutcome(answer: CheckoutResponse): { url: string } | { error: string } {
+  if (!answer.ok) return { error: answer.message || CHECKOUT_FAILED };
+  return answer.url ? { url: answer.url } : { error: NO_CHECKOUT_URL };
 }
+
+/** §8: the `Checkout Error` text of a checkout call that failed. */
+export const checkoutFailure = (error: Error): string => error.message || CHECKOUT_FAILED;

@@ -39,20 +39,14 @@ export function LoginPage() {
   // is what the form reads (decision 010).
   const { register, handleSubmit, getValues } = useContractForm(() => loadLoginFormSchemas().then((rules) => rules.LOGIN_FORMS[mode]));
   const [showPassword, setShowPassword] = useState(false);
-  const [busy, setBusy] = useState(false);
   const showProblem = useProblemToast();
   const { submit, requestPasswordReset } = useLoginActions();
+  const busy = submit.isPending;
   const text = TEXT[mode];
   const { epicSignIn } = useRuntimeConfig();
 
-  async function send({ email, password, rememberMe = false }: LoginFormValues) {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await submit(mode, { email, password, rememberMe });
-    } finally {
-      setBusy(false);
-    }
+  function send({ email, password, rememberMe = false }: LoginFormValues) {
+    if (!busy) submit.mutate({ mode, email, password, rememberMe });
   }
 
   const onSubmit = handleSubmit(send, showProblem);
@@ -135,7 +129,7 @@ export function LoginPage() {
                 type="button"
                 variant="body2"
                 disabled={busy}
-                onClick={() => void requestPasswordReset(getValues('email'))}
+                onClick={() => requestPasswordReset(getValues('email'))}
               >
                 Forgot password?
               </Link>

@@ -21,10 +21,7 @@ export function LogoutPage() {
   const toast = useToast();
 
   const signOut = useMutation({
-    mutationFn: async () => {
-      const result = await logout();
-      if (!result.ok) throw new Error(result.message || SIGN_OUT_FAILED);
-    },
+    mutationFn: logout,
     onSuccess: () => {
       track('User Logout');
       reset();
@@ -33,7 +30,7 @@ export function LogoutPage() {
       // A full navigation, as the navigation bar's Logout: no data of the signed-out user survives.
       assignLocation('/');
     },
-    onError: (error) => toast({ title: 'Error', description: error.message, variant: 'destructive' }),
+    onError: (error) => toast({ title: 'Error', description: error.message || SIGN_OUT_FAILED, variant: 'destructive' }),
   });
 
   // Once signed out the browser is on its way home: the page says so rather than "not signed in".

@@ -1,4 +1,5 @@
 import { Alert, Box, Button, Container, Link, Paper, Typography } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { resetPassword } from '../api/auth';
@@ -17,25 +18,21 @@ export function ResetPasswordPage() {
     loadLoginFormSchemas().then((rules) => rules.RESET_PASSWORD_FORM),
   );
   const [showPassword, setShowPassword] = useState(false);
-  const [busy, setBusy] = useState(false);
   const toast = useToast();
   const showProblem = useProblemToast();
   const navigate = useNavigate();
+  const reset = useMutation({
+    mutationFn: resetPassword,
+    onSuccess: () => {
+      toast({ title: 'Success', description: RESET_SUCCESS_MESSAGE });
+      navigate('/');
+    },
+    onError: (error) => toast({ title: 'Error', description: error.message || 'Failed to reset password', variant: 'destructive' }),
+  });
+  const busy = reset.isPending;
 
-  async function send({ newPassword }: { newPassword: string }) {
-    if (busy) return;
-    setBusy(true);
-    try {
-      const result = await resetPassword({ token, newPassword });
-      if (result.ok) {
-        toast({ title: 'Success', description: RESET_SUCCESS_MESSAGE });
-        navigate('/');
-        return;
-      }
-      toast({ title: 'Error', description: result.message || 'Failed to reset password', variant: 'destructive' });
-    } finally {
-      setBusy(false);
-    }
+  function send({ newPassword }: { newPassword: string }) {
+    if (!busy) reset.mutate({ token, newPassword });
   }
 
   const onSubmit = handleSubmit(send, showProblem);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fetchCurrentUser, forgotPassword, login, logout, register, resetPassword } from '../../src/api/auth';
-import { action, call, type ActionResult, errorAnswer, errorFromResponse, getJson, HttpError, request } from '../../src/api/client';
+import { errorAnswer, errorFromResponse, getJson, HttpError, NO_ANSWER, post, request, UNREADABLE_ANSWER } from '../../src/api/client';
 import { currentUserSchema } from '../../contract/user';
 import { jsonResponse, stubFetchWith } from './fetchStub';
 
@@ -31,13 +31,15 @@ describe("the server's error code reaches the screens", () => {
     expect(error).toMatchObject({ status: 410, code: 'verification_expired', message: '410: Verification expired', body });
   });
 
-  it('a failed call keeps the code beside the message; a network failure has none', async () => {
+  it('a failed write keeps the code beside the message; a network failure has none', async () => {
     stubFetchWith(async () => jsonResponse({ error: 'rate_limited', message: 'Too many attempts' }, 429, 'Too Many Requests'));
-    expect(await call('/api/x', null)).toEqual({ ok: false, status: 429, code: 'rate_limited', message: 'Too many attempts' });
+    await expect(post('/api/x')).rejects.toMatchObject({ status: 429, code: 'rate_limited', message: 'Too many attempts' });
     stubFetchWith(async () => {
       throw new TypeError('Failed to fetch');
     });
-    expect(await call('/api/x', null)).toEqual({ ok: false, message: 'Failed to fetch' });
+    const error: unknown = await post('/api/x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: NO_ANSWER, code: undefined, message: 'Failed to fetch' });
   });
 });
 
@@ -84,30 +86,45 @@ describe('request', () => {
   });
 });
 
-describe('action (§8: login, logout, register)', () => {
-  it.each<[string, () => Response | Promise<Response>, ActionResult]>([
-    ['200 is ok', () => jsonResponse({ ok: true, message: 'Signed in' }), { ok: true, message: '', status: 200 }],
-    ['201 is ok', () => jsonResponse({ ok: true, message: '' }, 201, 'Created'), { ok: true, message: '', status: 201 }],
+describe('post (§8: the words of a failed write)', () => {
+  it.each<[string, () => Response, unknown]>([
+    ['200 answers the body', () => jsonResponse({ ok: true, message: 'Signed in' }), { ok: true, message: 'Signed in' }],
+    ['201 answers the body', () => jsonResponse({ ok: true, message: '' }, 201, 'Created'), { ok: true, message: '' }],
+  ])('%s', async (_name, respond, answer) => {
+    stubFetchWith(respond);
+    await expect(post('/api/login', null, { email: 'a@b.c' })).resolves.toEqual(answer);
+  });
+
+  it.each<[string, () => Response | Promise<Response>, { status: number; message: string; code?: string }]>([
     [
       '401 carries the JSON message',
       () => jsonResponse({ error: 'Unauthorized', message: 'Invalid email or password' }, 401, 'Unauthorized'),
-      { ok: false, message: 'Invalid email or password', status: 401, code: 'Unauthorized' },
+      { message: 'Invalid email or password', status: 401, code: 'Unauthorized' },
     ],
-    ['409 carries a text body', () => textResponse('Taken', 409, 'Conflict'), { ok: false, message: 'Taken', status: 409 }],
+    ['409 carries a text body', () => textResponse('Taken', 409, 'Conflict'), { message: 'Taken', status: 409 }],
     [
       '500 carries the status text',
       () => textResponse('{"message":"db down"}', 500, 'Internal Server Error'),
-      { ok: false, message: 'Internal Server Error', status: 500 },
+      { message: 'Internal Server Error', status: 500 },
     ],
-    ['an empty 400 has no message', () => textResponse('', 400, 'Bad Request'), { ok: false, message: '', status: 400 }],
+    ['an empty 400 has no message', () => textResponse('', 400, 'Bad Request'), { message: '', status: 400 }],
     [
       'a network failure carries the error text',
       () => Promise.reject(new TypeError('Failed to fetch')),
-      { ok: false, message: 'Failed to fetch' },
+      { message: 'Failed to fetch', status: NO_ANSWER },
     ],
   ])('%s', async (_name, respond, expected) => {
     stubFetchWith(respond);
-    await expect(action('/api/login', { email: 'a@b.c' })).resolves.toEqual(expected);
+    const error: unknown = await post('/api/login', null, { email: 'a@b.c' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ code: undefined, ...expected });
+  });
+
+  it('validates the answer with the schema, and fails on one it cannot read', async () => {
+    stubFetchWith(() => jsonResponse(user));
+    await expect(post('/api/x', currentUserSchema)).resolves.toEqual(user);
+    stubFetchWith(() => jsonResponse({ id: 1 }));
+    await expect(post('/api/x', currentUserSchema)).rejects.toMatchObject({ status: 200, message: UNREADABLE_ANSWER });
   });
 });
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Price } from '../../contract/billing';
-import type { CallResult } from '../../src/api/client';
+import { HttpError } from '../../src/api/client';
 import type { CheckoutResponse } from '../../src/api/billing';
 import {
   checkoutButtonLabel,
+  checkoutFailure,
   checkoutOutcome,
   defaultPrice,
   formatAmount,
@@ -180,24 +181,25 @@ describe('plan wording (§9)', () => {
 });
 
 describe('checkoutOutcome (§8 Checkout Error)', () => {
-  it.each<[string, CallResult<CheckoutResponse>, { url: string } | { error: string }]>([
-    [
-      'a URL',
-      { ok: true, status: 200, data: { ok: true, url: 'https://checkout.stripe.test/c/1' } },
-      { url: 'https://checkout.stripe.test/c/1' },
-    ],
+  it.each<[string, CheckoutResponse, { url: string } | { error: string }]>([
+    ['a URL', { ok: true, url: 'https://checkout.stripe.test/c/1' }, { url: 'https://checkout.stripe.test/c/1' }],
+    ['an answer that is not ok', { ok: false, message: 'Nope' }, { error: 'Nope' }],
+    ['an answer that is not ok, without a message', { ok: false }, { error: 'Failed to start checkout' }],
+    ['an ok answer without a URL', { ok: true }, { error: 'No checkout URL received' }],
+    ['an ok answer with an empty URL', { ok: true, url: '' }, { error: 'No checkout URL received' }],
+    ['an ok answer with a null URL', { ok: true, url: null }, { error: 'No checkout URL received' }],
+  ])('%s', (_name, answer, expected) => {
+    expect(checkoutOutcome(answer)).toEqual(expected);
+  });
+
+  it.each<[string, Error, string]>([
     [
       'a failed call with a message',
-      { ok: false, status: 400, message: 'This plan is no longer available.' },
-      { error: 'This plan is no longer available.' },
+      new HttpError({ status: 400, message: 'This plan is no longer available.' }),
+      'This plan is no longer available.',
     ],
-    ['a failed call without a message', { ok: false, status: 400, message: '' }, { error: 'Failed to start checkout' }],
-    ['an answer that is not ok', { ok: true, status: 200, data: { ok: false, message: 'Nope' } }, { error: 'Nope' }],
-    ['an answer that is not ok, without a message', { ok: true, status: 200, data: { ok: false } }, { error: 'Failed to start checkout' }],
-    ['an ok answer without a URL', { ok: true, status: 200, data: { ok: true } }, { error: 'No checkout URL received' }],
-    ['an ok answer with an empty URL', { ok: true, status: 200, data: { ok: true, url: '' } }, { error: 'No checkout URL received' }],
-    ['an ok answer with a null URL', { ok: true, status: 200, data: { ok: true, url: null } }, { error: 'No checkout URL received' }],
-  ])('%s', (_name, result, expected) => {
-    expect(checkoutOutcome(result)).toEqual(expected);
+    ['a failed call without a message', new HttpError({ status: 400, message: '' }), 'Failed to start checkout'],
+  ])('%s', (_name, error, text) => {
+    expect(checkoutFailure(error)).toBe(text);
   });
 });

@@ -13,6 +13,7 @@ import {
   ToggleButtonGroup,
   Typography,
 } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { TRIAL_DAYS } from '../../../contract/billing';
@@ -22,6 +23,7 @@ import { useToast } from '../../ui/toast';
 import { assignLocation } from '../../browser';
 import {
   checkoutButtonLabel,
+  checkoutFailure,
   checkoutOutcome,
   defaultPrice,
   groupPlans,
@@ -131,24 +133,23 @@ export function ProductsCheckoutPage() {
   const hasSubscription = status.data?.hasSubscription ?? false;
   const trialEligible = status.data?.trialEligible ?? true;
   const toast = useToast();
-  const [processing, setProcessing] = useState<string | null>(null);
-
-  async function checkout(plan: Plan, price: PlanPrice) {
-    if (processing) return;
-    setProcessing(plan.product.id);
-    const result = await createCheckoutSession({
-      priceId: price.id,
-      productId: plan.product.id,
-      ...(fromWeb ? webCheckoutUrls() : {}),
-    });
-    const outcome = checkoutOutcome(result);
-    if ('url' in outcome) {
-      assignLocation(outcome.url);
-      return;
-    }
-    setProcessing(null);
-    toast({ title: 'Checkout Error', description: outcome.error, variant: 'destructive' });
-  }
+  const checkout = useMutation({
+    mutationFn: async ({ plan, price }: { plan: Plan; price: PlanPrice }) => {
+      const answer = await createCheckoutSession({
+        priceId: price.id,
+        productId: plan.product.id,
+        ...(fromWeb ? webCheckoutUrls() : {}),
+      });
+      const outcome = checkoutOutcome(answer);
+      // An answer without a Stripe page fails the checkout like a refused call.
+      if ('error' in outcome) throw new Error(outcome.error);
+      return outcome.url;
+    },
+    onSuccess: (url) => assignLocation(url),
+    onError: (error) => toast({ title: 'Checkout Error', description: checkoutFailure(error), variant: 'destructive' }),
+  });
+  // The page is leaving for Stripe once the call succeeded: the card keeps saying so until it has.
+  const processing = checkout.isPending || checkout.isSuccess ? (checkout.variables?.plan.product.id ?? null) : null;
 
   const card = (plan: Plan) => (
     <PlanCard
@@ -158,7 +159,9 @@ export function ProductsCheckoutPage() {
       trialEligible={trialEligible}
       busy={processing !== null}
       processing={processing === plan.product.id}
-      onCheckout={(p, price) => void checkout(p, price)}
+      onCheckout={(p, price) => {
+        if (!processing) checkout.mutate({ plan: p, price });
+      }}
     />
   );
 

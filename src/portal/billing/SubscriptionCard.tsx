@@ -1,5 +1,6 @@
 import { Alert, Button, Card, CardActions, CardContent, Chip, Stack, Typography } from '@mui/material';
-import { useId, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useId } from 'react';
 import type { Subscription } from '../../../contract/billing';
 import {
   BILLING_ERRORS,
@@ -22,7 +23,8 @@ import {
   statusBadge,
 } from '../../billing/subscriptionRules';
 
-type Pending = 'action' | 'payment-method' | null;
+/** Which Stripe page a button opens: the card's action, or Add Payment Method. */
+type Opening = 'action' | 'payment-method';
 
 /** The price line: `$9.99/month`. */
 function subscriptionPriceText(sub: Subscription): string | null {
@@ -37,7 +39,6 @@ function subscriptionPriceText(sub: Subscription): string | null {
 export function SubscriptionCard({ subscription, client }: { subscription: Subscription; client: BillingClient }) {
   const toast = useToast();
   const headingId = useId();
-  const [pending, setPending] = useState<Pending>(null);
   const product = subscription.items.data[0]?.price.product;
   const badge = statusBadge(subscription.status);
   const date = billingDate(subscription);
@@ -45,24 +46,22 @@ export function SubscriptionCard({ subscription, client }: { subscription: Subsc
   const action = cardAction(subscription);
   const addPaymentMethod = needsPaymentMethod(subscription);
 
-  async function open(which: Exclude<Pending, null>) {
-    setPending(which);
+  /** The Stripe page to open, and the title of its §8 failure toast. */
+  function session(which: Opening) {
     const returnUrl = subscriptionUpdateSuccessUrl(client);
-    const session =
-      which === 'payment-method'
-        ? { start: () => createPaymentMethodSession(returnUrl), failure: BILLING_ERRORS.paymentMethod }
-        : action === 'resume'
-          ? { start: () => resumeSubscription(subscription.id, returnUrl), failure: BILLING_ERRORS.resume }
-          : { start: () => createPortalSession(returnUrl), failure: BILLING_ERRORS.portal };
-    const result = await session.start();
-    if (result.ok) {
-      // The page is leaving for Stripe: the button keeps saying so until it has.
-      assignLocation(result.data.url);
-      return;
-    }
-    setPending(null);
-    toast({ title: session.failure, description: result.message || undefined, variant: 'destructive' });
+    if (which === 'payment-method') return { start: () => createPaymentMethodSession(returnUrl), failure: BILLING_ERRORS.paymentMethod };
+    return action === 'resume'
+      ? { start: () => resumeSubscription(subscription.id, returnUrl), failure: BILLING_ERRORS.resume }
+      : { start: () => createPortalSession(returnUrl), failure: BILLING_ERRORS.portal };
   }
+
+  const open = useMutation({
+    mutationFn: (which: Opening) => session(which).start(),
+    onSuccess: ({ url }) => assignLocation(url),
+    onError: (error, which) => toast({ title: session(which).failure, description: error.message || undefined, variant: 'destructive' }),
+  });
+  // The page is leaving for Stripe once the call succeeded: the button keeps saying so until it has.
+  const pending = open.isPending || open.isSuccess ? (open.variables ?? null) : null;
 
   return (
     <Card
@@ -105,7 +104,7 @@ export function SubscriptionCard({ subscription, client }: { subscription: Subsc
               disabled={pending !== null}
               onClick={() => {
                 track('Dashboard Action', { action: CARD_ACTION_LABELS[action] });
-                void open('action');
+                open.mutate('action');
               }}
             >
               {pending === 'action' ? 'Opening...' : CARD_ACTION_LABELS[action]}
@@ -117,7 +116,7 @@ export function SubscriptionCard({ subscription, client }: { subscription: Subsc
               disabled={pending !== null}
               onClick={() => {
                 track('Dashboard Action', { action: 'Add Payment Method' });
-                void open('payment-method');
+                open.mutate('payment-method');
               }}
             >
               {pending === 'payment-method' ? 'Opening...' : 'Add Payment Method'}

@@ -1,7 +1,9 @@
 import { Box, Button, Stack, Typography } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { emailRequestSchema, type EmailRequest } from '../../../contract/epic';
+import { HttpError } from '../../api/client';
 import { cancelEpicLink, checkEmailExists, linkEpicAccount } from '../../api/epic';
 import { useRefreshAuthStatus } from '../../authProvider/authStatus';
 import { PageCard } from '../../ui/PageCard';
@@ -32,7 +34,6 @@ export function EpicAccountLinkPage() {
     formState: { errors },
   } = useContractForm(emailRequestSchema);
   const problem = errors.email?.message;
-  const [busy, setBusy] = useState(false);
   const toast = useToast();
   const navigate = useNavigate();
   const followNext = useFollowNext();
@@ -40,40 +41,43 @@ export function EpicAccountLinkPage() {
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(pending.current), []);
 
-  const showError = (description: string) => toast({ title: 'Error', description, variant: 'destructive' });
+  const link = useMutation({
+    mutationFn: async (address: string) => {
+      const { exists } = await checkEmailExists(address);
+      // Taken already: refused as the link itself would be (409), without asking it.
+      if (exists) throw new HttpError({ status: 409, message: EMAIL_ALREADY_EXISTS.description });
+      return linkEpicAccount(address);
+    },
+    onSuccess: ({ requiresVerification, next }, address) => {
+      if (requiresVerification) {
+        forgetVerificationSent(address);
+        toast({ title: 'Email Verification Required', description: 'Please check your email for a verification code.' });
+        followNext(next, `/email-verification?email=${encodeURIComponent(address)}&client=${client}`);
+        return;
+      }
+      pending.current = setTimeout(() => followNext(next, `/login_completed?client=${client}`), LINKED_REDIRECT_DELAY_MS);
+    },
+    onError: (error) => {
+      if (error instanceof HttpError && error.status === 409) toast({ ...EMAIL_ALREADY_EXISTS, variant: 'destructive' });
+      else toast({ title: 'Error', description: error.message || FAILED_TO_LINK, variant: 'destructive' });
+    },
+  });
 
-  async function onContinue({ email: address }: EmailRequest) {
-    if (busy) return;
-    setBusy(true);
-    const exists = await checkEmailExists(address);
-    if (!exists.ok || exists.data.exists) {
-      setBusy(false);
-      if (exists.ok) toast({ ...EMAIL_ALREADY_EXISTS, variant: 'destructive' });
-      else showError(exists.message || FAILED_TO_LINK);
-      return;
-    }
-    const linked = await linkEpicAccount(address);
-    if (!linked.ok) {
-      setBusy(false);
-      if (linked.status === 409) toast({ ...EMAIL_ALREADY_EXISTS, variant: 'destructive' });
-      else showError(linked.message || FAILED_TO_LINK);
-      return;
-    }
-    if (linked.data.requiresVerification) {
-      forgetVerificationSent(address);
-      toast({ title: 'Email Verification Required', description: 'Please check your email for a verification code.' });
-      followNext(linked.data.next, `/email-verification?email=${encodeURIComponent(address)}&client=${client}`);
-      return;
-    }
-    pending.current = setTimeout(() => followNext(linked.data.next, `/login_completed?client=${client}`), LINKED_REDIRECT_DELAY_MS);
+  const cancel = useMutation({
+    // Abandoned either way: a failed cancel leaves nothing the next page needs.
+    mutationFn: () => cancelEpicLink().catch(() => undefined),
+    onSuccess: async () => {
+      await refreshAuthStatus();
+      navigate(`/login_completed?client=${client}`);
+    },
+  });
+
+  function onContinue({ email: address }: EmailRequest) {
+    if (!busy) link.mutate(address);
   }
 
-  async function onCancel() {
-    setBusy(true);
-    await cancelEpicLink();
-    await refreshAuthStatus();
-    navigate(`/login_completed?client=${client}`);
-  }
+  // Once linked or cancelled the page is on its way elsewhere: it stays busy until it has gone.
+  const busy = link.isPending || link.isSuccess || !cancel.isIdle;
 
   return (
     <PageCard title="One more thing..." width="xs">
@@ -99,7 +103,7 @@ export function EpicAccountLinkPage() {
           <Button type="submit" variant="contained" fullWidth disabled={busy}>
             {busy ? 'Processing...' : 'Continue'}
           </Button>
-          <Button type="button" variant="outlined" fullWidth disabled={busy} onClick={() => void onCancel()}>
+          <Button type="button" variant="outlined" fullWidth disabled={busy} onClick={() => cancel.mutate()}>
             Cancel
           </Button>
         </Stack>

@@ -1,9 +1,11 @@
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
-import { useEffect, useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import type { AuthStatus, SignInClient } from '../../../contract/epic';
 import { loginTracked, track } from '../../analytics';
 import { epicSignInUrl } from '../../api/auth';
+import { HttpError } from '../../api/client';
 import { clearUeContext, storeUePayload } from '../../api/epic';
 import { useAuthStatus } from '../../authProvider/authStatus';
 import { useCurrentUser, useRefreshCurrentUser } from '../../authProvider/session';
@@ -16,8 +18,6 @@ function failureMessage(status: AuthStatus): string {
   const failed = status.ue.status === 'failed' || status.ue.status === 'canceled';
   return (failed && status.ue.message) || 'You are not signed in.';
 }
-
-type Delivery = { state: 'idle' } | { state: 'sending' } | { state: 'refused' } | { state: 'failed'; message: string };
 
 function FailureActions({ client }: { client: SignInClient }) {
   return (
@@ -50,8 +50,18 @@ export function LoginCompletedPage() {
   const client = clientFromSearch(searchParams.get('client'));
   const status = useAuthStatus();
   const refreshCurrentUser = useRefreshCurrentUser();
-  const [delivery, setDelivery] = useState<Delivery>({ state: 'idle' });
   const stored = useRef(false);
+  const delivery = useMutation({
+    mutationFn: async () => {
+      const { redirectUrl } = await storeUePayload();
+      // The hand-off is stored: forgetting the plugin's request is tidying, not a condition of it.
+      await clearUeContext().catch(() => undefined);
+      return redirectUrl;
+    },
+    onSuccess: (redirectUrl) => assignLocation(redirectUrl),
+  });
+  // 403: no hand-off waits after all (delivered from another tab): plain web success.
+  const refused = delivery.error instanceof HttpError && delivery.error.status === 403;
 
   // The navigation bar shows Dashboard and Logout from here on.
   useEffect(() => {
@@ -60,7 +70,7 @@ export function LoginCompletedPage() {
 
   const computed = status.data ? loginCompletedView(client, status.data) : null;
   // §4: a 403 turns UE mode off; `deliver` needs a signed-in user, so what is left is the success.
-  const view = computed === 'deliver' && delivery.state === 'refused' ? 'success' : computed;
+  const view = computed === 'deliver' && refused ? 'success' : computed;
   const deliver = view === 'deliver';
 
   // User Login (method epic) once the Epic sign-in has succeeded. The excluded ids are checked
@@ -74,21 +84,12 @@ export function LoginCompletedPage() {
     track('User Login', { method: 'epic', status: 'success', client });
   }, [view, client, user.isPending, user.data]);
 
+  const { mutate: deliverPayload } = delivery;
   useEffect(() => {
     if (!deliver || stored.current) return;
     stored.current = true;
-    setDelivery({ state: 'sending' });
-    void (async () => {
-      const payload = await storeUePayload();
-      if (!payload.ok) {
-        // 403: no hand-off waits after all (delivered from another tab): plain web success.
-        setDelivery(payload.status === 403 ? { state: 'refused' } : { state: 'failed', message: payload.message });
-        return;
-      }
-      await clearUeContext();
-      assignLocation(payload.data.redirectUrl);
-    })();
-  }, [deliver]);
+    deliverPayload();
+  }, [deliver, deliverPayload]);
 
   if (status.isPending) {
     return (
@@ -107,10 +108,10 @@ export function LoginCompletedPage() {
       </PageCard>
     );
   }
-  if (delivery.state === 'failed') {
+  if (delivery.isError && !refused) {
     return (
       <PageCard title="Something went wrong">
-        <Alert severity="error">Sage could not send your sign-in to the plugin: {delivery.message}</Alert>
+        <Alert severity="error">Sage could not send your sign-in to the plugin: {delivery.error.message}</Alert>
         <FailureActions client={client} />
       </PageCard>
     );

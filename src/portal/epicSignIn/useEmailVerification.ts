@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { RESEND_COOLDOWN_MS, VERIFICATION_ERROR_CODES, type SendVerificationResponse } from '../../../contract/emailVerification';
-import type { CallResult } from '../../api/client';
+import { HttpError, NO_ANSWER } from '../../api/client';
 import { checkVerificationStatus, resendVerification, sendVerification } from '../../api/epic';
 
 /** §4/§9: the first status check 1 s after a send, then every 3 s. */
@@ -28,25 +28,24 @@ export function forgetVerificationSent(email: string): void {
   sessionStorage.removeItem(sentFlagKey(email));
 }
 
-type SendResult = CallResult<SendVerificationResponse>;
-
 /**
  * One send per e-mail even when React mounts the page twice (StrictMode, a quick remount): the
  * second mount gets the first mount's answer instead of sending again.
  */
-const sendsInFlight = new Map<string, Promise<SendResult>>();
+const sendsInFlight = new Map<string, Promise<SendVerificationResponse>>();
 
-function sendOnce(email: string): Promise<SendResult> {
+function sendOnce(email: string): Promise<SendVerificationResponse> {
   const key = sentFlagKey(email);
   const inFlight = sendsInFlight.get(key);
   if (inFlight) return inFlight;
   sessionStorage.setItem(key, '1');
-  const sending = sendVerification(email).then((result) => {
-    sendsInFlight.delete(key);
-    // §4: a failed send clears the flag, so the next visit tries again.
-    if (!result.ok) sessionStorage.removeItem(key);
-    return result;
-  });
+  const sending = sendVerification(email)
+    .catch((error: unknown) => {
+      // §4: a failed send clears the flag, so the next visit tries again.
+      sessionStorage.removeItem(key);
+      throw error;
+    })
+    .finally(() => sendsInFlight.delete(key));
   sendsInFlight.set(key, sending);
   return sending;
 }
@@ -63,13 +62,17 @@ interface Watch {
 
 /** One status check, branching on the server's error code (never its message). */
 async function checkStatus(email: string): Promise<Watch> {
-  const result = await checkVerificationStatus(email);
-  if (result.ok) return { phase: result.data.verified ? 'verified' : 'waiting' };
-  if (result.code === VERIFICATION_ERROR_CODES.expired) return { phase: 'expired' };
-  // Refused (another browser, another address): asking again would get the same answer. Network
-  // failures, 5xx and "slow down" just wait for the next check.
-  if (result.status !== undefined && result.status < 500 && result.status !== 429) return { phase: 'failed', failure: result.message };
-  return { phase: 'waiting' };
+  try {
+    const { verified } = await checkVerificationStatus(email);
+    return { phase: verified ? 'verified' : 'waiting' };
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    if (error.code === VERIFICATION_ERROR_CODES.expired) return { phase: 'expired' };
+    // Refused (another browser, another address): asking again would get the same answer. Network
+    // failures, 5xx and "slow down" just wait for the next check.
+    const refused = error.status !== NO_ANSWER && error.status < 500 && error.status !== 429;
+    return refused ? { phase: 'failed', failure: error.message } : { phase: 'waiting' };
+  }
 }
 
 /**
@@ -126,15 +129,15 @@ export function useEmailVerification(email: string, events: VerificationEvents) 
   const sendFirstMail = useEffectEvent(() => {
     if (phase !== 'sending') return; // Sent on an earlier visit: only watch.
     send.mutate(undefined, {
-      onSuccess: (result) => {
-        if (!result.ok) return events.sendFailed(result.message);
+      onSuccess: ({ code }) => {
         // Already verified (in another tab): nothing was mailed, and the first check moves on.
-        if (result.data.code !== 'already_verified') {
+        if (code !== 'already_verified') {
           startCooldown();
           events.sent();
         }
         watchAgain();
       },
+      onError: (error) => events.sendFailed(error.message),
     });
   });
   useEffect(() => sendFirstMail(), []);
@@ -152,15 +155,15 @@ export function useEmailVerification(email: string, events: VerificationEvents) 
     // A check on its way now would answer for the old link.
     void queryClient.cancelQueries({ queryKey });
     resending.mutate(undefined, {
-      onSuccess: (result) => {
-        if (result.ok) {
-          startCooldown();
-          events.resent();
-        } else {
-          events.resendFailed(result.message);
-        }
+      onSuccess: () => {
+        startCooldown();
+        events.resent();
+        watchAgain();
+      },
+      onError: (error) => {
+        events.resendFailed(error.message);
         // An expired or refused link stays so until a resend succeeds; otherwise checks resume.
-        if (result.ok || phase === 'waiting') watchAgain();
+        if (phase === 'waiting') watchAgain();
       },
     });
   };

@@ -1,9 +1,10 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { CurrentUser } from '../../../contract/user';
 import { identify, loginTracked, track } from '../../analytics';
 import { forgotPassword, login, register } from '../../api/auth';
+import { HttpError } from '../../api/client';
 import { USER_QUERY_KEY, useRefreshCurrentUser } from '../../authProvider/session';
 import { useToast } from '../../ui/toast';
 import { UNEXPECTED_ERROR } from '../forms/contractForm';
@@ -32,49 +33,47 @@ export function useLoginActions() {
     [toast],
   );
 
-  const submit = useCallback(
-    async (mode: LoginMode, { email, password, rememberMe }: Credentials) => {
-      try {
-        const result =
-          mode === 'signin'
-            ? await login({ email: email.trim(), password, rememberMe })
-            : await register({ email: email.trim(), password });
-        if (!result.ok) {
-          const message = result.message || FAILED_TO_AUTHENTICATE;
-          // §8: failed logins are tracked with the error message (never the e-mail or password).
-          track('User Login', { method: 'email', mode, status: 'failed', error_message: message });
-          showError(message);
-          return;
-        }
-        // The dashboard's guard reads the cached user, so it must be fresh before we go there.
-        await refreshCurrentUser();
-        const user = queryClient.getQueryData<CurrentUser | null>(USER_QUERY_KEY);
-        if (user && loginTracked(user.id)) {
-          identify(user);
-          track('User Login', { method: 'email', mode, status: 'success' });
-        }
-        navigate('/dashboard', { replace: true });
-      } catch {
-        track('User Login', { method: 'email', mode, status: 'failed', error_message: UNEXPECTED_ERROR });
-        showError(UNEXPECTED_ERROR, UNEXPECTED_ERROR_DURATION_MS);
+  /** Sign in or register: busy (`submit.isPending`) until the dashboard is on its way. */
+  const submit = useMutation({
+    mutationFn: ({ mode, email, password, rememberMe }: Credentials & { mode: LoginMode }) =>
+      mode === 'signin' ? login({ email: email.trim(), password, rememberMe }) : register({ email: email.trim(), password }),
+    onSuccess: async (_answer, { mode }) => {
+      // The dashboard's guard reads the cached user, so it must be fresh before we go there.
+      await refreshCurrentUser();
+      const user = queryClient.getQueryData<CurrentUser | null>(USER_QUERY_KEY);
+      if (user && loginTracked(user.id)) {
+        identify(user);
+        track('User Login', { method: 'email', mode, status: 'success' });
       }
+      navigate('/dashboard', { replace: true });
     },
-    [navigate, queryClient, refreshCurrentUser, showError],
-  );
+    onError: (error, { mode }) => {
+      // A refused call shows the server's words; anything else went wrong in this page.
+      const [message, duration] =
+        error instanceof HttpError
+          ? [error.message || FAILED_TO_AUTHENTICATE, undefined]
+          : [UNEXPECTED_ERROR, UNEXPECTED_ERROR_DURATION_MS];
+      // §8: failed logins are tracked with the error message (never the e-mail or password).
+      track('User Login', { method: 'email', mode, status: 'failed', error_message: message });
+      showError(message, duration);
+    },
+  });
+
+  const resetMail = useMutation({
+    mutationFn: forgotPassword,
+    onSuccess: (_answer, { email }) =>
+      toast({ title: 'Password reset email sent', description: `If an account exists for ${email}, a reset link is on its way.` }),
+    onError: (error) => showError(error.message || 'Failed to send reset email'),
+  });
+  const { mutate: sendResetMail } = resetMail;
 
   const requestPasswordReset = useCallback(
-    async (suggestedEmail: string) => {
+    (suggestedEmail: string) => {
       const entered = window.prompt(FORGOT_PASSWORD_PROMPT, suggestedEmail.trim());
       const email = entered?.trim();
-      if (!email) return;
-      const result = await forgotPassword({ email });
-      if (result.ok) {
-        toast({ title: 'Password reset email sent', description: `If an account exists for ${email}, a reset link is on its way.` });
-      } else {
-        showError(result.message || 'Failed to send reset email');
-      }
+      if (email) sendResetMail({ email });
     },
-    [showError, toast],
+    [sendResetMail],
   );
 
   return { submit, requestPasswordReset };
