@@ -216,12 +216,17 @@ export const releaseRequestSchema = z.object({
 });
 export type ReleaseRequest = z.infer<typeof releaseRequestSchema>;
 
+/** What an audited admin write did: the one list the server records and the console's audit log shows. */
+export const AUDIT_ACTIONS = ['user.update', 'user.delete', 'license.reissue', 'user.sessions.revoke', 'build.release'] as const;
+export const auditActionSchema = z.enum(AUDIT_ACTIONS);
+export type AuditAction = z.infer<typeof auditActionSchema>;
+
 /** One admin write: who, what, when, before/after (JSON of the changed record, null if none). */
 export const auditEntrySchema = z.object({
   id: z.string(),
   actorId: z.string().nullable(),
   actorEmail: z.string().nullable(),
-  action: z.string(),
+  action: auditActionSchema,
   targetType: z.string(),
   targetId: z.string().nullable(),
   before: z.unknown(),

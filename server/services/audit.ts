@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditEntry } from '../../contract/admin';
+import type { AuditAction, AuditEntry } from '../../contract/admin';
 import type { Db } from '../db';
 
 /** Who did it: the signed-in admin, or null for operator commands. */
@@ -9,7 +9,7 @@ export interface Actor {
 }
 
 export interface AuditRecord {
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId: string | null;
   before?: unknown;
@@ -61,7 +61,8 @@ export function createAuditService(db: Db) {
           id: r.id,
           actorId: r.actor_id,
           actorEmail: r.actor_email,
-          action: r.action,
+          // Only `record` writes the log, and it takes nothing but an AuditAction.
+          action: r.action as AuditAction,
           targetType: r.target_type,
           targetId: r.target_id,
           before: parse(r.before_json),

@@ -1,6 +1,6 @@
 import { Typography } from '@mui/material';
-import { Datagrid, DateField, FunctionField, List, TextField } from 'react-admin';
-import { DEFAULT_PAGE_SIZE, type AuditEntry } from '../../../contract/admin';
+import { Datagrid, DateField, FunctionField, List, SelectField, TextField } from 'react-admin';
+import { AUDIT_ACTIONS, DEFAULT_PAGE_SIZE, type AuditEntry } from '../../../contract/admin';
 import { prettyJson } from '../messages/messageRules';
 
 function Json({ value }: { value: unknown }) {
@@ -12,6 +12,9 @@ function Json({ value }: { value: unknown }) {
   );
 }
 
+/** The actions the server records, each shown by its own name (`user.update`). */
+const ACTION_CHOICES = AUDIT_ACTIONS.map((action) => ({ id: action, name: action }));
+
 /** Every admin write, newest first: when, who, what, on which record, before and after. */
 export function AuditList() {
   return (
@@ -19,7 +22,7 @@ export function AuditList() {
       <Datagrid bulkActionButtons={false} rowClick={false}>
         <DateField source="createdAt" showTime sortable={false} />
         <TextField source="actorEmail" sortable={false} emptyText="—" />
-        <TextField source="action" sortable={false} />
+        <SelectField source="action" choices={ACTION_CHOICES} translateChoice={false} sortable={false} />
         <FunctionField<AuditEntry>
           source="target"
           sortable={false}
