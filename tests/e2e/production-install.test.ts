@@ -1,9 +1,9 @@
 /**
  * A production install (docs/deploy.md): the built tree with its dev dependencies pruned, as
  * `npm ci && npm run build && npm prune --omit=dev` or `npm ci --omit=dev` beside a shipped dist/
- * leave it, runs `npm start` and `npm run cli` without the build tools, and says what to run when
- * dist/ is missing. The tree is a copy of this checkout's (hard links where the file system allows:
- * npm prune only removes files, so the checkout's stay as they are).
+ * leave it, runs `npm start` and `npm run cli` without the build tools, says what to run when dist/
+ * is missing or stale, and stops on an older Node. The tree is a copy of this checkout's (hard links
+ * where the file system allows: npm prune removes files and writes only files of the copy's own).
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
