@@ -16,7 +16,7 @@ import {
   verifySubscription,
   webCheckoutUrls,
 } from '../../src/api/billing';
-import { HttpError } from '../../src/api/client';
+import { HttpError, UNREADABLE_ANSWER } from '../../src/api/client';
 import { createQueryClient } from '../../src/api/queryClient';
 import { monthly, product, subscription, subscriptionStatus, userSubscriptions } from '../portal/billingData';
 import { jsonResponse, stubFetchWith } from './fetchStub';
@@ -170,28 +170,25 @@ describe('billing writes', () => {
     ['resume', () => resumeSubscription('sub_1', 'r'), '/api/stripe/resume-subscription', { subscriptionId: 'sub_1', returnUrl: 'r' }],
   ])('%s POSTs its body and answers the URL', async (_name, write, path, body) => {
     const spy = stubFetchWith(() => jsonResponse({ ok: true, url: 'https://stripe.test/x' }));
-    await expect(write()).resolves.toEqual({ ok: true, status: 200, data: { ok: true, url: 'https://stripe.test/x' } });
+    await expect(write()).resolves.toEqual({ ok: true, url: 'https://stripe.test/x' });
     const [url, init] = spy.mock.calls[0]!;
     expect(url).toBe(path);
     expect(init).toMatchObject({ method: 'POST', credentials: 'include' });
     expect(JSON.parse(String(init?.body))).toEqual(body);
   });
 
-  it('failures are values with the server message', async () => {
+  it('failures are HttpErrors with the server message and code', async () => {
     stubFetchWith(() => apiError(409, 'You are already subscribed to this plan.'));
-    await expect(createCheckoutSession({ priceId: 'p', productId: 'q' })).resolves.toEqual({
-      ok: false,
-      status: 409,
-      code: expect.any(String),
-      message: 'You are already subscribed to this plan.',
-    });
+    const error: unknown = await createCheckoutSession({ priceId: 'p', productId: 'q' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 409, code: expect.any(String), message: 'You are already subscribed to this plan.' });
     stubFetchWith(() => jsonResponse({ ok: true }));
-    await expect(createPortalSession('r')).resolves.toMatchObject({ ok: false });
+    await expect(createPortalSession('r')).rejects.toMatchObject({ status: 200, message: UNREADABLE_ANSWER });
   });
 
   it('verifySubscription asks the server to re-read Stripe', async () => {
     const spy = stubFetchWith(() => jsonResponse({ ok: true, hasSubscription: true }));
-    await expect(verifySubscription()).resolves.toMatchObject({ ok: true, data: { hasSubscription: true } });
+    await expect(verifySubscription()).resolves.toMatchObject({ ok: true, hasSubscription: true });
     expect(spy).toHaveBeenCalledWith('/api/stripe/verify-subscription', expect.objectContaining({ method: 'POST' }));
   });
 });
