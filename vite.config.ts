@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from './scripts/vitePrecompress';
+import { precompress } from './scripts/vitePrecompress.ts';
 
 /**
  * Gives react-admin's ra-core a `react-router-dom` without the data router it only needs outside a
