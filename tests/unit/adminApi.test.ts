@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN_MESSAGES, type AdminUser, type StoredMessage } from '../../contract/admin';
+import { ADMIN_MESSAGES, type StoredMessage } from '../../contract/admin';
 import {
   downloadLicense,
   exportUsers,
@@ -13,18 +13,7 @@ import {
 import { filenameFrom } from '../../src/api/adminHttp';
 import { HttpError, NO_ANSWER } from '../../src/api/client';
 import { jsonResponse, sentBy as sent, stubFetchWith } from './fetchStub';
-
-const ada: AdminUser = {
-  id: 'u1',
-  username: 'ada',
-  email: 'ada@example.com',
-  status: 'Active',
-  isAdmin: false,
-  token: 'tok-1',
-  epicDisplayName: null,
-  createdAt: '2026-01-02T03:04:05.000Z',
-  updatedAt: '2026-01-02T03:04:05.000Z',
-};
+import { ada } from './adminUser';
 
 const stored: StoredMessage = {
   id: 'm1',

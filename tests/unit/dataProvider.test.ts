@@ -1,20 +1,9 @@
 import { HttpError } from '../../src/api/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN_MESSAGES, type AdminUser } from '../../contract/admin';
+import { ADMIN_MESSAGES } from '../../contract/admin';
 import { dataProvider } from '../../src/dataProvider';
 import { jsonResponse, sentBy as sent, stubFetchWith } from './fetchStub';
-
-const ada: AdminUser = {
-  id: 'u1',
-  username: 'ada',
-  email: 'ada@example.com',
-  status: 'Active',
-  isAdmin: false,
-  token: 'tok-1',
-  epicDisplayName: null,
-  createdAt: '2026-01-02T03:04:05.000Z',
-  updatedAt: '2026-01-02T03:04:05.000Z',
-};
+import { ada } from './adminUser';
 
 /** A list's answer in simple-rest's dialect: the rows, and the total in Content-Range. */
 const page = (resource: string, body: unknown[], start: number, total: number) =>
