@@ -3,7 +3,7 @@ import { filterParam, rangeParam, sortParam } from './restList';
 import { singleLine } from './text';
 
 /**
- * The admin console's API (spec §3 User, AI history, Stored message, Grove metrics, Release form;
+ * The admin console's API (product §3 User, AI history, Stored message, Grove metrics, Release form;
  * §7 `/api/admin/*`). Every endpoint answers 401 signed out and 403 for a non-admin.
  */
 
@@ -198,7 +198,7 @@ export const releaseFormSchema = z.object({
   ue57Url: releaseText,
 });
 export type ReleaseForm = z.input<typeof releaseFormSchema>;
-/** The form's fields, in the spec's order. */
+/** The form's fields, in the product's order. */
 export const RELEASE_FIELDS = releaseFormSchema.keyof().options;
 
 /** §5: the Release button is enabled once every field has been typed in; blank text is refused on submit, above. */

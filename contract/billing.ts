@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { singleLine } from './text';
 
 /**
- * Billing shapes shared by the server and the browser (spec §3 Subscription, Product, Price and the
- * `/api/stripe/*` answers of §7). Field names follow Stripe's, as the spec does.
+ * Billing shapes shared by the server and the browser (product §3 Subscription, Product, Price and the
+ * `/api/stripe/*` answers of §7). Field names follow Stripe's, as the product's description does.
  */
 
 /** §9: every new subscriber gets this long to try Sage before the first charge. */

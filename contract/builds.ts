@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A released plugin build (spec §3 Current build). URLs may be empty for engines it does not ship. */
+/** A released plugin build (product §3 Current build). URLs may be empty for engines it does not ship. */
 export const sageBuildSchema = z.object({
   version: z.string(),
   ue54Url: z.string(),
@@ -10,5 +10,5 @@ export const sageBuildSchema = z.object({
 });
 export type SageBuild = z.infer<typeof sageBuildSchema>;
 
-/** The build the download page offers when none has been released (spec §7, §9). */
+/** The build the download page offers when none has been released (product §7, §9). */
 export const DEFAULT_BUILD_VERSION = '2025-07-15a';

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ACCOUNT_EXISTS_MESSAGE } from './user';
 
-/** Resend is refused for this long after a send, by the page and by the server (spec §9). */
+/** Resend is refused for this long after a send, by the page and by the server (product §9). */
 export const RESEND_COOLDOWN_MS = 60_000;
 /** A verification link works this long. */
 export const VERIFICATION_TTL_MS = 15 * 60_000;
-/** The server's message for an expired code (spec §8), for people: screens branch on the code below. */
+/** The server's message for an expired code (product §8), for people: screens branch on the code below. */
 export const VERIFICATION_EXPIRED_MESSAGE = 'Verification code has expired';
 
 /** The `error` codes of the verification calls that the waiting page branches on (§4). */
@@ -28,7 +28,7 @@ export const VERIFY_LINK_MESSAGES = {
   failed: 'The link could not be checked right now. Please open it again in a moment.',
 } as const;
 
-/** `POST /api/email/send-verification` and `/resend-verification` (spec §7: ok, message, code). */
+/** `POST /api/email/send-verification` and `/resend-verification` (product §7: ok, message, code). */
 export const sendVerificationResponseSchema = z.object({
   ok: z.literal(true),
   message: z.string(),

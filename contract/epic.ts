@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { singleLine } from './text';
 
 /**
- * Why an Epic sign-in ended on `/authentication_failed?reason=…`. The first five are spec §2's;
- * the others name failures the spec folds into "unexpected" (decision 005).
+ * Why an Epic sign-in ended on `/authentication_failed?reason=…`. The first five are product §2's;
+ * the others name failures the product's description folds into "unexpected" (decision 005).
  */
 export const AUTH_FAILURE_REASONS = [
   'canceled',
@@ -18,11 +18,11 @@ export const AUTH_FAILURE_REASONS = [
 ] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 
-/** Where a sign-in was started from: the web portal or the Unreal plugin (spec §2). */
+/** Where a sign-in was started from: the web portal or the Unreal plugin (product §2). */
 export const signInClientSchema = z.enum(['web', 'ue']);
 export type SignInClient = z.infer<typeof signInClientSchema>;
 
-/** `GET /api/auth/status` (spec §3 Auth status). */
+/** `GET /api/auth/status` (product §3 Auth status). */
 export const authStatusSchema = z.object({
   authenticated: z.boolean(),
   user: z.object({ email: z.string().nullable() }).nullable(),
@@ -35,7 +35,7 @@ export const authStatusSchema = z.object({
 });
 export type AuthStatus = z.infer<typeof authStatusSchema>;
 
-/** The address a new Epic account links (spec §5: required, standard e-mail pattern). */
+/** The address a new Epic account links (product §5: required, standard e-mail pattern). */
 export const linkEmailSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'Email is required' : 'Email must be a string') })
   .check(singleLine('Email'))
@@ -44,7 +44,7 @@ export const linkEmailSchema = z
   .max(254, 'Email is too long')
   .pipe(z.email({ error: 'Invalid email address' }));
 
-/** Body of check-exists, link and the three verification calls (spec §7). */
+/** Body of check-exists, link and the three verification calls (product §7). */
 export const emailRequestSchema = z.object({ email: linkEmailSchema });
 export type EmailRequest = z.input<typeof emailRequestSchema>;
 
@@ -80,7 +80,7 @@ export const subscriptionSummarySchema = z
 
 /** `GET /api/auth/ue-payload`: what the plugin receives for a code and its verifier. */
 export const pluginPayloadSchema = z.object({
-  /** The license token (spec §3 User.token). */
+  /** The license token (product §3 User.token). */
   token: z.string(),
   user: z.object({ id: z.string(), username: z.string(), email: z.string().nullable() }),
   subscription: subscriptionSummarySchema,

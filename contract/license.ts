@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The signed license file (spec §3 User.token, §7 `GET /api/{product}/{id}/license`) and the public
+ * The signed license file (product §3 User.token, §7 `GET /api/{product}/{id}/license`) and the public
  * key that verifies it (`GET /api/license/public-key`). docs/license-file.md is the format's
  * reference for plugin authors.
  */
@@ -17,7 +17,7 @@ export const LICENSE_VALIDITY_DAYS = 30;
 /** What the server vouches for. Times are Unix seconds (UTC). */
 export const licensePayloadSchema = z.object({
   userId: z.string(),
-  /** The user's license token (spec §3 User.token). */
+  /** The user's license token (product §3 User.token). */
   licenseToken: z.string(),
   product: z.enum(LICENSE_PRODUCTS),
   issuedAt: z.number().int(),

@@ -1,5 +1,5 @@
 /**
- * Spec §5: the plugin's redirect must be a loopback address over http (RFC 8252 §7.3):
+ * Product §5: the plugin's redirect must be a loopback address over http (RFC 8252 §7.3):
  * `http://localhost:PORT/…` or `http://127.0.0.1:PORT/…` with an explicit port, no user info and no
  * fragment. Shared by the server (which refuses anything else) and the /ue-test page.
  */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** An e-mail that already has an account: registration, Epic linking and the verification link. */
 export const ACCOUNT_EXISTS_MESSAGE = 'An account with this email already exists.';
 
-/** The signed-in user as `GET /api/user` returns it (spec §3 User, without the license token). */
+/** The signed-in user as `GET /api/user` returns it (product §3 User, without the license token). */
 export const currentUserSchema = z.object({
   id: z.string(),
   username: z.string(),

@@ -61,7 +61,7 @@ export function parseAddressList(raw: string): string[] | { bad: string } {
 
 /**
  * Every environment variable the server reads, with the embedded defaults that make
- * `npm ci && npm start` work on a fresh machine. The README's configuration table mirrors this.
+ * `npm ci && npm start` work on a fresh machine. docs/configuration.md lists every variable.
  */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

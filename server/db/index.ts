@@ -37,7 +37,7 @@ function observed(database: DatabaseKind, onQuery: QueryObserver | undefined): L
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string; onQuery?: QueryObserver }): Db {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    // A user-list search answers the first SEARCH_LIST_LIMIT matches a scan finds (decision 012). A
+    // A user-list search answers the first SEARCH_LIST_LIMIT matches a scan finds (decision 020). A
     // synchronized scan starts where the last one over the table stopped, so page 2 could come from
     // other users than page 1: scan every table from its start. (A client runs its queries in order.)
     pool.on('connect', (client) => void client.query('set synchronize_seqscans = off').catch(() => undefined));

@@ -45,7 +45,7 @@ function packageVersion(): string {
  * Only `/api/*` is the API. Hidden, with the reason:
  * - the pages and the built app's files (`/`, `/dashboard`, `/assets/*`…): HTML and scripts for
  *   browsers, not an interface;
- * - `/healthz`, `/readyz`, `/metrics`: for load balancers and Prometheus, described in the README and
+ * - `/healthz`, `/readyz`, `/metrics`: for load balancers and Prometheus, described in docs/operations.md and
  *   docs/deploy.md, not for API clients;
  * - `/ingest/*`: a relay of PostHog's own protocol for posthog-js, not ours to describe;
  * - the document itself and Swagger UI's page, files and copies of the document (`/api/docs/*`).

@@ -66,7 +66,7 @@ const auditView = (row: UsersTable) => ({
 
 const CSV_COLUMNS = ['id', 'username', 'email', 'status', 'isAdmin', 'epicDisplayName', 'createdAt'] as const;
 
-/** Users as admins search, page, edit, delete and export them (spec §2 Admin dashboard). */
+/** Users as admins search, page, edit, delete and export them (product §2 Admin dashboard). */
 export function createAdminUserService(deps: { db: Db; sessions: SessionService; audit: AuditService }) {
   const { db, audit } = deps;
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -136,7 +136,7 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       const page = () => db.selectFrom('users').selectAll().orderBy(sortKey, direction).orderBy('id', direction).limit(query.limit);
 
       if (query.q) {
-        // A search lists at most SEARCH_LIST_LIMIT matches (decision 012): found, then sorted. Its
+        // A search lists at most SEARCH_LIST_LIMIT matches (decision 020): found, then sorted. Its
         // cost is bounded by the limit, however many users match or wherever they sort.
         const found = db
           .selectFrom('users')

@@ -238,7 +238,7 @@ export function createEpicSignInService(deps: {
       return { kind: 'signed_in', user, client: flow.client, session };
     },
 
-    /** `GET /api/auth/status` (spec §3 Auth status). */
+    /** `GET /api/auth/status` (product §3 Auth status). */
     async status(token: string | undefined, user: UsersTable | null): Promise<AuthStatus> {
       const flow = await service.flow(token);
       const base = { authenticated: user !== null, user: user ? { email: user.email } : null };

@@ -40,7 +40,7 @@ const SESSION_TAKEN = 'This chat session id belongs to another user, or to the A
 
 /**
  * Stored chat messages and AI chat threads: written by the AI service through the ingestion API,
- * read by admins (spec §2 Find Message, Recent Messages, AI chat history).
+ * read by admins (product §2 Find Message, Recent Messages, AI chat history).
  */
 export function createMessageService(db: Db) {
   return {

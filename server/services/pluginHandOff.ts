@@ -6,7 +6,7 @@ import { badRequest, forbidden } from '../errors';
 import type { HandOffOutcome } from './metrics';
 import { hashToken, newToken, safeEqual } from './tokens';
 
-/** A hand-off code must be exchanged this soon (ARCHITECTURE: the plugin hand-off). */
+/** A hand-off code must be exchanged this soon (docs/plugin-sign-in.md). */
 export const HAND_OFF_CODE_TTL_MS = 5 * 60_000;
 
 const NO_HAND_OFF = 'No plugin sign-in is waiting for this account in this browser';

@@ -10,7 +10,7 @@ export const ADMIN_PAGES = {
   recentMessages: '/recent-messages',
 } as const;
 
-/** §2 Admin dashboard tabs, in the spec's order and words, then the audit log. */
+/** §2 Admin dashboard tabs, in the product's order and words, then the audit log. */
 export function AdminMenu() {
   const basename = useBasename();
   return (

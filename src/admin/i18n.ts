@@ -4,7 +4,7 @@ import type { TranslationMessages } from 'react-admin';
 import { ADMIN_MESSAGES } from '../../contract/admin';
 
 /**
- * The console's words: react-admin's English plus our own keys, whose values are the spec's texts
+ * The console's words: react-admin's English plus our own keys, whose values are the product's texts
  * (§2, §5, §8). Texts the server also uses come from the contract, so both say the same; the
  * admin tabs' validation messages are not here at all: their forms show the contract rule's own.
  */

@@ -34,7 +34,7 @@ function ErrorToastContent({ title, message, reason }: { title?: string; message
 
 const reasonOf = (error: unknown): string | undefined => (error instanceof Error && error.message ? error.message : undefined);
 
-/** §8's failure toasts: a title (Error, Search Error, Update Error, …) and the spec's text. */
+/** §8's failure toasts: a title (Error, Search Error, Update Error, …) and the product's text. */
 export function useNotifyError() {
   const notify = useNotify();
   return useCallback(

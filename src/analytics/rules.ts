@@ -1,5 +1,5 @@
 /**
- * The analytics rules (spec §3, §6, §7), free of posthog-js and of the DOM: which events exist,
+ * The analytics rules (product §3, §6, §7), free of posthog-js and of the DOM: which events exist,
  * where nothing is tracked, who is excluded, which properties every event carries and what is
  * scrubbed out of them. `src/analytics/index.ts` applies them.
  */

@@ -45,7 +45,7 @@ describe('Home (§2)', () => {
     await waitFor(() => expect(within(card).queryByText('Failed to fetch user count')).not.toBeInTheDocument());
   });
 
-  it('lists the tabs in the spec’s order and words, then the audit log', async () => {
+  it('lists the tabs in the product’s order and words, then the audit log', async () => {
     stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
     renderAdmin('/admin');
     await screen.findByText('Grove Users');

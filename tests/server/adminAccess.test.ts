@@ -31,7 +31,7 @@ const RELEASE = {
 };
 const UPDATE = { username: 'renamed-by-admin', email: 'renamed-by-admin@example.com', status: 'Active', isAdmin: false };
 
-/** Every `/api/admin/*` endpoint of spec §7, issue 5 and issue 14. */
+/** Every `/api/admin/*` endpoint of product §7, issue 5 and issue 14. */
 const ENDPOINTS: Endpoint[] = [
   { name: 'GET grove-metrics', method: 'GET', path: () => '/api/admin/grove-metrics', adminStatus: 200, invalid: null },
   {

@@ -436,7 +436,7 @@ describe.each(databases)('admin users on $label', (database) => {
     expect(current.json()).toMatchObject(valid);
   });
 
-  it('answers the spec’s sentence once when several required fields are empty', async () => {
+  it('answers the product’s sentence once when several required fields are empty', async () => {
     const admin = await signedInAdmin(server());
     const [row] = await insertUsers(server().db, [userRow()]);
     const edit = await put(admin.client, `/api/admin/users/${row!.id}`, {});

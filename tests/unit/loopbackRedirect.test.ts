@@ -8,7 +8,7 @@ const USER_INFO = 'The redirect address must not contain user information.';
 const FRAGMENT = 'The redirect address must not have a fragment.';
 const BAD_CHARACTERS = 'The redirect address contains characters that are not allowed.';
 
-describe('checkLoopbackRedirect (spec §5: a UE loopback redirect must be localhost or 127.0.0.1 over http)', () => {
+describe('checkLoopbackRedirect (product §5: a UE loopback redirect must be localhost or 127.0.0.1 over http)', () => {
   it.each([
     ['http://localhost:8080/callback', 'http://localhost:8080/callback'],
     ['http://127.0.0.1:49152/callback', 'http://127.0.0.1:49152/callback'],

@@ -31,7 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('audit_log_created_at_idx').on('audit_log').column('created_at').execute();
 
-  // Messages the AI service stores per chat session (spec §3 Stored message).
+  // Messages the AI service stores per chat session (product §3 Stored message).
   await db.schema
     .createTable('stored_messages')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -45,7 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('stored_messages_created_at_idx').on('stored_messages').column('created_at').execute();
   await db.schema.createIndex('stored_messages_user_id_idx').on('stored_messages').column('user_id').execute();
 
-  // AI chat threads (spec §3 AI history): the AI service sends each thread whole.
+  // AI chat threads (product §3 AI history): the AI service sends each thread whole.
   await db.schema
     .createTable('ai_threads')
     .addColumn('id', 'text', (c) => c.primaryKey())

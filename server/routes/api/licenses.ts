@@ -21,7 +21,7 @@ const safeFileName = (id: string) => licenseFileName(id.replace(/[^A-Za-z0-9._-]
 
 const isLicenseProduct = (product: string): boolean => (LICENSE_PRODUCTS as readonly string[]).includes(product);
 
-/** Signed license files (spec §7 `GET /api/{product}/{id}/license`) and the key that verifies them. */
+/** Signed license files (product §7 `GET /api/{product}/{id}/license`) and the key that verifies them. */
 export async function licenseRoutes(app: App, { config, services }: RouteContext) {
   const { licenses } = services;
 

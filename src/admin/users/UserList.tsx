@@ -31,7 +31,7 @@ function UserListActions() {
   );
 }
 
-/** Shown while a search lists as many users as a search can: more may match (decision 012). */
+/** Shown while a search lists as many users as a search can: more may match (decision 020). */
 function SearchLimitNote() {
   const { total, filterValues } = useListContext();
   const translate = useTranslate();

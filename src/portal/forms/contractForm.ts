@@ -4,7 +4,7 @@ import { useForm, type FieldErrors, type FieldValues, type Resolver } from 'reac
 import type { $ZodType } from 'zod/v4/core';
 import { useToast } from '../../ui/toast';
 
-/** Spec §9's toast for a failure the visitor cannot act on; here, rules that could not be loaded. */
+/** Product §9's toast for a failure the visitor cannot act on; here, rules that could not be loaded. */
 export const UNEXPECTED_ERROR = 'An unexpected error occurred';
 
 /** A form's schema, or where to load it from when the form is first checked. */

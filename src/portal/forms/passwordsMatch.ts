@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** Spec §5 and §9: the one message of a second password that differs from the first. */
+/** Product §5 and §9: the one message of a second password that differs from the first. */
 export const PASSWORDS_DO_NOT_MATCH = 'Passwords do not match';
 
 /**

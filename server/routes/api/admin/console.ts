@@ -45,7 +45,7 @@ function sendList(reply: FastifyReply, resource: string, start: number, rows: un
 }
 
 /**
- * The admin console's API (spec §7 `/api/admin/*`). Every route checks `isAdmin` on the server
+ * The admin console's API (product §7 `/api/admin/*`). Every route checks `isAdmin` on the server
  * (routes/access.ts): 401 signed out, 403 for everyone else, before anything is validated or read.
  */
 export async function adminConsoleRoutes(app: App, { services }: RouteContext) {

@@ -62,7 +62,7 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     return reply.redirect(loginCompletedPath(outcome.client));
   }
 
-  /** Checks a plugin's hand-off request (spec §5): the request, or the reason it is refused. */
+  /** Checks a plugin's hand-off request (product §5): the request, or the reason it is refused. */
   function pluginRequest(query: z.infer<typeof loginQuerySchema>): PluginRequest | AuthFailureReason {
     const redirect = checkLoopbackRedirect(query.redirect_uri ?? '');
     if (!redirect.ok) return 'invalid_redirect_uri';

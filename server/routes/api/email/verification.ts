@@ -20,7 +20,7 @@ const verifyQuerySchema = z.object({ token: z.string().check(singleLine('token')
 const completedPath = (success: boolean, message: string) =>
   `/email-verification-completed?success=${success}&message=${encodeURIComponent(message)}`;
 
-/** Verifying the e-mail a new Epic account links (spec §4 Email verification). */
+/** Verifying the e-mail a new Epic account links (product §4 Email verification). */
 export async function emailVerificationRoutes(app: App, { services }: RouteContext) {
   const { emailVerification } = services;
 

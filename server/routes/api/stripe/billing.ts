@@ -26,7 +26,7 @@ const WEBHOOK_BODY_LIMIT_BYTES = 1024 * 1024;
 
 const REDIRECT = { 200: redirectResponseSchema };
 
-/** Plans, checkout, the customer portal and Stripe's webhooks (spec §7 `/api/stripe/*`). */
+/** Plans, checkout, the customer portal and Stripe's webhooks (product §7 `/api/stripe/*`). */
 export async function billingRoutes(app: App, { services }: RouteContext) {
   const { billing } = services;
 
