@@ -9,8 +9,10 @@
 import type { RouteOptions } from 'fastify';
 import type { App } from '../http/types';
 
-/** Routes under this prefix (the folder routes/api/admin/) are for admins only. */
-export const ADMIN_PREFIX = '/api/admin/';
+/** The admin folder's prefix (routes/api/admin/): its routes are for admins only. */
+export const ADMIN_PREFIX = '/api/admin';
+
+export const isAdminRoute = (url: string): boolean => url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`);
 
 /**
  * Every route a stranger may call, as `METHOD url` (HEAD follows GET; `*` for any method; a url
@@ -89,7 +91,7 @@ function withGuard<H>(hooks: H | H[] | undefined, guard: H, first: boolean): H[]
  */
 export function denyUnlessPublic(app: App): void {
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (route.url.startsWith(ADMIN_PREFIX)) {
+    if (isAdminRoute(route.url)) {
       route.onRequest = withGuard(route.onRequest, app.requireAdmin, true);
       return;
     }

@@ -5,7 +5,7 @@
  * route opened or closed by accident fails here.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { ADMIN_PREFIX, PUBLIC_ROUTES, publicReason } from '../../server/routes/access';
+import { isAdminRoute, PUBLIC_ROUTES, publicReason } from '../../server/routes/access';
 import { signedInUser } from './adminFlow';
 import expectedSecurity from './apiSecurity.json';
 import { databases, errorBody, useTestServer } from './harness';
@@ -53,7 +53,7 @@ describe.each(databases)('default deny on $label', (database) => {
   });
 
   it('answers a signed-in non-admin 403 on every route of the admin folder, and lists no admin route as public', async () => {
-    const admin = routes().filter((r) => r.url.startsWith(ADMIN_PREFIX));
+    const admin = routes().filter((r) => isAdminRoute(r.url));
     expect(admin.length).toBeGreaterThan(10);
     const user = await signedInUser(server());
     for (const { method, url } of admin) {
