@@ -102,7 +102,7 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${emailCounter}-${randomBytes(3).toString('hex')}@example.com`;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 type Headers = Record<string, string>;
 
 export interface RequestOptions {
