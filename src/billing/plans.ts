@@ -1,5 +1,6 @@
 import type { Price, Product, RecurringInterval } from '../../contract/billing';
 import type { CheckoutResponse } from '../api/billing';
+import { queriesOf } from '../../contract/usage';
 
 /**
  * §9 Plan rules, free of React: what the products page offers and how it words it. Outside
@@ -110,8 +111,8 @@ export const isPopular = (product: Product): boolean => product.metadata.popular
 
 /** §9: `{n} queries per month` (a credit pack: `{n} queries`), or `Unlimited` without an amount. */
 export function queriesText(product: Product, kind: PlanKind): string {
-  const amount = product.metadata.credits_amount?.trim();
-  if (!amount || !/^\d+$/.test(amount)) return 'Unlimited';
+  const amount = queriesOf(product.metadata.credits_amount);
+  if (amount === null) return 'Unlimited';
   return kind === 'subscription' ? `${amount} queries per month` : `${amount} queries`;
 }
 

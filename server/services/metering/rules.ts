@@ -1,0 +1,86 @@
+import { queriesOf } from '../../../contract/usage';
+
+/**
+ * The metering rules (issue 26, decision 027), free of I/O: which subscription's plan sets the
+ * allowance, the billing period a use falls in, and how a use is paid for. Times are milliseconds.
+ */
+
+/** Statuses that keep their plan's allowance; any other leaves the free allowance only. */
+const KEEPS_ALLOWANCE = new Set(['active', 'trialing', 'past_due']);
+
+export interface PlanSubscription {
+  status: string;
+  /** The plan's `credits_amount`: queries per period, or Unlimited. */
+  creditsAmount: string | undefined;
+  /** Stripe's current period, in seconds, when the mirror knows it. */
+  currentPeriodStart: number | null;
+  currentPeriodEnd: number | null;
+}
+
+export interface Period {
+  start: number;
+  end: number;
+}
+
+export const keepsAllowance = (status: string): boolean => KEEPS_ALLOWANCE.has(status);
+
+/** A plan's allowance per period: null is Unlimited. */
+export const planAllowance = (subscription: PlanSubscription): number | null => queriesOf(subscription.creditsAmount);
+
+/** Of several subscriptions, the one whose allowance is largest (Unlimited above all); null if none keeps one. */
+export function governingSubscription(subscriptions: PlanSubscription[]): PlanSubscription | null {
+  let best: PlanSubscription | null = null;
+  for (const subscription of subscriptions.filter((s) => keepsAllowance(s.status))) {
+    if (best === null) best = subscription;
+    const [mine, theirs] = [planAllowance(subscription), planAllowance(best)];
+    if (theirs !== null && (mine === null || mine > theirs)) best = subscription;
+  }
+  return best;
+}
+
+/** The UTC calendar month holding `now`. */
+export function utcMonth(now: number): Period {
+  const at = new Date(now);
+  return { start: Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1), end: Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1) };
+}
+
+/** The period a use at `now` falls in: the subscription's current period while `now` is in it, else the UTC month. */
+export function billingPeriod(subscription: PlanSubscription | null, now: number): Period {
+  const start = subscription?.currentPeriodStart;
+  const end = subscription?.currentPeriodEnd;
+  if (start != null && end != null && start * 1000 <= now && now < end * 1000) return { start: start * 1000, end: end * 1000 };
+  return utcMonth(now);
+}
+
+/** The queries a period allows: the governing plan's, else the free allowance (FREE_QUERIES_PER_MONTH). */
+export function periodAllowance(subscription: PlanSubscription | null, freeQueriesPerMonth: number): number | null {
+  return subscription ? planAllowance(subscription) : freeQueriesPerMonth;
+}
+
+/** What is left to spend: of the period's allowance (null: Unlimited) and of pack credits, which never expire. */
+export interface Balance {
+  allowanceLeft: number | null;
+  credits: number;
+}
+
+/** How a use is paid for: from the allowance first, then from credits. */
+export interface Charge {
+  allowance: number;
+  credits: number;
+}
+
+/** The charge for `units`, or null when the balance cannot pay for all of them (nothing is charged then). */
+export function charge(units: number, balance: Balance): Charge | null {
+  if (balance.allowanceLeft === null) return { allowance: units, credits: 0 };
+  const allowance = Math.min(units, Math.max(0, balance.allowanceLeft));
+  const credits = units - allowance;
+  return credits <= Math.max(0, balance.credits) ? { allowance, credits } : null;
+}
+
+/** The balance once `paid` is spent. */
+export function spend(balance: Balance, paid: Charge): Balance {
+  return {
+    allowanceLeft: balance.allowanceLeft === null ? null : balance.allowanceLeft - paid.allowance,
+    credits: balance.credits - paid.credits,
+  };
+}

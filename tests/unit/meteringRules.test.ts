@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { queriesOf } from '../../contract/usage';
+import {
+  billingPeriod,
+  charge,
+  governingSubscription,
+  keepsAllowance,
+  periodAllowance,
+  spend,
+  utcMonth,
+  type PlanSubscription,
+} from '../../server/services/metering/rules';
+
+const plan = (status: string, creditsAmount: string | undefined, period?: [number, number]): PlanSubscription => ({
+  status,
+  creditsAmount,
+  currentPeriodStart: period?.[0] ?? null,
+  currentPeriodEnd: period?.[1] ?? null,
+});
+
+describe('a credits_amount in queries', () => {
+  it.each([
+    ['500', 500],
+    [' 42 ', 42],
+    ['0', 0],
+    ['', null],
+    [undefined, null],
+    ['unlimited', null],
+    ['12.5', null],
+    ['-3', null],
+  ])('%j grants %j', (amount, queries) => expect(queriesOf(amount)).toBe(queries));
+});
+
+describe('which statuses keep their plan', () => {
+  it.each([
+    ['active', true],
+    ['trialing', true],
+    // Stripe is still retrying the card; the customer is inside a period they were billed for.
+    ['past_due', true],
+    ['unpaid', false],
+    ['paused', false],
+    ['canceled', false],
+    ['incomplete', false],
+    ['incomplete_expired', false],
+  ])('%s: %s', (status, keeps) => expect(keepsAllowance(status)).toBe(keeps));
+});
+
+describe('the subscription that sets the allowance', () => {
+  it.each([
+    ['none', [], null],
+    ['one live plan', [plan('active', '100')], 0],
+    ['a live plan beside a canceled bigger one', [plan('canceled', '900'), plan('active', '100')], 1],
+    ['the larger of two live plans', [plan('active', '100'), plan('trialing', '300')], 1],
+    ['Unlimited above any number', [plan('active', '100000'), plan('past_due', undefined)], 1],
+    ['only plans that no longer keep one', [plan('unpaid', '100'), plan('paused', '50')], null],
+  ])('%s', (_name, subscriptions: PlanSubscription[], index: number | null) => {
+    expect(governingSubscription(subscriptions)).toBe(index === null ? null : subscriptions[index]);
+  });
+});
+
+describe("a period's allowance", () => {
+  it.each([
+    ['a plan of 500', plan('active', '500'), 0, 500],
+    ['an Unlimited plan', plan('trialing', undefined), 0, null],
+    ['no plan, no free allowance', null, 0, 0],
+    ['no plan, FREE_QUERIES_PER_MONTH=25', null, 25, 25],
+  ])('%s', (_name, subscription, free, allowance) => expect(periodAllowance(subscription, free)).toBe(allowance));
+});
+
+describe('the billing period of a use', () => {
+  const now = Date.UTC(2026, 10, 25, 12);
+  const s = (iso: string) => Date.parse(iso) / 1000;
+  it.each([
+    ['no subscription: the UTC month', null, [Date.UTC(2026, 10, 1), Date.UTC(2026, 11, 1)]],
+    [
+      "the subscription's current period",
+      plan('active', '100', [s('2026-11-10T08:00:00Z'), s('2026-12-10T08:00:00Z')]),
+      [Date.parse('2026-11-10T08:00:00Z'), Date.parse('2026-12-10T08:00:00Z')],
+    ],
+    [
+      'a period the mirror has not renewed yet: the UTC month',
+      plan('active', '100', [s('2026-10-10T08:00:00Z'), s('2026-11-10T08:00:00Z')]),
+      [Date.UTC(2026, 10, 1), Date.UTC(2026, 11, 1)],
+    ],
+    ['a period the mirror does not know: the UTC month', plan('active', '100'), [Date.UTC(2026, 10, 1), Date.UTC(2026, 11, 1)]],
+  ])('%s', (_name, subscription, [start, end]) => expect(billingPeriod(subscription, now)).toEqual({ start, end }));
+
+  it('takes December into January', () => {
+    expect(utcMonth(Date.UTC(2026, 11, 31, 23, 59))).toEqual({ start: Date.UTC(2026, 11, 1), end: Date.UTC(2027, 0, 1) });
+  });
+});
+
+describe('paying for a use', () => {
+  it.each([
+    ['from the allowance', 1, { allowanceLeft: 10, credits: 5 }, { allowance: 1, credits: 0 }],
+    ['the allowance first, then credits', 4, { allowanceLeft: 1, credits: 5 }, { allowance: 1, credits: 3 }],
+    ['credits once the allowance is spent', 2, { allowanceLeft: 0, credits: 5 }, { allowance: 0, credits: 2 }],
+    ['an overspent allowance counts as none', 2, { allowanceLeft: -3, credits: 2 }, { allowance: 0, credits: 2 }],
+    ['Unlimited never touches credits', 50, { allowanceLeft: null, credits: 0 }, { allowance: 50, credits: 0 }],
+    ['refused when both together fall short', 7, { allowanceLeft: 2, credits: 4 }, null],
+    ['refused with nothing left', 1, { allowanceLeft: 0, credits: 0 }, null],
+    ['exactly what is left', 6, { allowanceLeft: 2, credits: 4 }, { allowance: 2, credits: 4 }],
+  ])('%s', (_name, units, balance, paid) => expect(charge(units, balance)).toEqual(paid));
+
+  it('leaves the balance less what was paid', () => {
+    expect(spend({ allowanceLeft: 1, credits: 5 }, { allowance: 1, credits: 3 })).toEqual({ allowanceLeft: 0, credits: 2 });
+    expect(spend({ allowanceLeft: null, credits: 5 }, { allowance: 9, credits: 0 })).toEqual({ allowanceLeft: null, credits: 5 });
+  });
+});
