@@ -84,6 +84,12 @@ const BILLING_WRITE: RouteDoc = {
   errors: { 503: 'Billing is not configured (billing_unavailable)' },
 };
 
+/** What both ingestion writes answer a license token they refuse. */
+const INGESTION_REFUSALS = {
+  401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)',
+  403: 'A license token storing for another user (forbidden)',
+};
+
 /** By `METHOD url`, the url as the route module writes it. */
 const ROUTES: Record<string, RouteDoc> = {
   'GET /api/config': { tag: PRODUCT, security: PUBLIC },
@@ -214,8 +220,7 @@ const ROUTES: Record<string, RouteDoc> = {
     security: BEARER,
     limited: true,
     errors: {
-      401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)',
-      403: 'A license token storing for another user (forbidden)',
+      ...INGESTION_REFUSALS,
       409: 'A license token writing to a chat session of another user or of no user (session_taken)',
     },
   },
@@ -224,8 +229,7 @@ const ROUTES: Record<string, RouteDoc> = {
     security: BEARER,
     limited: true,
     errors: {
-      401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)',
-      403: 'A license token storing for another user (forbidden)',
+      ...INGESTION_REFUSALS,
       409: "The thread id is another user's (thread_taken)",
     },
   },
