@@ -217,7 +217,16 @@ export const releaseRequestSchema = z.object({
 export type ReleaseRequest = z.infer<typeof releaseRequestSchema>;
 
 /** What an audited admin write did: the one list the server records and the console's audit log shows. */
-export const AUDIT_ACTIONS = ['user.update', 'user.delete', 'license.reissue', 'user.sessions.revoke', 'build.release'] as const;
+export const AUDIT_ACTIONS = [
+  'user.update',
+  'user.delete',
+  'license.reissue',
+  'user.sessions.revoke',
+  'build.release',
+  'user.credits.grant',
+  'user.credits.deduct',
+  'user.credits.refund',
+] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

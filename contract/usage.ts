@@ -1,6 +1,10 @@
+import { z } from 'zod';
+import { singleLine } from './text';
+
 /**
- * Usage metering's shared words (issue 26). A plan's `credits_amount` is its queries per billing
- * period and a pack's is the queries it adds; a plan without a whole number there is Unlimited.
+ * Usage metering's shared words (issue 26, docs/usage-metering.md). A plan's `credits_amount` is
+ * its queries per billing period and a pack's is the queries it adds; a plan without a whole number
+ * there is Unlimited. One query is one unit.
  */
 
 /** The queries a `credits_amount` grants, or null for Unlimited. */
@@ -8,3 +12,144 @@ export function queriesOf(creditsAmount: string | undefined): number | null {
   const amount = creditsAmount?.trim();
   return amount && /^\d+$/.test(amount) ? Number(amount) : null;
 }
+
+/** Most units one use may charge: a guard against a caller's bug, far above any real request. */
+export const MAX_UNITS_PER_USE = 10_000;
+
+const label = (name: string, max: number) =>
+  z.string().check(singleLine(name)).trim().min(1, `${name} must not be empty`).max(max, `${name} must be at most ${max} characters`);
+
+/** `POST /api/ingest/usage`: one use of the AI, charged once per `requestId`. */
+export const recordUsageSchema = z.object({
+  /** The caller's idempotency key: the same key again answers the first answer and charges nothing. */
+  requestId: label('requestId', 100),
+  units: z
+    .number({ error: 'units must be a whole number' })
+    .int('units must be a whole number')
+    .min(1, 'units must be at least 1')
+    .max(MAX_UNITS_PER_USE, `units must be at most ${MAX_UNITS_PER_USE}`)
+    .default(1),
+  /** Whom the use is for: only the AI service's token names one (a license token is its own user). */
+  userId: label('userId', 100).optional(),
+  /** When the use happened; a user's clock cannot place it after its arrival. Default: arrival. */
+  occurredAt: z.iso.datetime({ offset: true, error: 'occurredAt must be an ISO 8601 date-time' }).optional(),
+  /** An opaque id of the Unreal project. */
+  projectId: label('projectId', 64).optional(),
+  engineVersion: label('engineVersion', 32).optional(),
+  pluginVersion: label('pluginVersion', 32).optional(),
+  model: label('model', 100).optional(),
+  feature: label('feature', 64).optional(),
+});
+export type RecordUsage = z.infer<typeof recordUsageSchema>;
+
+/** What is left to spend now. */
+export const usageRemainingSchema = z.object({
+  /** Queries left of this period's allowance; null: Unlimited. */
+  allowance: z.number().int().nullable(),
+  /** Pack credits left; they never expire. */
+  credits: z.number().int(),
+  /** When this period's allowance renews (ISO 8601). */
+  periodEnd: z.string(),
+});
+export type UsageRemaining = z.infer<typeof usageRemainingSchema>;
+
+export const usageChargeSchema = z.object({ allowance: z.number().int(), credits: z.number().int() });
+
+/** `POST /api/ingest/usage` → 201 (and the same again for a repeated `requestId`). */
+export const usageRecordedSchema = z.object({
+  requestId: z.string(),
+  units: z.number().int(),
+  charged: usageChargeSchema,
+  remaining: usageRemainingSchema,
+});
+export type UsageRecorded = z.infer<typeof usageRecordedSchema>;
+
+/** `GET /api/usage` (the signed-in user) and `GET /api/admin/users/{id}/usage`: this period at a glance. */
+export const usageSummarySchema = z.object({
+  /** The plan whose allowance counts (its product's name), or null for the free allowance. */
+  plan: z.string().nullable(),
+  period: z.object({ start: z.string(), end: z.string() }),
+  /** This period's allowance; null: Unlimited. */
+  allowance: z.number().int().nullable(),
+  /** Units this period's allowance paid for. */
+  allowanceUsed: z.number().int(),
+  /** Units pack credits paid for this period. */
+  creditsUsed: z.number().int(),
+  remaining: usageRemainingSchema,
+});
+export type UsageSummary = z.infer<typeof usageSummarySchema>;
+
+export const USAGE_RANGES = [30, 90] as const;
+export type UsageRange = (typeof USAGE_RANGES)[number];
+const USAGE_RANGE_MESSAGE = `days must be one of ${USAGE_RANGES.join(', ')}`;
+export const usageHistoryQuerySchema = z.object({
+  days: z.coerce
+    .number({ error: USAGE_RANGE_MESSAGE })
+    .refine((days): days is UsageRange => (USAGE_RANGES as readonly number[]).includes(days), USAGE_RANGE_MESSAGE)
+    .default(30),
+});
+
+const tally = z.object({ uses: z.number().int(), units: z.number().int() });
+
+/** `GET /api/usage/history?days=` (and the admin twin): uses per UTC day and where they came from. */
+export const usageHistorySchema = z.object({
+  /** The range's UTC days, `YYYY-MM-DD`, oldest first; today (UTC) is the last. */
+  days: z.array(z.string()),
+  /** Units per day, in step with `days`. */
+  units: z.array(z.number().int()),
+  /** Over the range, by Unreal project ('' when the plugin did not say), most units first. */
+  byProject: z.array(tally.extend({ projectId: z.string() })),
+  /** Over the range, by engine version ('' when not said), most units first. */
+  byEngineVersion: z.array(tally.extend({ engineVersion: z.string() })),
+});
+export type UsageHistory = z.infer<typeof usageHistorySchema>;
+
+/** The CSV of a period's uses (`GET /api/usage/period.csv`), in this column order. */
+export const USAGE_CSV_COLUMNS = [
+  'occurred_at',
+  'request_id',
+  'units',
+  'from_allowance',
+  'from_credits',
+  'project_id',
+  'engine_version',
+  'plugin_version',
+  'model',
+  'feature',
+] as const;
+
+/** `POST /api/admin/users/{id}/credits`: a grant (positive) or a deduction (negative), with why. */
+export const creditAdjustmentSchema = z.object({
+  amount: z
+    .number({ error: 'amount must be a whole number' })
+    .int('amount must be a whole number')
+    .refine((n) => n !== 0, 'amount must not be 0')
+    .refine((n) => Math.abs(n) <= 1_000_000_000, 'amount is too large'),
+  reason: z.string().check(singleLine('reason')).trim().min(1, 'A reason is required').max(500, 'reason must be at most 500 characters'),
+});
+export type CreditAdjustment = z.infer<typeof creditAdjustmentSchema>;
+
+/** The answer to an adjustment: the balance after it. */
+export const creditBalanceSchema = z.object({ credits: z.number().int() });
+
+/** A credit pack bought through Checkout, as staff see it for a refund. */
+export const creditPackPurchaseSchema = z.object({
+  /** The ledger entry's id. */
+  id: z.string(),
+  credits: z.number().int(),
+  reason: z.string(),
+  createdAt: z.string(),
+  /** Of the pack's credits, how many a refund would take back now (the rest were used). */
+  unspent: z.number().int(),
+  /** Set once refunded. */
+  refundedAt: z.string().nullable(),
+});
+export type CreditPackPurchase = z.infer<typeof creditPackPurchaseSchema>;
+export const creditPackPurchasesSchema = z.object({ purchases: z.array(creditPackPurchaseSchema) });
+
+/** The ledger's entries with what they were (a pack, a use's spend, a grant…), for staff. */
+export const USAGE_ERRORS = {
+  quotaExhausted: 'quota_exhausted',
+  requestIdReused: 'request_id_reused',
+  insufficientCredits: 'insufficient_credits',
+} as const;

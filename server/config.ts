@@ -89,6 +89,10 @@ const envSchema = z.object({
   // An idle keep-alive connection is closed after this long.
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(7),
+  // Usage metering (docs/usage-metering.md): queries a user without a plan may use per UTC month,
+  // and how long raw uses are kept (daily roll-ups are kept for ever).
+  FREE_QUERIES_PER_MONTH: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   TRUST_PROXY: z
     .string()
@@ -197,6 +201,8 @@ export interface Config {
   licenseSigningKey: string | undefined;
   /** Bearer token of the AI service on the ingestion API; unset, only license tokens are accepted. */
   aiServiceToken: string | undefined;
+  /** Usage metering: the free allowance per UTC month of users without a plan, and raw uses' retention. */
+  usage: { freeQueriesPerMonth: number; retentionDays: number };
   /** Who may read GET /metrics: client addresses (IPs, CIDRs, range names) and a bearer token. */
   metrics: { allow: string[]; token: string | undefined };
   /** Null until Epic is configured (or the development provider has started, see main.ts). */
@@ -320,6 +326,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     licenseSigningKey: e.LICENSE_SIGNING_KEY || undefined,
     aiServiceToken: e.AI_SERVICE_TOKEN,
+    usage: { freeQueriesPerMonth: e.FREE_QUERIES_PER_MONTH, retentionDays: e.USAGE_RETENTION_DAYS },
     metrics: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN },
     epic,
     devIdentityProvider,

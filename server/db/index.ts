@@ -15,6 +15,7 @@ import * as m008 from './migrations/008_business_insights';
 import * as m009 from './migrations/009_account_control';
 import * as m010 from './migrations/010_subscription_tallies';
 import * as m011 from './migrations/011_chat_session_owners';
+import * as m012 from './migrations/012_usage_metering';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -103,6 +104,7 @@ const migrations: Record<string, Migration> = {
   '009_account_control': m009,
   '010_subscription_tallies': m010,
   '011_chat_session_owners': m011,
+  '012_usage_metering': m012,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -161,6 +161,8 @@ export interface BillingSubscriptionsTable {
   cancel_at: number | null;
   cancel_at_period_end: number;
   trial_end: number | null;
+  /** Stripe's current period (migration 012 added its start). */
+  current_period_start: number | null;
   current_period_end: number | null;
   default_payment_method: string | null;
   created: number;
@@ -269,6 +271,57 @@ export interface SubscriptionTalliesTable {
   subscriptions: number;
 }
 
+/** Each user's credit balance: the ledger's sum, kept by a trigger on every entry (migration 012). */
+export interface CreditBalancesTable {
+  user_id: string;
+  credits: number;
+}
+
+/** A user's spend in one billing period, known by its start (migration 012). */
+export interface UsagePeriodsTable {
+  user_id: string;
+  period_start: number;
+  period_end: number;
+  allowance_used: number;
+  credits_used: number;
+  notified_80_at: number | null;
+  notified_100_at: number | null;
+}
+
+/** One use of the AI as recorded (`POST /api/ingest/usage`), kept USAGE_RETENTION_DAYS. */
+export interface UsageEventsTable {
+  id: string;
+  user_id: string;
+  /** The caller's idempotency key, unique per user. */
+  request_id: string;
+  /** SHA-256 of what the use said, to tell a repeat from a different use under the same id. */
+  fingerprint: string;
+  units: number;
+  from_allowance: number;
+  from_credits: number;
+  period_start: number;
+  occurred_at: number;
+  recorded_at: number;
+  project_id: string | null;
+  engine_version: string | null;
+  plugin_version: string | null;
+  model: string | null;
+  feature: string | null;
+  /** The JSON of the first answer, given again to a repeat. */
+  answer: string;
+}
+
+/** Uses per user, UTC day, Unreal project and engine version ('' when not said), kept for ever. */
+export interface UsageDailyTable {
+  user_id: string;
+  /** UTC days since 1970-01-01. */
+  day: number;
+  project_id: string;
+  engine_version: string;
+  uses: number;
+  units: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -292,4 +345,8 @@ export interface Database {
   revoked_license_tokens: RevokedLicenseTokensTable;
   daily_activity: DailyActivityTable;
   subscription_tallies: SubscriptionTalliesTable;
+  credit_balances: CreditBalancesTable;
+  usage_periods: UsagePeriodsTable;
+  usage_events: UsageEventsTable;
+  usage_daily: UsageDailyTable;
 }

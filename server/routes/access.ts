@@ -54,6 +54,8 @@ export const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   'GET /api/license': 'the plugin: its license token (Bearer)',
   'POST /api/ingest/messages': "the AI service's token or a license token (Bearer)",
   'PUT /api/ingest/threads/:threadId': "the AI service's token or a license token (Bearer)",
+  'POST /api/ingest/usage': "the AI service's token or a license token (Bearer)",
+  'GET /api/usage/remaining': 'the plugin: its license token (Bearer); or a session',
   'POST /api/stripe/webhook': 'Stripe: its signature of the body',
   '* /ingest': "posthog-js in visitors' browsers (a relay to the analytics provider)",
   '* /ingest/*': "posthog-js in visitors' browsers (a relay to the analytics provider)",

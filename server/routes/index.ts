@@ -9,6 +9,7 @@ import type { App, RouteContext } from '../http/types';
 import { denyUnlessPublic } from './access';
 import { accountRoutes } from './api/account';
 import { adminConsoleRoutes } from './api/admin/console';
+import { adminUsageRoutes } from './api/admin/usage';
 import { analyticsLocationRoutes } from './api/analytics/location';
 import { epicRoutes } from './api/auth/epic';
 import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
@@ -18,6 +19,7 @@ import { ingestionRoutes } from './api/ingest/messages';
 import { licenseRoutes } from './api/licenses';
 import { productRoutes } from './api/product';
 import { billingRoutes } from './api/stripe/billing';
+import { usageRoutes } from './api/usage';
 import { healthRoutes } from './healthz';
 import { ingestProxyRoutes } from './ingest/proxy';
 
@@ -26,11 +28,11 @@ export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 /** Every route module, by its folder under server/routes/, which is also its URL prefix. */
 export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '': [healthRoutes],
-  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes],
+  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes],
   '/api/auth': [epicRoutes, pluginHandOffRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
-  '/api/admin': [adminConsoleRoutes],
+  '/api/admin': [adminConsoleRoutes, adminUsageRoutes],
   '/api/ingest': [ingestionRoutes],
   '/api/analytics': [analyticsLocationRoutes],
   // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).

@@ -272,6 +272,7 @@ async function seedBusinessActivity(db: Db, userIds: readonly string[], now: num
         cancel_at: null,
         cancel_at_period_end: 0,
         trial_end: trialEnd,
+        current_period_start: trialEnd,
         current_period_end: trialEnd + 30 * 86_400,
         default_payment_method: null,
         created: trialEnd - 14 * 86_400,

@@ -17,6 +17,8 @@ import { NO_METRICS, type ServiceMetrics } from './metrics';
 import { createInsightService } from './insights';
 import { createIpLocationService } from './ipLocation';
 import { createMessageService } from './messages';
+import { createMeteringService } from './metering';
+import { createCreditService } from './metering/credits';
 import type { ScryptCost } from './passwords';
 import { createPasswordResetService } from './passwordReset';
 import { createPluginHandOffService } from './pluginHandOff';
@@ -120,6 +122,14 @@ export function createServices(deps: ServiceDeps) {
     adminUsers: createAdminUserService({ db: deps.db, sessions, audit }),
     accountControl: createAccountControlService({ db: deps.db, sessions, audit, creditBalance: billing.creditBalance }),
     messages: createMessageService(deps.db),
+    metering: createMeteringService({
+      db: deps.db,
+      freeQueriesPerMonth: deps.config.usage.freeQueriesPerMonth,
+      mailer,
+      publicUrl: deps.config.publicUrl,
+      onMailError: deps.onMailError,
+    }),
+    credits: createCreditService({ db: deps.db, audit }),
     insights: createInsightService(deps.db),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,

@@ -84,6 +84,7 @@ export function subscriptionRow(userId: string, overrides: Partial<BillingSubscr
     cancel_at: null,
     cancel_at_period_end: 0,
     trial_end: null,
+    current_period_start: null,
     current_period_end: null,
     default_payment_method: null,
     created: 1_700_000_000,

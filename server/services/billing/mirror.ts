@@ -199,6 +199,7 @@ export function createBillingMirror(db: Db) {
         cancel_at: sub.cancelAt,
         cancel_at_period_end: sub.cancelAtPeriodEnd ? 1 : 0,
         trial_end: sub.trialEnd,
+        current_period_start: sub.currentPeriodStart,
         current_period_end: sub.currentPeriodEnd,
         default_payment_method: sub.defaultPaymentMethod,
         created: sub.created,
@@ -245,13 +246,10 @@ export function createBillingMirror(db: Db) {
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
 
+    /** The ledger's sum, as credit_balances keeps it (migration 012's trigger). */
     async creditBalance(userId: string): Promise<number> {
-      const row = await db
-        .selectFrom('credit_ledger')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.lit(0)).as('balance'))
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return Number(row?.balance ?? 0);
+      const row = await db.selectFrom('credit_balances').select('credits').where('user_id', '=', userId).executeTakeFirst();
+      return Number(row?.credits ?? 0);
     },
 
     async eventSeen(id: string): Promise<boolean> {

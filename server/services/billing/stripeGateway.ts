@@ -37,6 +37,7 @@ export interface SubscriptionState {
   cancelAt: number | null;
   cancelAtPeriodEnd: boolean;
   trialEnd: number | null;
+  currentPeriodStart: number | null;
   currentPeriodEnd: number | null;
   defaultPaymentMethod: string | null;
   created: number;
@@ -164,6 +165,7 @@ function toSubscription(sub: Stripe.Subscription, fetchedAt: number): Subscripti
     cancelAtPeriodEnd: sub.cancel_at_period_end,
     trialEnd: sub.trial_end,
     // Since API 2025-03-31 the billing period belongs to the items.
+    currentPeriodStart: item.current_period_start ?? null,
     currentPeriodEnd: item.current_period_end ?? null,
     defaultPaymentMethod: idOf(sub.default_payment_method),
     created: sub.created,

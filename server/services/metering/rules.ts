@@ -84,3 +84,38 @@ export function spend(balance: Balance, paid: Charge): Balance {
     credits: balance.credits - paid.credits,
   };
 }
+
+/** What is left of a period's allowance once `used` is spent: never below 0; null stays Unlimited. */
+export const allowanceLeft = (allowance: number | null, used: number): number | null =>
+  allowance === null ? null : Math.max(0, allowance - used);
+
+/** A notice a use may set off: 80 % and 100 % of the allowance (once per period each), and pack credits running out. */
+export type UsageNotice = 'allowance_80' | 'allowance_100' | 'credits_exhausted';
+
+export interface NoticeState {
+  /** The period's allowance; null (Unlimited) and 0 (nothing to use up) set off no allowance notice. */
+  allowance: number | null;
+  usedBefore: number;
+  usedAfter: number;
+  /** Whether this period's 80 % and 100 % notices already went out. */
+  sent80: boolean;
+  sent100: boolean;
+  creditsBefore: number;
+  creditsAfter: number;
+}
+
+/**
+ * The notices a use sets off. Crossing 80 % and 100 % in one use sends only the 100 % one (the
+ * 80 % one is then marked sent too: it would say less). Credits run out when a use takes the last.
+ */
+export function noticesDue(state: NoticeState): UsageNotice[] {
+  const due: UsageNotice[] = [];
+  const { allowance } = state;
+  if (allowance !== null && allowance > 0) {
+    const reached = (share: number) => state.usedAfter * 100 >= allowance * share && state.usedBefore * 100 < allowance * share;
+    if (!state.sent100 && reached(100)) due.push('allowance_100');
+    else if (!state.sent80 && !state.sent100 && reached(80)) due.push('allowance_80');
+  }
+  if (state.creditsBefore > 0 && state.creditsAfter <= 0) due.push('credits_exhausted');
+  return due;
+}

@@ -22,14 +22,8 @@ import {
 import { sageBuildSchema } from '../../../../contract/builds';
 import { CONTENT_RANGE_HEADER, contentRange } from '../../../../contract/restList';
 import { insightsQuerySchema, insightsSchema } from '../../../../contract/insights';
-import type { User } from '../../../services/users';
-import type { Actor } from '../../../services/audit';
+import { actorOf, userParams } from '../../../http/adminTarget';
 import type { App, RouteContext } from '../../../http/types';
-import { singleLine } from '../../../../contract/text';
-
-const userParams = z.object({ id: z.string().check(singleLine('id')).trim().min(1).max(100) });
-
-const actorOf = (user: User): Actor => ({ id: user.id, email: user.email });
 
 /**
  * Sends a list's rows, serialized (and checked) by the route's response schema and compressed like

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { storedMessageSchema } from '../../../../contract/admin';
 import { ingestMessageSchema, ingestThreadSchema, threadIdSchema, threadStoredSchema } from '../../../../contract/ingestion';
+import { recordUsageSchema, usageRecordedSchema } from '../../../../contract/usage';
 import { AppError, badRequest, unauthorized } from '../../../errors';
 import { INGESTION_RATE_LIMITS } from '../../../services/rateLimiter';
 import { hashToken, safeEqual } from '../../../services/tokens';
@@ -15,8 +16,9 @@ type Caller = { kind: 'service' } | { kind: 'user'; userId: string };
 const INVALID_TOKEN = 'A valid service token or license token is required (Authorization: Bearer …)';
 
 /**
- * The ingestion API (docs/ingestion-api.md): the AI service stores chat messages and AI threads,
- * which admins then read. Bearer authentication, no cookies.
+ * The ingestion API (docs/ingestion-api.md, docs/usage-metering.md): the AI service stores chat
+ * messages and AI threads, which admins then read, and records each use of the AI against the
+ * user's allowance and credits. Bearer authentication, no cookies.
  */
 export async function ingestionRoutes(app: App, { config, services }: RouteContext) {
   const serviceTokenHash = config.aiServiceToken ? hashToken(config.aiServiceToken) : null;
@@ -75,4 +77,12 @@ export async function ingestionRoutes(app: App, { config, services }: RouteConte
       return { ok: true as const, ...(await services.messages.putThread({ by: who.kind, userId }, request.params.threadId, request.body)) };
     },
   );
+
+  // Usage metering (issue 26): 201 with what was charged and what is left; 402 when nothing can pay.
+  app.post('/usage', { schema: { body: recordUsageSchema, response: { 201: usageRecordedSchema } } }, async (request, reply) => {
+    const userId = await ownerOf(caller(request), request.body.userId);
+    if (!userId) throw badRequest('invalid_request', 'userId is required with the service token');
+    reply.code(201);
+    return services.metering.record(userId, request.body);
+  });
 }

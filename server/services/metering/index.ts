@@ -1,0 +1,296 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import {
+  USAGE_CSV_COLUMNS,
+  type RecordUsage,
+  type UsageHistory,
+  type UsageRecorded,
+  type UsageRemaining,
+  type UsageSummary,
+} from '../../../contract/usage';
+import type { Db } from '../../db';
+import { AppError, conflict } from '../../errors';
+import { toCsvRow } from '../csv';
+import type { Mailer } from '../mailer';
+import { usageNoticeMail } from './notices';
+import { charge, noticesDue, spend, type UsageNotice } from './rules';
+import { lockAccount, remainingOf, standingOf } from './standing';
+
+const DAY_MS = 86_400_000;
+/** Raw uses deleted per statement when pruning: short transactions that never hold up a use for long. */
+const PRUNE_BATCH = 5_000;
+/** Uses read per query while streaming a period's CSV. */
+const CSV_BATCH = 2_000;
+
+export const QUOTA_EXHAUSTED_MESSAGE =
+  "No queries are left: this period's allowance and your credit packs are used up. Buy a credit pack or change your plan on the dashboard.";
+
+export interface MeteringDeps {
+  db: Db;
+  /** FREE_QUERIES_PER_MONTH: what a user without a plan may use per UTC month. */
+  freeQueriesPerMonth: number;
+  mailer: Mailer;
+  publicUrl: string;
+  onMailError: (err: unknown) => void;
+}
+
+/** The SHA-256 of what a use said: the same `requestId` with another fingerprint is another use. */
+function fingerprintOf(input: RecordUsage): string {
+  const said = [input.units, input.occurredAt ?? null, input.projectId ?? null, input.engineVersion ?? null];
+  said.push(input.pluginVersion ?? null, input.model ?? null, input.feature ?? null);
+  return createHash('sha256').update(JSON.stringify(said)).digest('hex');
+}
+
+const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
+const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/** Adds `amount` per key and answers the keys with the most units first. */
+function tallied<K extends string>(rows: { key: string; uses: number; units: number }[], name: K) {
+  const byKey = new Map<string, { uses: number; units: number }>();
+  for (const row of rows) {
+    const seen = byKey.get(row.key) ?? { uses: 0, units: 0 };
+    byKey.set(row.key, { uses: seen.uses + row.uses, units: seen.units + row.units });
+  }
+  return [...byKey.entries()]
+    .sort(([a, x], [b, y]) => y.units - x.units || a.localeCompare(b))
+    .map(([key, t]) => ({ [name]: key, ...t }) as { [P in K]: string } & { uses: number; units: number });
+}
+
+/**
+ * Usage metering (issue 26, decisions 027 and 028): every use of the AI charged once against the
+ * period's allowance and then pack credits, what is left, and the figures the dashboard and the
+ * console show. One user's uses are serialised on their credit balance row (standing.ts).
+ */
+export function createMeteringService(deps: MeteringDeps) {
+  const { db, freeQueriesPerMonth } = deps;
+
+  async function sendNotices(userId: string, notices: UsageNotice[]): Promise<void> {
+    if (notices.length === 0) return;
+    const user = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+    if (!user?.email) return;
+    for (const notice of notices) {
+      deps.mailer.send({ to: user.email, ...usageNoticeMail(notice, deps.publicUrl) }).catch(deps.onMailError);
+    }
+  }
+
+  return {
+    /**
+     * `POST /api/ingest/usage`: charges one use, all or nothing, and answers what was charged and
+     * what is left. A repeated `requestId` answers the first answer; with other content, 409; when
+     * allowance and credits cannot pay, 402 and nothing is charged.
+     */
+    async record(userId: string, input: RecordUsage, now = Date.now()): Promise<UsageRecorded> {
+      const fingerprint = fingerprintOf(input);
+      const { answer, notices } = await db.transaction().execute(async (trx) => {
+        const credits = await lockAccount(trx, userId);
+        const seen = await trx
+          .selectFrom('usage_events')
+          .select(['answer', 'fingerprint'])
+          .where('user_id', '=', userId)
+          .where('request_id', '=', input.requestId)
+          .executeTakeFirst();
+        if (seen) {
+          if (seen.fingerprint !== fingerprint)
+            throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
+          return { answer: JSON.parse(seen.answer) as UsageRecorded, notices: [] };
+        }
+
+        const standing = await standingOf(trx, userId, now, freeQueriesPerMonth, credits);
+        const before = remainingOf(standing);
+        const paid = charge(input.units, { allowanceLeft: before.allowance, credits });
+        if (!paid) throw new AppError(402, 'quota_exhausted', QUOTA_EXHAUSTED_MESSAGE);
+        const after = spend({ allowanceLeft: before.allowance, credits }, paid);
+
+        const notices = noticesDue({
+          allowance: standing.allowance,
+          usedBefore: standing.allowanceUsed,
+          usedAfter: standing.allowanceUsed + paid.allowance,
+          sent80: standing.sent80,
+          sent100: standing.sent100,
+          creditsBefore: credits,
+          creditsAfter: after.credits,
+        });
+        const marks80 = notices.includes('allowance_80') || notices.includes('allowance_100');
+        const marks100 = notices.includes('allowance_100');
+        await trx
+          .insertInto('usage_periods')
+          .values({
+            user_id: userId,
+            period_start: standing.period.start,
+            period_end: standing.period.end,
+            allowance_used: paid.allowance,
+            credits_used: paid.credits,
+            notified_80_at: marks80 ? now : null,
+            notified_100_at: marks100 ? now : null,
+          })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'period_start']).doUpdateSet((eb) => ({
+              allowance_used: eb('usage_periods.allowance_used', '+', eb.ref('excluded.allowance_used')),
+              credits_used: eb('usage_periods.credits_used', '+', eb.ref('excluded.credits_used')),
+              notified_80_at: eb.fn.coalesce('usage_periods.notified_80_at', 'excluded.notified_80_at'),
+              notified_100_at: eb.fn.coalesce('usage_periods.notified_100_at', 'excluded.notified_100_at'),
+            })),
+          )
+          .execute();
+
+        const id = randomUUID();
+        if (paid.credits > 0) {
+          await trx
+            .insertInto('credit_ledger')
+            .values({ id: randomUUID(), user_id: userId, amount: -paid.credits, reason: 'Queries', source: `usage:${id}`, created_at: now })
+            .execute();
+        }
+        const answer: UsageRecorded = {
+          requestId: input.requestId,
+          units: input.units,
+          charged: paid,
+          remaining: { ...before, allowance: after.allowanceLeft, credits: after.credits },
+        };
+        const occurredAt = Math.min(input.occurredAt ? Date.parse(input.occurredAt) : now, now);
+        await trx
+          .insertInto('usage_events')
+          .values({
+            id,
+            user_id: userId,
+            request_id: input.requestId,
+            fingerprint,
+            units: input.units,
+            from_allowance: paid.allowance,
+            from_credits: paid.credits,
+            period_start: standing.period.start,
+            occurred_at: occurredAt,
+            recorded_at: now,
+            project_id: input.projectId ?? null,
+            engine_version: input.engineVersion ?? null,
+            plugin_version: input.pluginVersion ?? null,
+            model: input.model ?? null,
+            feature: input.feature ?? null,
+            answer: JSON.stringify(answer),
+          })
+          .execute();
+        await trx
+          .insertInto('usage_daily')
+          .values({
+            user_id: userId,
+            day: dayOf(occurredAt),
+            project_id: input.projectId ?? '',
+            engine_version: input.engineVersion ?? '',
+            uses: 1,
+            units: input.units,
+          })
+          .onConflict((oc) =>
+            oc.columns(['user_id', 'day', 'project_id', 'engine_version']).doUpdateSet((eb) => ({
+              uses: eb('usage_daily.uses', '+', eb.ref('excluded.uses')),
+              units: eb('usage_daily.units', '+', eb.ref('excluded.units')),
+            })),
+          )
+          .execute();
+        return { answer, notices };
+      });
+      await sendNotices(userId, notices);
+      return answer;
+    },
+
+    /** What the user has left now (the plugin shows it). */
+    async remaining(userId: string, now = Date.now()): Promise<UsageRemaining> {
+      return remainingOf(await standingOf(db, userId, now, freeQueriesPerMonth));
+    },
+
+    /** This period at a glance: the dashboard's Usage section and the console's Usage panel. */
+    async summary(userId: string, now = Date.now()): Promise<UsageSummary> {
+      const standing = await standingOf(db, userId, now, freeQueriesPerMonth);
+      return {
+        plan: standing.plan,
+        period: { start: new Date(standing.period.start).toISOString(), end: new Date(standing.period.end).toISOString() },
+        allowance: standing.allowance,
+        allowanceUsed: standing.allowanceUsed,
+        creditsUsed: standing.creditsUsed,
+        remaining: remainingOf(standing),
+      };
+    },
+
+    /** Units per UTC day over the last `days` days (today last), and by project and engine version, from the roll-ups. */
+    async history(userId: string, days: number, now = Date.now()): Promise<UsageHistory> {
+      const today = dayOf(now);
+      const first = today - days + 1;
+      const rows = await db
+        .selectFrom('usage_daily')
+        .select(['day', 'project_id', 'engine_version', 'uses', 'units'])
+        .where('user_id', '=', userId)
+        .where('day', '>=', first)
+        .where('day', '<=', today)
+        .execute();
+      const units = new Array<number>(days).fill(0);
+      for (const row of rows) units[row.day - first]! += Number(row.units);
+      const counted = (key: 'project_id' | 'engine_version') =>
+        rows.map((r) => ({ key: r[key], uses: Number(r.uses), units: Number(r.units) }));
+      return {
+        days: units.map((_, i) => isoDay(first + i)),
+        units,
+        byProject: tallied(counted('project_id'), 'projectId'),
+        byEngineVersion: tallied(counted('engine_version'), 'engineVersion'),
+      };
+    },
+
+    /** The current period's uses as CSV, oldest first, read in batches so memory stays flat. */
+    periodCsv(userId: string, now = Date.now()): Readable {
+      async function* rows() {
+        const { period } = await standingOf(db, userId, now, freeQueriesPerMonth);
+        yield toCsvRow([...USAGE_CSV_COLUMNS]);
+        let after: { occurred_at: number; id: string } | null = null;
+        for (;;) {
+          let page = db
+            .selectFrom('usage_events')
+            .selectAll()
+            .where('user_id', '=', userId)
+            .where('period_start', '=', period.start)
+            .orderBy('occurred_at')
+            .orderBy('id')
+            .limit(CSV_BATCH);
+          if (after) {
+            const { occurred_at: at, id } = after;
+            page = page.where((eb) => eb.or([eb('occurred_at', '>', at), eb.and([eb('occurred_at', '=', at), eb('id', '>', id)])]));
+          }
+          const batch = await page.execute();
+          for (const use of batch) {
+            yield toCsvRow([
+              new Date(use.occurred_at).toISOString(),
+              use.request_id,
+              String(use.units),
+              String(use.from_allowance),
+              String(use.from_credits),
+              use.project_id ?? '',
+              use.engine_version ?? '',
+              use.plugin_version ?? '',
+              use.model ?? '',
+              use.feature ?? '',
+            ]);
+          }
+          if (batch.length < CSV_BATCH) return;
+          const last = batch[batch.length - 1]!;
+          after = { occurred_at: last.occurred_at, id: last.id };
+        }
+      }
+      return Readable.from(rows());
+    },
+
+    /**
+     * Deletes raw uses recorded more than `retentionDays` ago, a batch per statement; the daily
+     * roll-ups and the period totals stay. Several instances may prune at once: each statement
+     * deletes what is still there, so they only share the work. Answers how many went.
+     */
+    async prune(retentionDays: number, now = Date.now()): Promise<number> {
+      const cutoff = now - retentionDays * DAY_MS;
+      let deleted = 0;
+      for (;;) {
+        const batch = db.selectFrom('usage_events').select('id').where('recorded_at', '<', cutoff).limit(PRUNE_BATCH);
+        const result = await db.deleteFrom('usage_events').where('id', 'in', batch).executeTakeFirst();
+        const count = Number(result.numDeletedRows);
+        deleted += count;
+        if (count < PRUNE_BATCH) return deleted;
+      }
+    },
+  };
+}
+
+export type MeteringService = ReturnType<typeof createMeteringService>;

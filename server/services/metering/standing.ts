@@ -1,0 +1,103 @@
+import { PostgresAdapter } from 'kysely';
+import type { UsageRemaining } from '../../../contract/usage';
+import type { Db } from '../../db';
+import { allowanceLeft, billingPeriod, governingSubscription, periodAllowance, type Period, type PlanSubscription } from './rules';
+
+/** Where a user stands at a moment: the governing plan, its period, what that period allows and has used, and credits. */
+export interface Standing {
+  /** The governing plan's product name; null: the free allowance. */
+  plan: string | null;
+  period: Period;
+  allowance: number | null;
+  allowanceUsed: number;
+  creditsUsed: number;
+  sent80: boolean;
+  sent100: boolean;
+  credits: number;
+}
+
+type NamedSubscription = PlanSubscription & { name: string };
+
+function metadataCredits(metadata: string | null): string | undefined {
+  if (!metadata) return undefined;
+  try {
+    const value = (JSON.parse(metadata) as Record<string, unknown>).credits_amount;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const isPostgres = (db: Db): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Takes the user's account for the rest of the transaction and answers their credit balance. On
+ * PostgreSQL the balance row is locked (`for update`): every use, grant, deduction and refund of
+ * one user queues here, on whichever instance it runs. SQLite runs one transaction at a time.
+ */
+export async function lockAccount(trx: Db, userId: string): Promise<number> {
+  const read = () => {
+    const query = trx.selectFrom('credit_balances').select('credits').where('user_id', '=', userId);
+    return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+  };
+  let row = await read();
+  if (!row) {
+    await trx
+      .insertInto('credit_balances')
+      .values({ user_id: userId, credits: 0 })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
+    row = await read();
+  }
+  return Number(row?.credits ?? 0);
+}
+
+/** The user's credit balance, unlocked. */
+export async function creditsOf(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom('credit_balances').select('credits').where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.credits ?? 0);
+}
+
+/** Where the user stands at `now`; `credits` when the caller already read them (under its lock). */
+export async function standingOf(db: Db, userId: string, now: number, freeQueriesPerMonth: number, credits?: number): Promise<Standing> {
+  const rows = await db
+    .selectFrom('billing_subscriptions as s')
+    .leftJoin('billing_products as p', 'p.id', 's.product_id')
+    .select(['s.status', 's.current_period_start', 's.current_period_end', 's.product_name', 'p.metadata'])
+    .where('s.user_id', '=', userId)
+    .execute();
+  const subscriptions: NamedSubscription[] = rows.map((r) => ({
+    status: r.status,
+    creditsAmount: metadataCredits(r.metadata),
+    currentPeriodStart: r.current_period_start,
+    currentPeriodEnd: r.current_period_end,
+    name: r.product_name,
+  }));
+  const governing = governingSubscription(subscriptions) as NamedSubscription | null;
+  const period = billingPeriod(governing, now);
+  const [spent, balance] = await Promise.all([
+    db
+      .selectFrom('usage_periods')
+      .select(['allowance_used', 'credits_used', 'notified_80_at', 'notified_100_at'])
+      .where('user_id', '=', userId)
+      .where('period_start', '=', period.start)
+      .executeTakeFirst(),
+    credits === undefined ? creditsOf(db, userId) : Promise.resolve(credits),
+  ]);
+  return {
+    plan: governing?.name ?? null,
+    period,
+    allowance: periodAllowance(governing, freeQueriesPerMonth),
+    allowanceUsed: Number(spent?.allowance_used ?? 0),
+    creditsUsed: Number(spent?.credits_used ?? 0),
+    sent80: spent?.notified_80_at != null,
+    sent100: spent?.notified_100_at != null,
+    credits: balance,
+  };
+}
+
+export const remainingOf = (standing: Standing): UsageRemaining => ({
+  allowance: allowanceLeft(standing.allowance, standing.allowanceUsed),
+  credits: standing.credits,
+  periodEnd: new Date(standing.period.end).toISOString(),
+});

@@ -1,0 +1,187 @@
+/**
+ * Usage metering end to end over HTTP (issue 26): recording uses through the ingestion API, what
+ * is left, idempotency, refusal when nothing can pay, and staff credit grants and deductions.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { UsageRecorded, UsageRemaining, UsageSummary } from '../../contract/usage';
+import type { Db } from '../../server/db';
+import { signedInAdmin, signedInUser, subscriptionRow, type Signed } from './adminFlow';
+import { databases, errorBody, type TestClient, useTestServer } from './harness';
+
+const SERVICE_TOKEN = 's'.repeat(40);
+const USAGE_URL = '/api/ingest/usage';
+
+/** A plan product whose `credits_amount` is `queries` ('' for Unlimited), and a live subscription of the user to it. */
+async function subscribeTo(db: Db, userId: string, queries: string, overrides: Parameters<typeof subscriptionRow>[1] = {}) {
+  const productId = `prod_${randomUUID()}`;
+  await db
+    .insertInto('billing_products')
+    .values({
+      id: productId,
+      name: 'Sage Pro',
+      description: null,
+      images: '[]',
+      active: 1,
+      metadata: JSON.stringify(queries ? { credits_amount: queries } : {}),
+      synced_at: Date.now(),
+    })
+    .execute();
+  await db
+    .insertInto('billing_subscriptions')
+    .values(subscriptionRow(userId, { product_id: productId, ...overrides }))
+    .execute();
+}
+
+async function grantPack(db: Db, userId: string, credits: number) {
+  await db
+    .insertInto('credit_ledger')
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      amount: credits,
+      reason: 'Credit pack',
+      source: `checkout:cs_${randomUUID()}`,
+      created_at: Date.now(),
+    })
+    .execute();
+}
+
+describe.each(databases)('usage metering on $label', (database) => {
+  const server = useTestServer(database, { AI_SERVICE_TOKEN: SERVICE_TOKEN, FREE_QUERIES_PER_MONTH: '0' });
+  const service = () => server().client({ authorization: `Bearer ${SERVICE_TOKEN}` });
+
+  async function licensed(): Promise<Signed & { plugin: TestClient }> {
+    const user = await signedInUser(server(), 'meter');
+    const { license_token: token } = await server()
+      .db.selectFrom('users')
+      .select('license_token')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    return { ...user, plugin: server().client({ authorization: `Bearer ${token}` }) };
+  }
+
+  const use = (client: TestClient, body: Record<string, unknown>) => client.post(USAGE_URL, { requestId: randomUUID(), ...body });
+
+  it('charges the allowance first, then pack credits, and says what is left', async () => {
+    const user = await licensed();
+    await subscribeTo(server().db, user.id, '3');
+    await grantPack(server().db, user.id, 2);
+
+    const first = await use(user.plugin, { units: 2, projectId: 'p1', engineVersion: '5.6' });
+    expect(first.statusCode).toBe(201);
+    const recorded = first.json<UsageRecorded>();
+    expect(recorded.charged).toEqual({ allowance: 2, credits: 0 });
+    expect(recorded.remaining).toMatchObject({ allowance: 1, credits: 2 });
+
+    const second = (await use(service(), { userId: user.id, units: 2 })).json<UsageRecorded>();
+    expect(second.charged).toEqual({ allowance: 1, credits: 1 });
+    expect(second.remaining).toMatchObject({ allowance: 0, credits: 1 });
+
+    const left = await user.plugin.get('/api/usage/remaining');
+    expect(left.statusCode).toBe(200);
+    expect(left.json<UsageRemaining>()).toEqual(second.remaining);
+    expect((await user.client.get('/api/usage/remaining')).json<UsageRemaining>()).toEqual(second.remaining);
+
+    const summary = (await user.client.get('/api/usage')).json<UsageSummary>();
+    expect(summary).toMatchObject({ plan: 'Sage Pro', allowance: 3, allowanceUsed: 3, creditsUsed: 1 });
+
+    // The ledger holds the credit spent, and the balance every reader sees follows it.
+    const ledger = await server().db.selectFrom('credit_ledger').select(['amount', 'source']).where('user_id', '=', user.id).execute();
+    expect(ledger.map((e) => e.amount).sort()).toEqual([-1, 2]);
+  });
+
+  it('refuses with 402 what cannot be paid in full, and charges nothing', async () => {
+    const user = await licensed();
+    await grantPack(server().db, user.id, 1);
+    const refused = await use(user.plugin, { units: 2 });
+    expect(refused.statusCode).toBe(402);
+    expect(errorBody(refused).error).toBe('quota_exhausted');
+    expect((await user.plugin.get('/api/usage/remaining')).json<UsageRemaining>()).toMatchObject({ allowance: 0, credits: 1 });
+    expect(await server().db.selectFrom('usage_events').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+  });
+
+  it('never refuses an Unlimited plan, nor touches its credits', async () => {
+    const user = await licensed();
+    await subscribeTo(server().db, user.id, '');
+    await grantPack(server().db, user.id, 5);
+    const answer = (await use(user.plugin, { units: 1000 })).json<UsageRecorded>();
+    expect(answer.charged).toEqual({ allowance: 1000, credits: 0 });
+    expect(answer.remaining).toMatchObject({ allowance: null, credits: 5 });
+  });
+
+  it('answers a repeated requestId with the first answer, and 409 when its content differs', async () => {
+    const user = await licensed();
+    await subscribeTo(server().db, user.id, '10');
+    const body = { requestId: `r-${randomUUID()}`, units: 3, model: 'm1' };
+    const first = await user.plugin.post(USAGE_URL, body);
+    const again = await user.plugin.post(USAGE_URL, body);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect((await user.client.get('/api/usage')).json<UsageSummary>().allowanceUsed).toBe(3);
+
+    const changed = await user.plugin.post(USAGE_URL, { ...body, units: 4 });
+    expect(changed.statusCode).toBe(409);
+    expect(errorBody(changed).error).toBe('request_id_reused');
+  });
+
+  it('with k units left, N > k concurrent uses succeed exactly k times', async () => {
+    const user = await licensed();
+    await subscribeTo(server().db, user.id, '7');
+    await grantPack(server().db, user.id, 5);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => use(service(), { userId: user.id })));
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(12);
+    expect(codes.filter((c) => c === 402)).toHaveLength(18);
+    const events = await server()
+      .db.selectFrom('usage_events')
+      .select(['from_allowance', 'from_credits'])
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(events.reduce((n, e) => n + e.from_allowance, 0)).toBe(7);
+    expect(events.reduce((n, e) => n + e.from_credits, 0)).toBe(5);
+    const balance = await server()
+      .db.selectFrom('credit_balances')
+      .select('credits')
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(balance.credits)).toBe(0);
+  });
+
+  it('validates the body, and keeps a license token to its own user', async () => {
+    const user = await licensed();
+    const other = await licensed();
+    for (const body of [{ units: 0 }, { units: 1.5 }, { requestId: '' }, { requestId: 'x'.repeat(101) }, { projectId: 'p'.repeat(65) }]) {
+      const answer = await use(user.plugin, body);
+      expect(answer.statusCode).toBe(400);
+    }
+    expect((await use(user.plugin, { userId: other.id })).statusCode).toBe(403);
+    expect((await use(service(), {})).statusCode).toBe(400);
+    expect((await server().client().post(USAGE_URL, { requestId: 'a' })).statusCode).toBe(401);
+    expect((await server().client().get('/api/usage/remaining')).statusCode).toBe(401);
+  });
+
+  it('lets staff grant and deduct credits with a reason, never below zero, audited', async () => {
+    const admin = await signedInAdmin(server());
+    const user = await licensed();
+    const grant = await admin.client.post(`/api/admin/users/${user.id}/credits`, { amount: 10, reason: 'Goodwill' });
+    expect(grant.statusCode).toBe(200);
+    expect(grant.json()).toEqual({ credits: 10 });
+    const tooMuch = await admin.client.post(`/api/admin/users/${user.id}/credits`, { amount: -11, reason: 'Mistake' });
+    expect(tooMuch.statusCode).toBe(409);
+    expect(errorBody(tooMuch).error).toBe('insufficient_credits');
+    expect((await admin.client.post(`/api/admin/users/${user.id}/credits`, { amount: -4, reason: 'Mistake' })).json()).toEqual({
+      credits: 6,
+    });
+    expect((await admin.client.post(`/api/admin/users/${user.id}/credits`, { amount: 3 })).statusCode).toBe(400);
+    expect((await user.client.post(`/api/admin/users/${user.id}/credits`, { amount: 3, reason: 'me' })).statusCode).toBe(403);
+    const audit = await server()
+      .db.selectFrom('audit_log')
+      .select('action')
+      .where('target_id', '=', user.id)
+      .orderBy('created_at')
+      .execute();
+    expect(audit.map((a) => a.action)).toEqual(['user.credits.grant', 'user.credits.deduct']);
+    expect((await user.plugin.get('/api/usage/remaining')).json<UsageRemaining>().credits).toBe(6);
+  });
+});
