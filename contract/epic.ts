@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { singleLine } from './text';
+import { usageRemainingSchema } from './usage';
 
 /**
  * Why an Epic sign-in ended on `/authentication_failed?reason=…`. The first five are product §2's;
@@ -84,8 +85,10 @@ export const pluginPayloadSchema = z.object({
   token: z.string(),
   user: z.object({ id: z.string(), username: z.string(), email: z.string().nullable() }),
   subscription: subscriptionSummarySchema,
-  /** Query credits bought with credit packs and not yet used. */
+  /** Query credits bought with credit packs and not yet used: the same figure as `remaining.credits`. */
   credits: z.number().int(),
+  /** What is left to spend now (docs/usage-metering.md): this period's allowance, pack credits, the renewal. */
+  remaining: usageRemainingSchema,
 });
 export type PluginPayload = z.infer<typeof pluginPayloadSchema>;
 

@@ -13,6 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { pluginPayloadSchema, type PluginPayload } from '../contract/epic';
+import type { UsageRemaining } from '../contract/usage';
 
 export interface PluginLoginOptions {
   /** The product's origin, e.g. http://localhost:3000. */
@@ -168,9 +169,21 @@ export async function startPluginLogin({ server, port = 0, timeoutMs = 600_000 }
   return { loginUrl: login.href, redirectUri, result, close };
 }
 
+/**
+ * What is left to spend, as the plugin would show it: this period's queries (or Unlimited), pack
+ * credits, and when the allowance renews (an Unlimited plan has nothing to renew).
+ */
+export function describeRemaining({ allowance, credits, periodEnd }: UsageRemaining): string[] {
+  const renews = `${periodEnd.slice(0, 10)} ${periodEnd.slice(11, 16)} UTC`;
+  return allowance === null
+    ? ['Queries left this period: Unlimited', `Credits: ${credits}`]
+    : [`Queries left this period: ${allowance}`, `Credits: ${credits}`, `Renews: ${renews}`];
+}
+
 const USAGE = `Usage: npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]
 
-Signs in the way the Sage plugin does (docs/plugin-sign-in.md) and prints the license token.
+Signs in the way the Sage plugin does (docs/plugin-sign-in.md) and prints the license token and
+what is left to spend.
   --server URL         the Sage Dashboard origin (default: $PUBLIC_URL, else http://localhost:$PORT,
                        as the server derives it; http://localhost:3000 with neither set)
   --port N             loopback port for the hand-off (default: any free port)
@@ -225,13 +238,13 @@ async function main(): Promise<number> {
   console.log(`Listening for the hand-off on ${login.redirectUri}`);
   console.log('Open this address in your browser to sign in:');
   console.log(`  ${login.loginUrl}`);
-  const { token, user, subscription, credits } = await login.result;
+  const { token, user, subscription, remaining } = await login.result;
   console.log(`Signed in as ${user.username} (${user.email ?? 'no e-mail'})`);
   console.log(`License token: ${token}`);
   console.log(
     `Subscription: ${subscription ? `${subscription.status}${subscription.productName ? ` (${subscription.productName})` : ''}` : 'none'}`,
   );
-  console.log(`Query credits: ${credits}`);
+  for (const line of describeRemaining(remaining)) console.log(line);
   return 0;
 }
 

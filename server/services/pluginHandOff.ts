@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PluginPayload } from '../../contract/epic';
+import type { UsageRemaining } from '../../contract/usage';
 import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
 import { badRequest, forbidden } from '../errors';
@@ -34,7 +35,8 @@ export function handOffRedirect(redirectUri: string, code: string, state: string
 export function createPluginHandOffService(deps: {
   db: Db;
   subscriptionSummary: (userId: string) => Promise<PluginPayload['subscription']>;
-  creditBalance: (userId: string) => Promise<number>;
+  /** What the user has left to spend now (metering): the payload's `remaining`, and its `credits`. */
+  remaining: (userId: string) => Promise<UsageRemaining>;
   /** Counts each issue and exchange by outcome (metrics). */
   onHandOff?: (outcome: HandOffOutcome) => void;
 }) {
@@ -102,11 +104,14 @@ export function createPluginHandOffService(deps: {
       if (!safeEqual(row.code_challenge, s256(codeVerifier))) throw refuse('wrong_verifier', WRONG_VERIFIER);
       const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
       if (!user) throw refuse('invalid_code', INVALID_CODE);
+      const [subscription, remaining] = await Promise.all([deps.subscriptionSummary(user.id), deps.remaining(user.id)]);
       const payload: PluginPayload = {
         token: user.license_token,
         user: { id: user.id, username: user.username, email: user.email },
-        subscription: await deps.subscriptionSummary(user.id),
-        credits: await deps.creditBalance(user.id),
+        subscription,
+        // `credits` predates `remaining` and plugins already read it: one reading gives both.
+        credits: remaining.credits,
+        remaining,
       };
       count('redeemed');
       return payload;

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { UsageRemaining } from '../../contract/usage';
+import { utcMonth } from '../../server/services/metering/rules';
 import { hashToken } from '../../server/services/tokens';
+import { subscriptionRow } from './adminFlow';
 import {
   LOOPBACK_REDIRECT,
   existingEpicUser,
@@ -79,7 +83,51 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
       user: { id: user.id, username: displayName, email },
       subscription: null,
       credits: 0,
+      // No plan and FREE_QUERIES_PER_MONTH 0: nothing left, and the free allowance renews with the UTC month.
+      remaining: { allowance: 0, credits: 0, periodEnd: new Date(utcMonth(Date.now()).end).toISOString() },
     });
+  });
+
+  it("tells the plugin what is left: the period's allowance after its uses, pack credits (`credits` too) and the renewal", async () => {
+    const { browser, pkce, email } = await pluginSignUp();
+    const db = server().db;
+    const user = await db.selectFrom('users').select(['id', 'license_token']).where('email', '=', email).executeTakeFirstOrThrow();
+    // A plan of 2 queries a period, in a period the mirror knows, and a pack of 5 credits.
+    const productId = `prod_${randomUUID()}`;
+    const metadata = JSON.stringify({ credits_amount: '2' });
+    await db
+      .insertInto('billing_products')
+      .values({ id: productId, name: 'Sage Pro', description: null, images: '[]', active: 1, metadata, synced_at: Date.now() })
+      .execute();
+    const now = Math.floor(Date.now() / 1000);
+    const [periodStart, periodEnd] = [now - 86_400, now + 20 * 86_400];
+    await db
+      .insertInto('billing_subscriptions')
+      .values(subscriptionRow(user.id, { product_id: productId, current_period_start: periodStart, current_period_end: periodEnd }))
+      .execute();
+    await db
+      .insertInto('credit_ledger')
+      .values({
+        id: randomUUID(),
+        user_id: user.id,
+        amount: 5,
+        reason: 'Credit pack',
+        source: `checkout:cs_${randomUUID()}`,
+        created_at: Date.now(),
+      })
+      .execute();
+    const plugin = server().client({ authorization: `Bearer ${user.license_token}` });
+    // 3 queries: the allowance's 2, then 1 credit.
+    const used = await plugin.post('/api/ingest/usage', { requestId: randomUUID(), units: 3 });
+    expect(used.statusCode, used.body).toBe(201);
+
+    const { code } = await storePayload(browser);
+    const payload = await redeem(code, pkce.verifier);
+    expect(payload.statusCode, payload.body).toBe(200);
+    const remaining: UsageRemaining = { allowance: 0, credits: 4, periodEnd: new Date(periodEnd * 1000).toISOString() };
+    expect(payload.json()).toMatchObject({ credits: 4, remaining });
+    // The same figures the plugin reads later with its license token.
+    expect((await plugin.get('/api/usage/remaining')).json()).toEqual(remaining);
   });
 
   it('keeps the query of the loopback address and adds the code and state to it', async () => {

@@ -5,11 +5,15 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPluginLogin, type PluginLogin } from '../../scripts/plugin-login';
+import { describeRemaining, startPluginLogin, type PluginLogin } from '../../scripts/plugin-login';
+import { utcMonth } from '../../server/services/metering/rules';
 import { location, pathOf, signUpWithEpic, uniqueDisplayName } from './epicFlow';
 import { databases, errorBody, uniqueEmail, useTestServer, type TestServer } from './harness';
 
 const TSX = 'node_modules/.bin/tsx';
+
+/** How the client prints when the allowance renews: `2026-12-01 00:00 UTC`. */
+const renewal = (at: Date) => `${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 16)} UTC`;
 const SCRIPT = 'scripts/plugin-login.ts';
 
 /** Runs the CLI (without the caller's PUBLIC_URL and PORT, plus `env`); `onLine` sees each stdout line as it arrives. */
@@ -86,7 +90,7 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
     expect(loopback.headers.get('location')).toBe(`${address}/login_completed?client=ue`);
 
     const payload = await login.result;
-    expect(payload).toMatchObject({ user: { email }, subscription: null, credits: 0 });
+    expect(payload).toMatchObject({ user: { email }, subscription: null, credits: 0, remaining: { allowance: 0, credits: 0 } });
     expect(payload.token).toBe(await licenseTokenOf(server(), email));
     // The client spent the code: nobody can exchange it again.
     const again = await server()
@@ -174,11 +178,35 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
         `Signed in as ${user.username} (${email})`,
         `License token: ${user.license_token}`,
         'Subscription: none',
-        'Query credits: 0',
+        'Queries left this period: 0',
+        'Credits: 0',
+        `Renews: ${renewal(new Date(utcMonth(Date.now()).end))}`,
       ]);
     } finally {
       cli.child.kill();
     }
+  });
+});
+
+describe('plugin-login: what is left, as printed', () => {
+  it.each([
+    [
+      'an allowance with queries left',
+      { allowance: 42, credits: 7, periodEnd: '2026-12-14T09:30:00.000Z' },
+      ['Queries left this period: 42', 'Credits: 7', 'Renews: 2026-12-14 09:30 UTC'],
+    ],
+    [
+      'a used-up allowance and no credits',
+      { allowance: 0, credits: 0, periodEnd: '2027-01-01T00:00:00.000Z' },
+      ['Queries left this period: 0', 'Credits: 0', 'Renews: 2027-01-01 00:00 UTC'],
+    ],
+    [
+      'Unlimited, which has nothing to renew',
+      { allowance: null, credits: 120, periodEnd: '2026-12-14T09:30:00.000Z' },
+      ['Queries left this period: Unlimited', 'Credits: 120'],
+    ],
+  ])('prints %s', (_name, remaining, lines) => {
+    expect(describeRemaining(remaining)).toEqual(lines);
   });
 });
 
