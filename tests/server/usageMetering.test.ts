@@ -3,6 +3,7 @@
  * is left, idempotency, refusal when nothing can pay, and staff credit grants and deductions.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { UsageRecorded, UsageRemaining, UsageSummary } from '../../contract/usage';
 import type { Db } from '../../server/db';
@@ -183,5 +184,58 @@ describe.each(databases)('usage metering on $label', (database) => {
       .execute();
     expect(audit.map((a) => a.action)).toEqual(['user.credits.grant', 'user.credits.deduct']);
     expect((await user.plugin.get('/api/usage/remaining')).json<UsageRemaining>().credits).toBe(6);
+  });
+
+  it('mails the user once per period at 80 % and at 100 % of the allowance, and when credits run out', async () => {
+    const user = await licensed();
+    await subscribeTo(server().db, user.id, '10');
+    await grantPack(server().db, user.id, 1);
+    const subjects = () =>
+      server()
+        .smtp.mailsTo(user.email)
+        .map((m) => m.subject);
+    const before = subjects().length;
+
+    await use(user.plugin, { units: 7 });
+    await use(user.plugin, { units: 1 }); // 8 of 10: 80 %
+    await server().smtp.waitForMail(user.email);
+    await use(user.plugin, { units: 1 }); // 9 of 10: nothing new
+    await use(user.plugin, { units: 2 }); // 10 of 10, then the last credit
+    await expect.poll(() => subjects().length).toBe(before + 3);
+    expect(subjects().slice(before)).toEqual([
+      'You have used 80 % of your Sage queries',
+      'You have used all of your Sage queries',
+      'Your Sage credits have run out',
+    ]);
+    const [mail] = server().smtp.mailsTo(user.email).slice(-1);
+    expect(mail?.links).toContain('http://sage.test/dashboard#usage');
+    expect((await use(user.plugin, { units: 1 })).statusCode).toBe(402);
+    expect(subjects()).toHaveLength(before + 3);
+  });
+
+  it('leaves nothing charged when a use fails before it commits', async () => {
+    const user = await licensed();
+    await grantPack(server().db, user.id, 5);
+    // The roll-up is the use's last write: make it fail for one project.
+    if (database.kind === 'postgres') {
+      await sql`create function usage_daily_fails() returns trigger language plpgsql as $$ begin
+          if new.project_id = 'crash' then raise exception 'injected failure'; end if; return new; end $$`.execute(server().db);
+      await sql`create trigger usage_daily_fails before insert on usage_daily for each row execute function usage_daily_fails()`.execute(
+        server().db,
+      );
+    } else {
+      await sql`create trigger usage_daily_fails before insert on usage_daily when new.project_id = 'crash'
+          begin select raise(abort, 'injected failure'); end`.execute(server().db);
+    }
+    const failed = await use(user.plugin, { units: 2, projectId: 'crash' });
+    expect(failed.statusCode).toBe(500);
+    const db = server().db;
+    expect(await db.selectFrom('usage_events').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await db.selectFrom('usage_periods').select('user_id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await db.selectFrom('credit_ledger').select('amount').where('user_id', '=', user.id).execute()).toEqual([{ amount: 5 }]);
+    expect((await user.plugin.get('/api/usage/remaining')).json<UsageRemaining>().credits).toBe(5);
+    // The same request, once the fault is gone, is charged once.
+    await sql`drop trigger usage_daily_fails${sql.raw(database.kind === 'postgres' ? ' on usage_daily' : '')}`.execute(db);
+    expect((await use(user.plugin, { units: 2 })).json<UsageRecorded>().remaining.credits).toBe(3);
   });
 });

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { queriesOf } from '../../contract/usage';
 import {
+  allowanceLeft,
   billingPeriod,
   charge,
   governingSubscription,
   keepsAllowance,
+  noticesDue,
   periodAllowance,
   spend,
   utcMonth,
+  type NoticeState,
   type PlanSubscription,
+  type UsageNotice,
 } from '../../server/services/metering/rules';
 
 const plan = (status: string, creditsAmount: string | undefined, period?: [number, number]): PlanSubscription => ({
@@ -105,5 +109,53 @@ describe('paying for a use', () => {
   it('leaves the balance less what was paid', () => {
     expect(spend({ allowanceLeft: 1, credits: 5 }, { allowance: 1, credits: 3 })).toEqual({ allowanceLeft: 0, credits: 2 });
     expect(spend({ allowanceLeft: null, credits: 5 }, { allowance: 9, credits: 0 })).toEqual({ allowanceLeft: null, credits: 5 });
+  });
+});
+
+describe('the notices a use sets off', () => {
+  const state = (overrides: Partial<NoticeState>): NoticeState => ({
+    allowance: 100,
+    usedBefore: 0,
+    usedAfter: 1,
+    sent80: false,
+    sent100: false,
+    creditsBefore: 0,
+    creditsAfter: 0,
+    ...overrides,
+  });
+  it.each<[string, Partial<NoticeState>, UsageNotice[]]>([
+    ['below 80 %', { usedBefore: 10, usedAfter: 79 }, []],
+    ['reaching 80 % exactly', { usedBefore: 79, usedAfter: 80 }, ['allowance_80']],
+    ['already past 80 %', { usedBefore: 80, usedAfter: 81 }, []],
+    ['80 % already sent', { usedBefore: 79, usedAfter: 85, sent80: true }, []],
+    ['reaching 100 %', { usedBefore: 99, usedAfter: 100 }, ['allowance_100']],
+    ['past 80 % and 100 % in one use: only 100 %', { usedBefore: 50, usedAfter: 100 }, ['allowance_100']],
+    ['100 % already sent', { usedBefore: 99, usedAfter: 100, sent80: true, sent100: true }, []],
+    ['Unlimited never notifies', { allowance: null, usedBefore: 0, usedAfter: 1_000_000 }, []],
+    ['no allowance (0): nothing to use up', { allowance: 0, usedBefore: 0, usedAfter: 0 }, []],
+    ['the last credit taken', { allowance: 0, usedBefore: 0, usedAfter: 0, creditsBefore: 2, creditsAfter: 0 }, ['credits_exhausted']],
+    ['credits left', { creditsBefore: 3, creditsAfter: 2 }, []],
+    ['no credits before', { creditsBefore: 0, creditsAfter: 0 }, []],
+    [
+      'allowance and credits at once',
+      { usedBefore: 99, usedAfter: 100, creditsBefore: 1, creditsAfter: 0 },
+      ['allowance_100', 'credits_exhausted'],
+    ],
+    ['small allowance: 4 of 5 is 80 %', { allowance: 5, usedBefore: 3, usedAfter: 4 }, ['allowance_80']],
+  ])('%s', (_name, overrides, expected) => {
+    expect(noticesDue(state(overrides))).toEqual(expected);
+  });
+});
+
+describe('what is left of an allowance', () => {
+  it.each<[number | null, number, number | null]>([
+    [null, 10, null],
+    [10, 3, 7],
+    [10, 10, 0],
+    // A plan changed to a smaller one mid-period: nothing left, never a negative figure.
+    [10, 12, 0],
+    [0, 0, 0],
+  ])('allowance %s, used %s: %s', (allowance, used, left) => {
+    expect(allowanceLeft(allowance, used)).toBe(left);
   });
 });
