@@ -18,6 +18,9 @@ export const insightsQuerySchema = z.object({
 });
 
 const count = z.number().int().nonnegative();
+
+/** How many users the Home's "Top users this month" lists. */
+export const TOP_USERS_LIMIT = 10;
 /** One value per day of the range, oldest first, in step with `days`. */
 const daily = z.array(z.number());
 
@@ -32,6 +35,10 @@ export const insightsSchema = z.object({
   creditsSold: daily,
   /** Chat messages the AI service stored per day. */
   messagesStored: daily,
+  /** Queries the plugin made per day, every user together (issue 26: one unit is one query). */
+  queriesPerDay: daily,
+  /** The users with the most queries this UTC month to date, most first (at most TOP_USERS_LIMIT). */
+  topUsers: z.array(z.object({ userId: z.string(), username: z.string(), email: z.string().nullable(), units: count })),
   /** Every subscription of the Stripe mirror now, by status (most first). */
   subscriptionsByStatus: z.array(z.object({ status: z.string(), count })),
   /** Active and past-due subscriptions' prices normalised to a month, per currency (minor units). */

@@ -1,8 +1,9 @@
-import type { Insights, InsightRange } from '../../contract/insights';
+import { TOP_USERS_LIMIT, type Insights, type InsightRange } from '../../contract/insights';
 import type { Db } from '../db';
 import type { DailyMetric } from '../db/schema';
 import {
   byCountDescending,
+  DAY_MS,
   dailySeries,
   dayLabel,
   monthlyRecurringRevenue,
@@ -15,7 +16,9 @@ import {
  * The admin Home's figures of the business (issue 14, decision 012). Per-day series come from the
  * `daily_activity` roll-ups that triggers keep (migration 008): one indexed range read of at most
  * 5 × 90 rows. Subscription figures come from the Stripe mirror's tallies by status, price and
- * trial day (migration 010), also kept by triggers. Nothing here calls Stripe or PostHog.
+ * trial day (migration 010), also kept by triggers. Queries come from the metering's per-user
+ * `usage_daily` roll-up (migration 012), read by its (day, user_id) index. Nothing here calls
+ * Stripe or PostHog.
  */
 export function createInsightService(db: Db, now: () => number = Date.now) {
   return {
@@ -24,8 +27,35 @@ export function createInsightService(db: Db, now: () => number = Date.now) {
       const { first, last } = rangeDays(at, days);
 
       const tallies = () => db.selectFrom('subscription_tallies').where('subscriptions', '>', 0);
-      const [activity, statuses, priced, trialsEnded] = await Promise.all([
+      const monthStart = monthStartDay(at);
+      const [activity, queries, topUsers, statuses, priced, trialsEnded] = await Promise.all([
         db.selectFrom('daily_activity').select(['metric', 'day', 'amount']).where('day', '>=', first).where('day', '<=', last).execute(),
+        db
+          .selectFrom('usage_daily')
+          .select(['day', (eb) => eb.fn.sum<number>('units').as('units')])
+          .where('day', '>=', first)
+          .where('day', '<=', last)
+          .groupBy('day')
+          .execute(),
+        // This month's ten first, by the (day, user_id) index; then only their ten users are read.
+        db
+          .selectFrom((qb) =>
+            qb
+              .selectFrom('usage_daily')
+              .select(['user_id', (eb) => eb.fn.sum<number>('units').as('units')])
+              .where('day', '>=', monthStart)
+              .groupBy('user_id')
+              .orderBy((eb) => eb.fn.sum('units'), 'desc')
+              // Ties by id, so the list is the same on both databases and from one reading to the next.
+              .orderBy('user_id')
+              .limit(TOP_USERS_LIMIT)
+              .as('top'),
+          )
+          .innerJoin('users', 'users.id', 'top.user_id')
+          .select(['users.id', 'users.username', 'users.email', 'top.units'])
+          .orderBy('top.units', 'desc')
+          .orderBy('users.id')
+          .execute(),
         tallies()
           .select(['status', (eb) => eb.fn.sum<number>('subscriptions').as('count')])
           .groupBy('status')
@@ -65,6 +95,12 @@ export function createInsightService(db: Db, now: () => number = Date.now) {
         pluginSignIns: series('plugin_sign_ins'),
         creditsSold: series('credits_sold'),
         messagesStored: series('messages_stored'),
+        queriesPerDay: dailySeries(
+          queries.map((row) => ({ day: Number(row.day), amount: Number(row.units) })),
+          first,
+          last,
+        ),
+        topUsers: topUsers.map((row) => ({ userId: row.id, username: row.username, email: row.email, units: Number(row.units) })),
         subscriptionsByStatus: byCountDescending(counted(statuses)),
         monthlyRecurringRevenue: monthlyRecurringRevenue(
           priced.map((row) => ({
@@ -81,6 +117,12 @@ export function createInsightService(db: Db, now: () => number = Date.now) {
       };
     },
   };
+}
+
+/** The UTC day (days since 1970-01-01) the UTC month of `now` starts on: "this month" of the top users. */
+export function monthStartDay(now: number): number {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / DAY_MS;
 }
 
 export type InsightService = ReturnType<typeof createInsightService>;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, stubFetch } from '../portal/render';
 import type { Insights } from '../../contract/insights';
-import { expectNotification, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, expectNotification, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 setUpAdminTests();
 
@@ -68,6 +68,11 @@ function monthOfFigures(days = 30): Insights {
     pluginSignIns: at({ 28: 3 }),
     creditsSold: at({ 29: 500, 10: 100 }),
     messagesStored: at({ 29: 12, 28: 30 }),
+    queriesPerDay: at({ 29: 1200, 27: 34 }),
+    topUsers: [
+      { userId: 'u1', username: 'ada', email: 'ada@example.com', units: 1100 },
+      { userId: 'u2', username: 'EpicBob', email: null, units: 134 },
+    ],
     subscriptionsByStatus: [
       { status: 'active', count: 12 },
       { status: 'past_due', count: 2 },
@@ -85,7 +90,7 @@ describe('Home: the business at a glance (issue 14)', () => {
   const section = () => screen.findByRole('region', { name: 'The business at a glance' });
   const figure = async (name: string) => within(await section()).findByRole('figure', { name });
 
-  it('draws the seven charts of the last 30 UTC days, each with a summary and its figures as a table', async () => {
+  it('draws the eight charts of the last 30 UTC days, each with a summary and its figures as a table', async () => {
     const fetch = stubFetch({
       ...signedInAdmin,
       'GET /api/admin/grove-metrics': metrics(17),
@@ -114,6 +119,37 @@ describe('Home: the business at a glance (issue 14)', () => {
     );
     expect(await figure('Trial conversions')).toHaveAccessibleDescription('6 of 8 trials that ended in the last 30 days converted (75%).');
     expect(await figure('Credits sold')).toHaveAccessibleDescription('600 credits sold in packs in the last 30 days.');
+
+    const queries = await figure('Queries per day');
+    expect(queries).toHaveAccessibleDescription('1,234 queries by all users in the last 30 days.');
+    await userEvent.click(within(queries).getByText('Show the figures'));
+    expect(
+      within(within(queries).getByRole('table', { name: 'Queries per day' })).getByRole('row', { name: '2026-11-23 1,200' }),
+    ).toBeInTheDocument();
+  });
+
+  it('lists this month’s top users by queries, each leading to their page', async () => {
+    stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/grove-metrics': metrics(2),
+      'GET /api/admin/insights': () => json(monthOfFigures()),
+      'GET /api/admin/users/u1': () => json(ada),
+      'GET /api/admin/users/u1/details': () => json(noAccountDetails),
+    });
+    renderAdmin('/admin');
+    const top = await within(await section()).findByRole('region', { name: 'Top users this month' });
+    expect(top).toHaveAccessibleDescription('The users with the most queries since Nov 1 (UTC), most first.');
+    const table = within(top).getByRole('table', { name: 'Top users this month' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['User', 'E-mail', 'Queries']);
+    expect(within(table).getByRole('row', { name: 'ada ada@example.com 1,100' })).toBeInTheDocument();
+    expect(within(table).getByRole('row', { name: 'EpicBob — 134' })).toBeInTheDocument();
+
+    await userEvent.click(within(table).getByRole('link', { name: 'ada' }));
+    expect(await screen.findByText('lic-3f9a-77c2')).toBeInTheDocument();
   });
 
   it('reads the range the admin picks, and keeps it for the next visit', async () => {
@@ -146,6 +182,11 @@ describe('Home: the business at a glance (issue 14)', () => {
     expect(await figure('Monthly recurring revenue')).toHaveAccessibleDescription('No paying subscriptions yet.');
     expect(await figure('Trial conversions')).toHaveAccessibleDescription('No trial ended in the last 30 days.');
     expect(await figure('Credits sold')).toHaveAccessibleDescription('No credit packs sold in the last 30 days yet.');
+    expect(await figure('Queries per day')).toHaveAccessibleDescription('No queries in the last 30 days yet.');
+    expect(within(await section()).getByRole('region', { name: 'Top users this month' })).toHaveAccessibleDescription(
+      'No queries this month yet.',
+    );
+    expect(within(await section()).queryByRole('table')).not.toBeInTheDocument();
     expect(within(await section()).queryByText('Show the figures')).not.toBeInTheDocument();
   });
 

@@ -43,6 +43,8 @@ export function noInsights(days = 30, today = '2026-11-23'): Insights {
     pluginSignIns: zeros(),
     creditsSold: zeros(),
     messagesStored: zeros(),
+    queriesPerDay: zeros(),
+    topUsers: [],
     subscriptionsByStatus: [],
     monthlyRecurringRevenue: [],
     trialConversions: { ended: 0, converted: 0 },

@@ -4,7 +4,8 @@ import type { Insights } from '../../contract/insights';
 import type { Db } from '../../server/db';
 import * as businessInsights from '../../server/db/migrations/008_business_insights';
 import * as subscriptionTallies from '../../server/db/migrations/010_subscription_tallies';
-import { DAY_MS } from '../../server/services/insightRules';
+import { monthStartDay } from '../../server/services/insights';
+import { DAY_MS, utcDay } from '../../server/services/insightRules';
 import { del, insertUsers, signedInAdmin, signedInUser, subscriptionRow, userRow } from './adminFlow';
 import { location, pkcePair, pluginLoginUrl, signUpWithEpic, uniqueDisplayName } from './epicFlow';
 import { databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
@@ -39,8 +40,37 @@ async function storeMessages(db: Db, userId: string | null, createdAt: number[])
     .execute();
 }
 
+/** Rows of the metering's per-user daily roll-up (migration 012), as recorded uses leave them. */
+async function usageDays(db: Db, rows: { userId: string; day: number; units: number; projectId?: string }[]) {
+  await db
+    .insertInto('usage_daily')
+    .values(
+      rows.map((row) => ({
+        user_id: row.userId,
+        day: row.day,
+        project_id: row.projectId ?? '',
+        engine_version: '',
+        uses: 1,
+        units: row.units,
+      })),
+    )
+    .execute();
+}
+
+describe('the first day of the UTC month', () => {
+  it.each([
+    ['2026-11-23T12:00:00Z', '2026-11-01'],
+    ['2026-11-01T00:00:00Z', '2026-11-01'],
+    ['2026-10-31T23:59:59.999Z', '2026-10-01'],
+    ['2024-02-29T08:00:00Z', '2024-02-01'],
+    ['2027-01-01T00:00:00.001Z', '2027-01-01'],
+  ])('of %s is %s', (now, first) => {
+    expect(monthStartDay(Date.parse(now))).toBe(Date.parse(`${first}T00:00:00Z`) / DAY_MS);
+  });
+});
+
 describe.each(databases)('admin insights on $label', (database) => {
-  const server = useTestServer(database);
+  const server = useTestServer(database, { FREE_QUERIES_PER_MONTH: '1000' });
 
   it('answers the last 30 UTC days by default, each series one value per day, today last', async () => {
     const { client } = await signedInAdmin(server());
@@ -54,6 +84,7 @@ describe.each(databases)('admin insights on $label', (database) => {
       figures.pluginSignIns,
       figures.creditsSold,
       figures.messagesStored,
+      figures.queriesPerDay,
     ]) {
       expect(series).toHaveLength(30);
     }
@@ -122,16 +153,25 @@ describe.each(databases)('admin insights on $label', (database) => {
     expect(added(afterSignUp.pluginSignIns, (await insights(client, 7)).pluginSignIns).at(-1)).toBe(1);
   });
 
-  it('sums credits bought with packs per day, not credits spent, and counts stored messages', async () => {
+  it('sums credits bought with packs per day, not credits spent or granted by staff, and counts stored messages', async () => {
     const { client, id } = await signedInAdmin(server());
     const before = await insights(client, 30);
     const now = Date.now();
     await server()
       .db.insertInto('credit_ledger')
       .values([
-        { id: randomUUID(), user_id: id, amount: 500, reason: 'Credit pack', source: `t:${randomUUID()}`, created_at: now },
-        { id: randomUUID(), user_id: id, amount: 100, reason: 'Credit pack', source: `t:${randomUUID()}`, created_at: daysAgo(2, now) },
+        { id: randomUUID(), user_id: id, amount: 500, reason: 'Credit pack', source: `checkout:cs_${randomUUID()}`, created_at: now },
+        {
+          id: randomUUID(),
+          user_id: id,
+          amount: 100,
+          reason: 'Credit pack',
+          source: `checkout:cs_${randomUUID()}`,
+          created_at: daysAgo(2, now),
+        },
         { id: randomUUID(), user_id: id, amount: -40, reason: 'Spent', source: `t:${randomUUID()}`, created_at: now },
+        // Staff grants are not sold (migration 012).
+        { id: randomUUID(), user_id: id, amount: 70, reason: 'Goodwill', source: `grant:${randomUUID()}`, created_at: now },
       ])
       .execute();
     await storeMessages(server().db, id, [now, now, daysAgo(1, now), daysAgo(45, now)]);
@@ -240,5 +280,78 @@ describe.each(databases)('admin insights on $label', (database) => {
     expect(statusCount(figures, 'unpaid') - statusCount(before, 'unpaid')).toBe(1);
     expect(sum(figures.signUps.epic) + sum(figures.signUps.email)).toBe(Number(usersBefore.n));
     expect(figures.messagesStored[84]).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sums every user’s queries per UTC day, a use recorded by the plugin among them', async () => {
+    const { client, id } = await signedInAdmin(server());
+    const before = await insights(client, 30);
+    const [ada, bob] = await insertUsers(server().db, [userRow(), userRow()]);
+    const today = utcDay(Date.now());
+    await usageDays(server().db, [
+      { userId: ada!.id, day: today, units: 5, projectId: 'p1' },
+      { userId: ada!.id, day: today, units: 2, projectId: 'p2' },
+      { userId: bob!.id, day: today - 2, units: 4 },
+      { userId: bob!.id, day: today - 30, units: 100 }, // The day before the range.
+    ]);
+    const { license_token: token } = await server()
+      .db.selectFrom('users')
+      .select('license_token')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const recorded = await server()
+      .client({ authorization: `Bearer ${token}` })
+      .post('/api/ingest/usage', { requestId: randomUUID(), units: 3 });
+    expect(recorded.statusCode, recorded.body).toBe(201);
+
+    const after = await insights(client, 30);
+    expect(after.queriesPerDay).toHaveLength(30);
+    expect(added(before.queriesPerDay, after.queriesPerDay).slice(-3)).toEqual([4, 0, 10]);
+    expect(sum(added(before.queriesPerDay, after.queriesPerDay))).toBe(14);
+    expect((await insights(client, 7)).queriesPerDay).toEqual(after.queriesPerDay.slice(-7));
+  });
+
+  it('lists the ten users with the most queries this UTC month, most first, with a link’s worth of who they are', async () => {
+    const { client } = await signedInAdmin(server());
+    // Far more queries than any other test's users, so these are the month's top ten whatever ran before.
+    const heavy = 1_000_000_000;
+    const users = await insertUsers(
+      server().db,
+      // The first of them has no e-mail (an Epic account that never linked one).
+      Array.from({ length: 12 }, (_, i) =>
+        userRow({ username: `heavy-${i}-${randomUUID().slice(0, 8)}`, ...(i === 11 ? { email: null } : {}) }),
+      ),
+    );
+    const now = Date.now();
+    const monthStart = monthStartDay(now);
+    const today = utcDay(now);
+    await usageDays(
+      server().db,
+      users.flatMap((user, i) => [
+        // Two days of the month (or today twice, on its first day) add up per user.
+        { userId: user.id, day: monthStart, units: heavy + i * 10, projectId: 'a' },
+        { userId: user.id, day: today, units: i, projectId: 'b' },
+        // Last month's queries do not count towards this month's.
+        { userId: user.id, day: monthStart - 1, units: heavy * (12 - i) },
+      ]),
+    );
+
+    const { topUsers } = await insights(client, 7);
+    expect(topUsers).toHaveLength(10);
+    const expected = users
+      .map((user, i) => ({ userId: user.id, username: user.username, email: user.email, units: heavy + i * 11 }))
+      .reverse()
+      .slice(0, 10);
+    expect(topUsers).toEqual(expected);
+    expect(topUsers[0]!.email).toBeNull();
+
+    // The same whatever the range: the top users are this month's.
+    expect((await insights(client, 90)).topUsers).toEqual(topUsers);
+
+    // A deleted user's uses go with them.
+    await del(client, `/api/admin/users/${users[11]!.id}`);
+    expect((await insights(client, 30)).topUsers.map((row) => row.userId)).toEqual([
+      ...expected.slice(1).map((row) => row.userId),
+      users[1]!.id,
+    ]);
   });
 });

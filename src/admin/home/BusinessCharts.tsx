@@ -28,6 +28,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
   const pluginSignIns = total(insights.pluginSignIns);
   const credits = total(insights.creditsSold);
   const messages = total(insights.messagesStored);
+  const queries = total(insights.queriesPerDay);
   const subscriptions = total(insights.subscriptionsByStatus.map((row) => row.count));
   const { ended, converted } = insights.trialConversions;
   const rate = conversionRate(converted, ended);
@@ -63,6 +64,23 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
             { data: insights.signUps.epic, label: t('epic'), stack: 'method' },
             { data: insights.signUps.email, label: t('email'), stack: 'method' },
           ]}
+        />
+      </ChartFigure>
+
+      <ChartFigure
+        wide
+        title={t('queries')}
+        summary={t('queriesSummary', { total: formatCount(queries), days })}
+        empty={queries === 0 ? t('queriesEmpty', { days }) : null}
+        table={{ columns: [t('dayColumn'), t('queriesAxis')], rows: perDay(insights.queriesPerDay) }}
+      >
+        <BarChart
+          height={HEIGHT}
+          margin={MARGIN}
+          xAxis={dayAxis}
+          yAxis={countAxis(t('queriesAxis'))}
+          series={[{ data: insights.queriesPerDay, label: t('queriesAxis') }]}
+          hideLegend
         />
       </ChartFigure>
 

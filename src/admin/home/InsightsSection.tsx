@@ -6,12 +6,14 @@ import { DEFAULT_INSIGHT_RANGE, INSIGHT_RANGES, type InsightRange } from '../../
 import { fetchInsights } from '../../api/admin';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { TopUsers } from './TopUsers';
 
 const BusinessCharts = lazy(() => import('./BusinessCharts'));
 
 /**
- * The Home's figures of the business over 7, 30 or 90 UTC days (issue 14): one request for all
- * charts; the range is kept per browser like the console's other list settings.
+ * The Home's figures of the business over 7, 30 or 90 UTC days (issue 14), and this month's top
+ * users (issue 26): one request for all of them; the range is kept per browser like the console's
+ * other list settings.
  */
 export function InsightsSection() {
   const translate = useTranslate();
@@ -66,9 +68,12 @@ export function InsightsSection() {
           </Button>
         </Box>
       ) : (
-        <Suspense fallback={loading}>
-          <BusinessCharts insights={insights.data} days={insights.data.days.length} />
-        </Suspense>
+        <>
+          <Suspense fallback={loading}>
+            <BusinessCharts insights={insights.data} days={insights.data.days.length} />
+          </Suspense>
+          <TopUsers insights={insights.data} />
+        </>
       )}
     </Box>
   );

@@ -14,6 +14,9 @@ export const formatTick = (value: number): string => compact.format(value);
 /** `Nov 3` for the UTC day `2026-11-03` (a calendar date, the same in every time zone). */
 export const formatDay = (day: string): string => format(parseISO(day), 'MMM d');
 
+/** `Nov 1` for the first day of the UTC month `at` (an ISO 8601 instant) falls in. */
+export const formatMonthStart = (at: string): string => formatDay(`${at.slice(0, 7)}-01`);
+
 /** An amount in a currency's minor units (Stripe's), e.g. 4733 chf → `CHF 47.33`, 500 jpy → `¥500`. */
 export function formatMoney(minorUnits: number, currency: string): string {
   const money = currencyFormat(currency);
