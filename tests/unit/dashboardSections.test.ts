@@ -9,17 +9,19 @@ import {
 
 const general = DASHBOARD_SECTIONS.find((s) => s.id === 'general');
 const subscriptions = DASHBOARD_SECTIONS.find((s) => s.id === 'subscriptions');
+const usage = DASHBOARD_SECTIONS.find((s) => s.id === 'usage');
 
 describe('dashboard sections (§2)', () => {
-  it('defines General and Subscriptions, both enabled', () => {
+  it('defines General, Subscriptions and Usage, all enabled', () => {
     expect(DASHBOARD_SECTIONS.map((s) => [s.id, s.label, s.enabled])).toEqual([
       ['general', 'General', true],
       ['subscriptions', 'Subscriptions', true],
+      ['usage', 'Usage', true],
     ]);
   });
 
   it('lists the enabled sections in the sidebar', () => {
-    expect(visibleSections().map(sectionHash)).toEqual(['#general', '#subscriptions']);
+    expect(visibleSections().map(sectionHash)).toEqual(['#general', '#subscriptions', '#usage']);
   });
 
   it.each<[string, SectionResolution]>([
@@ -31,6 +33,8 @@ describe('dashboard sections (§2)', () => {
     ['#General', { kind: 'redirect', hash: '#general' }],
     ['#subscriptions', { kind: 'show', section: subscriptions! }],
     ['#Subscriptions', { kind: 'redirect', hash: '#general' }],
+    ['#usage', { kind: 'show', section: usage! }],
+    ['#Usage', { kind: 'redirect', hash: '#general' }],
   ])('resolveSection(%j)', (hash, expected) => {
     expect(resolveSection(hash)).toEqual(expected);
   });
@@ -38,6 +42,6 @@ describe('dashboard sections (§2)', () => {
   it('a disabled section stays known but is not found, and leaves the sidebar', () => {
     const sections = DASHBOARD_SECTIONS.map((s) => ({ ...s, enabled: s.id !== 'subscriptions' }));
     expect(resolveSection('#subscriptions', sections)).toEqual({ kind: 'not-found' });
-    expect(visibleSections(sections).map(sectionHash)).toEqual(['#general']);
+    expect(visibleSections(sections).map(sectionHash)).toEqual(['#general', '#usage']);
   });
 });

@@ -7,6 +7,7 @@ import { DashboardSidebar } from './DashboardSidebar';
 import { GeneralSection } from './GeneralSection';
 import { SectionNotFound } from './SectionNotFound';
 import { SubscriptionsSection } from './SubscriptionsSection';
+import { UsageSection } from './UsageSection';
 import { DEFAULT_SECTION_HASH, resolveSection, type DashboardSection } from './sections';
 
 const SIDEBAR_WIDTH = 240;
@@ -20,6 +21,8 @@ function SectionView({ section, onBack }: { section: DashboardSection; onBack: (
       return <GeneralSection />;
     case 'subscriptions':
       return <SubscriptionsSection />;
+    case 'usage':
+      return <UsageSection />;
     default:
       // A section enabled in sections.ts without a view here is treated as unavailable.
       return <SectionNotFound onBack={onBack} />;

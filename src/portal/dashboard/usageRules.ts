@@ -1,0 +1,45 @@
+import { format, parseISO } from 'date-fns';
+import type { UsageHistory, UsageSummary } from '../../../contract/usage';
+
+/** What the Usage section says about usage (issue 26), apart from how it is drawn. */
+
+const whole = new Intl.NumberFormat('en');
+export const formatCount = (value: number): string => whole.format(value);
+
+const queries = (n: number): string => `${formatCount(n)} ${n === 1 ? 'query' : 'queries'}`;
+
+/** `Nov 3` for the UTC day `2026-11-03` (a calendar date, the same in every time zone). */
+export const formatDay = (day: string): string => format(parseISO(day), 'MMM d');
+
+/** `December 1, 2026` for an instant, in the reader's time zone. */
+export const formatDate = (iso: string): string => format(parseISO(iso), 'MMMM d, yyyy');
+
+/** A plan's name, or Free for the free allowance. */
+export const planName = (plan: string | null): string => plan ?? 'Free';
+
+/** A project or engine version the plugin did not say. */
+export const NOT_GIVEN = 'Not given';
+export const givenOrNot = (value: string): string => value || NOT_GIVEN;
+
+/** This period's allowance as the section shows it: a bar only when there is a number to fill. */
+export type AllowanceView =
+  { kind: 'unlimited'; text: string } | { kind: 'none'; text: string } | { kind: 'metered'; used: number; allowance: number; text: string };
+
+export function allowanceView(summary: Pick<UsageSummary, 'allowance' | 'allowanceUsed'>): AllowanceView {
+  const { allowance, allowanceUsed } = summary;
+  if (allowance === null) return { kind: 'unlimited', text: `Unlimited queries: ${formatCount(allowanceUsed)} used this period` };
+  if (allowance === 0) return { kind: 'none', text: 'You have no monthly allowance: each query is paid with a pack credit.' };
+  // A plan changed to a smaller one mid-period can leave more used than it allows: the bar stops full.
+  const used = Math.min(allowanceUsed, allowance);
+  return { kind: 'metered', used, allowance, text: `${formatCount(allowanceUsed)} of ${queries(allowance)} used this period` };
+}
+
+/** The text alternative of the per-day chart: the total, and the busiest day when there was one. */
+export function historySummary(history: Pick<UsageHistory, 'days' | 'units'>): string {
+  const range = `the last ${history.days.length} days`;
+  const total = history.units.reduce((sum, n) => sum + n, 0);
+  if (total === 0) return `No queries in ${range}.`;
+  const busiest = history.units.reduce((best, n, i) => (n > (history.units[best] ?? 0) ? i : best), 0);
+  const day = history.days[busiest] ?? '';
+  return `${queries(total)} in ${range}; the most on ${formatDay(day)} (${formatCount(history.units[busiest] ?? 0)}).`;
+}
