@@ -203,7 +203,8 @@ export async function buildApp(deps: AppDeps) {
     return servePage(request, reply);
   });
 
-  // Housekeeping: sessions, links and codes that can no longer be used are dropped hourly.
+  // Housekeeping: sessions, links and codes that can no longer be used are dropped hourly, and raw
+  // uses older than USAGE_RETENTION_DAYS (their daily roll-ups stay).
   let purge: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     purge = setInterval(() => {
@@ -213,6 +214,7 @@ export async function buildApp(deps: AppDeps) {
         ['sign-in flow', services.epicSignIn.purgeExpired],
         ['email verification', services.emailVerification.purgeExpired],
         ['hand-off code', services.pluginHandOff.purgeExpired],
+        ['usage event', () => services.metering.prune(config.usage.retentionDays)],
       ] as const) {
         purgeExpired().catch((err: unknown) => app.log.error({ err }, `${name} purge failed`));
       }
