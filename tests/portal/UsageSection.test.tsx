@@ -55,6 +55,12 @@ function stubUsage({
   return { spy, historyCalls };
 }
 
+/** The dashboard at #usage, once the section's chunk has come (it loads after the dashboard's). */
+async function openUsage() {
+  renderScreen(<DashboardPage />, PAGE);
+  await screen.findByRole('heading', { level: 1, name: 'Usage' });
+}
+
 const period = () => screen.getByRole('region', { name: 'This period' });
 const perDay = () => screen.getByRole('region', { name: 'Queries per day' });
 const bar = () => within(period()).queryByRole('progressbar', { name: 'Allowance used this period' });
@@ -67,8 +73,7 @@ const rowsOf = (table: HTMLElement) =>
 describe('Usage section: this period (issue 26)', () => {
   it('shows the allowance used as a labelled bar, when it renews, the plan and the credits left', async () => {
     stubUsage();
-    renderScreen(<DashboardPage />, PAGE);
-    expect(screen.getByRole('heading', { level: 1, name: 'Usage' })).toBeInTheDocument();
+    await openUsage();
     const used = await within(period()).findByRole('progressbar', { name: 'Allowance used this period' });
     expect(used).toHaveAttribute('aria-valuenow', '120');
     expect(used).toHaveAttribute('aria-valuemin', '0');
@@ -85,7 +90,7 @@ describe('Usage section: this period (issue 26)', () => {
     stubUsage({
       usage: () => json(summary({ allowance: null, allowanceUsed: 42, remaining: { allowance: null, credits: 0, periodEnd: PERIOD_END } })),
     });
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     expect(await within(period()).findByText('Unlimited queries: 42 used this period')).toBeInTheDocument();
     expect(bar()).not.toBeInTheDocument();
   });
@@ -103,7 +108,7 @@ describe('Usage section: this period (issue 26)', () => {
           }),
         ),
     });
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     expect(await within(period()).findByText('Free')).toBeInTheDocument();
     expect(within(period()).getByText('You have no monthly allowance: each query is paid with a pack credit.')).toBeInTheDocument();
     expect(bar()).not.toBeInTheDocument();
@@ -113,22 +118,22 @@ describe('Usage section: this period (issue 26)', () => {
 
   it("offers this period's uses as a CSV download", async () => {
     stubUsage();
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     const link = await within(period()).findByRole('link', { name: "Download this period's uses (CSV)" });
     expect(link).toHaveAttribute('href', '/api/usage/period.csv');
     expect(link).toHaveAttribute('download');
   });
 
-  it('shows a skeleton while the period loads', () => {
+  it('shows a skeleton while the period loads', async () => {
     stubUsage({ usage: () => new Promise<Response>(() => {}) });
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     expect(within(period()).getByRole('status', { name: 'Loading usage' })).toBeInTheDocument();
     expect(bar()).not.toBeInTheDocument();
   });
 
   it('says so when the period cannot be loaded', async () => {
     stubUsage({ usage: () => json({ error: 'unauthorized', message: 'Authentication required' }, 401) });
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     expect(await within(period()).findByText('Failed to load usage')).toBeInTheDocument();
     expect(within(period()).getByText('401: Authentication required')).toBeInTheDocument();
     expect(within(period()).queryByRole('status', { name: 'Loading usage' })).not.toBeInTheDocument();
@@ -138,7 +143,7 @@ describe('Usage section: this period (issue 26)', () => {
 describe('Usage section: queries per day (issue 26)', () => {
   it('draws the last 30 days with a sentence saying what the chart shows, and its figures as a table', async () => {
     const api = stubUsage();
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     const figure = await within(perDay()).findByRole('figure', { name: 'Queries per day' });
     expect(figure).toHaveAccessibleDescription('12 queries in the last 30 days; the most on Nov 24 (4).');
     expect(api.historyCalls()).toEqual(['/api/usage/history?days=30']);
@@ -155,7 +160,7 @@ describe('Usage section: queries per day (issue 26)', () => {
   it('reads the last 90 days when the range says so', async () => {
     const api = stubUsage();
     const u = userEvent.setup();
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     const range = await within(perDay()).findByRole('group', { name: 'Range' });
     await screen.findByRole('figure', { name: 'Queries per day' });
 
@@ -181,7 +186,7 @@ describe('Usage section: queries per day (issue 26)', () => {
 
   it('lists the uses and queries by Unreal project and by engine version, saying which were not given', async () => {
     stubUsage();
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     const projects = await within(perDay()).findByRole('table', { name: 'By Unreal project' });
     expect(rowsOf(projects)).toEqual([
       ['Unreal project', 'Uses', 'Queries'],
@@ -197,7 +202,7 @@ describe('Usage section: queries per day (issue 26)', () => {
 
   it('says there were no queries instead of drawing an empty chart', async () => {
     stubUsage({ usageHistory: () => json({ ...history(30, 0), byProject: [], byEngineVersion: [] }) });
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     const figure = await within(perDay()).findByRole('figure', { name: 'Queries per day' });
     expect(figure).toHaveAccessibleDescription('No queries in the last 30 days.');
     expect(within(figure).queryByText('Show the figures')).not.toBeInTheDocument();
@@ -207,7 +212,7 @@ describe('Usage section: queries per day (issue 26)', () => {
 
   it('shows a skeleton while the history loads, and an error when it fails', async () => {
     stubUsage({ usageHistory: () => new Response('', { status: 500, statusText: 'Internal Server Error' }) });
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     expect(within(perDay()).getByRole('status', { name: 'Loading usage history' })).toBeInTheDocument();
     expect(await within(perDay()).findByText('Failed to load usage history')).toBeInTheDocument();
     expect(within(perDay()).getByText('500: Internal Server Error')).toBeInTheDocument();
@@ -219,7 +224,7 @@ describe('Usage section: queries per day (issue 26)', () => {
 describe('Usage in the dashboard', () => {
   it('is the third section of the sidebar, marked current at #usage', async () => {
     stubUsage();
-    renderScreen(<DashboardPage />, PAGE);
+    await openUsage();
     const nav = screen.getByRole('navigation', { name: 'Dashboard sections' });
     expect(
       within(nav)

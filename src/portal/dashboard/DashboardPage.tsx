@@ -1,5 +1,5 @@
-import { Box, Button, Drawer, Paper } from '@mui/material';
-import { useState } from 'react';
+import { Box, Button, Drawer, Paper, Skeleton, Stack } from '@mui/material';
+import { lazy, Suspense, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { MOBILE_MEDIA_QUERY } from '../../ui/theme';
 import { useHydrated } from '../../ui/useHydrated';
@@ -7,13 +7,24 @@ import { DashboardSidebar } from './DashboardSidebar';
 import { GeneralSection } from './GeneralSection';
 import { SectionNotFound } from './SectionNotFound';
 import { SubscriptionsSection } from './SubscriptionsSection';
-import { UsageSection } from './UsageSection';
 import { DEFAULT_SECTION_HASH, resolveSection, type DashboardSection } from './sections';
+
+// Its tables, bar and chart load when the section is opened, not with every visit to the dashboard.
+const UsageSection = lazy(() => import('./UsageSection').then((m) => ({ default: m.UsageSection })));
 
 const SIDEBAR_WIDTH = 240;
 const SIDEBAR_ID = 'dashboard-sidebar';
 // The phone layout switches in CSS, so the page the server renders is right on every screen.
 const ON_PHONE = `@media ${MOBILE_MEDIA_QUERY}`;
+
+function SectionLoading({ label }: { label: string }) {
+  return (
+    <Stack role="status" aria-label={label} aria-busy spacing={2}>
+      <Skeleton variant="text" width={160} height={48} />
+      <Skeleton variant="rounded" height={160} />
+    </Stack>
+  );
+}
 
 function SectionView({ section, onBack }: { section: DashboardSection; onBack: () => void }) {
   switch (section.id) {
@@ -22,7 +33,11 @@ function SectionView({ section, onBack }: { section: DashboardSection; onBack: (
     case 'subscriptions':
       return <SubscriptionsSection />;
     case 'usage':
-      return <UsageSection />;
+      return (
+        <Suspense fallback={<SectionLoading label="Loading the Usage section" />}>
+          <UsageSection />
+        </Suspense>
+      );
     default:
       // A section enabled in sections.ts without a view here is treated as unavailable.
       return <SectionNotFound onBack={onBack} />;
