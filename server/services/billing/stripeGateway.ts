@@ -58,6 +58,15 @@ export interface CheckoutSessionState {
   metadata: Record<string, string>;
 }
 
+/** A Checkout payment refunded at Stripe. */
+export interface PaymentRefund {
+  paymentIntentId: string;
+  /** Stripe's refund; null when Stripe had refunded the charge without one we can find. */
+  refundId: string | null;
+  /** Stripe had refunded it before this call (an earlier attempt whose key it has forgotten, or its dashboard). */
+  alreadyRefunded: boolean;
+}
+
 export interface CustomerState {
   id: string;
   deleted: boolean;
@@ -321,6 +330,35 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
         setupPaymentMethod: setupIntent?.status === 'succeeded' ? idOf(setupIntent.payment_method) : null,
         metadata: { ...session.metadata },
       };
+    },
+
+    /**
+     * Refunds in full what a completed payment-mode Checkout Session paid. The caller's key makes a
+     * repeated call the same refund; once Stripe has forgotten the key (24 hours) it answers
+     * charge_already_refunded, which is taken as the same outcome. Null: no such session, or it paid nothing.
+     */
+    async refundCheckoutPayment(
+      sessionId: string,
+      idempotencyKey: string,
+      metadata: Record<string, string>,
+    ): Promise<PaymentRefund | null> {
+      const session = await find('retrieve checkout session', () => stripe.checkout.sessions.retrieve(sessionId));
+      const paymentIntentId = idOf(session?.payment_intent);
+      if (!session || session.mode !== 'payment' || !paymentIntentId) return null;
+      try {
+        const refund = await stripe.refunds.create({ payment_intent: paymentIntentId, metadata }, { idempotencyKey });
+        return { paymentIntentId, refundId: refund.id, alreadyRefunded: false };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeError && err.code === 'charge_already_refunded') {
+          const refunds = await call('list refunds', () => stripe.refunds.list({ payment_intent: paymentIntentId, limit: 1 }));
+          return { paymentIntentId, refundId: refunds.data[0]?.id ?? null, alreadyRefunded: true };
+        }
+        onError(err, 'stripe create refund');
+        // Stripe's own words for a refusal (a disputed charge, …) tell staff what to do; other failures are retried.
+        if (err instanceof Stripe.errors.StripeInvalidRequestError)
+          throw new AppError(502, 'refund_refused', `Stripe refused the refund: ${err.message}`, { cause: err });
+        throw new AppError(502, 'payment_provider_error', PROVIDER_FAILED, { cause: err });
+      }
     },
 
     async retrieveCustomer(id: string): Promise<CustomerState | null> {
