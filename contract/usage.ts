@@ -153,3 +153,23 @@ export const USAGE_ERRORS = {
   requestIdReused: 'request_id_reused',
   insufficientCredits: 'insufficient_credits',
 } as const;
+
+/** `POST /api/admin/users/{id}/credit-packs/{purchaseId}/refund`: the payment refunded and the pack's unspent credits taken back. */
+export const creditPackRefundedSchema = z.object({
+  /** The purchase as it now stands (refunded, nothing left to take back). */
+  purchase: creditPackPurchaseSchema,
+  /** The balance after the refund. */
+  credits: z.number().int(),
+  /** Credits the refund took back: the pack's unspent part. */
+  reversed: z.number().int(),
+  /** The pack's credits already used: the user keeps what they bought with them. */
+  used: z.number().int(),
+});
+export type CreditPackRefunded = z.infer<typeof creditPackRefundedSchema>;
+
+/** Why a pack's refund is refused (409), besides an unknown purchase (404) and Stripe (502/503). */
+export const CREDIT_PACK_REFUND_ERRORS = {
+  alreadyRefunded: 'already_refunded',
+  /** Stripe has no payment behind the purchase (it was not made through Checkout, or paid nothing). */
+  notRefundable: 'not_refundable',
+} as const;

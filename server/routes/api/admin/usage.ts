@@ -1,6 +1,10 @@
+import { z } from 'zod';
+import { singleLine } from '../../../../contract/text';
 import {
   creditAdjustmentSchema,
   creditBalanceSchema,
+  creditPackPurchasesSchema,
+  creditPackRefundedSchema,
   usageHistoryQuerySchema,
   usageHistorySchema,
   usageSummarySchema,
@@ -10,7 +14,7 @@ import type { App, RouteContext } from '../../../http/types';
 
 /** A user's usage as staff see it (issue 26): the same figures as the user's own, and credit grants and deductions. */
 export async function adminUsageRoutes(app: App, { services }: RouteContext) {
-  const { adminUsers, metering, credits } = services;
+  const { adminUsers, metering, credits, packRefunds } = services;
 
   // Each read answers 404 for an unknown user rather than an empty account.
   app.get('/users/:id/usage', { schema: { params: userParams, response: { 200: usageSummarySchema } } }, async (request) => {
@@ -40,4 +44,18 @@ export async function adminUsageRoutes(app: App, { services }: RouteContext) {
     { schema: { params: userParams, body: creditAdjustmentSchema, response: { 200: creditBalanceSchema } } },
     async (request) => credits.adjust(actorOf(request.user), request.params.id, request.body),
   );
+
+  app.get('/users/:id/credit-packs', { schema: { params: userParams, response: { 200: creditPackPurchasesSchema } } }, async (request) => {
+    await adminUsers.get(request.params.id);
+    return packRefunds.list(request.params.id);
+  });
+
+  // Stripe refunds the payment; the pack's unspent credits are taken back. 404 for another user's purchase, 409 already_refunded.
+  app.post(
+    '/users/:id/credit-packs/:purchaseId/refund',
+    { schema: { params: purchaseParams, response: { 200: creditPackRefundedSchema } } },
+    async (request) => packRefunds.refund(actorOf(request.user), request.params.id, request.params.purchaseId),
+  );
 }
+
+const purchaseParams = userParams.extend({ purchaseId: z.string().check(singleLine('purchaseId')).trim().min(1).max(100) });
