@@ -19,6 +19,7 @@ import { createIpLocationService } from './ipLocation';
 import { createMessageService } from './messages';
 import { createMeteringService } from './metering';
 import { createCreditService } from './metering/credits';
+import { createPackRefundService } from './metering/packRefunds';
 import type { ScryptCost } from './passwords';
 import { createPasswordResetService } from './passwordReset';
 import { createPluginHandOffService } from './pluginHandOff';
@@ -86,9 +87,11 @@ export function createServices(deps: ServiceDeps) {
     epicSignIn,
     publicUrl: deps.config.publicUrl,
   });
+  // One client of Stripe for billing and the console's pack refunds.
+  const stripeGateway = deps.config.stripe ? createStripeGateway(deps.config.stripe, deps.onError) : null;
   const billing = createBillingService({
     db: deps.db,
-    gateway: deps.config.stripe ? createStripeGateway(deps.config.stripe, deps.onError) : null,
+    gateway: stripeGateway,
     publicUrl: deps.config.publicUrl,
     extraOrigins: deps.config.env === 'production' ? [] : DEV_SERVER_ORIGINS,
     onError: deps.onError,
@@ -102,10 +105,17 @@ export function createServices(deps: ServiceDeps) {
   });
   const audit = createAuditService(deps.db);
   const builds = createBuildService(deps.db, audit);
+  const metering = createMeteringService({
+    db: deps.db,
+    freeQueriesPerMonth: deps.config.usage.freeQueriesPerMonth,
+    mailer,
+    publicUrl: deps.config.publicUrl,
+    onMailError: deps.onMailError,
+  });
   const pluginHandOff = createPluginHandOffService({
     db: deps.db,
     subscriptionSummary: billing.summary,
-    creditBalance: billing.creditBalance,
+    remaining: metering.remaining,
     onHandOff: metrics.handOff,
   });
   return {
@@ -122,14 +132,13 @@ export function createServices(deps: ServiceDeps) {
     adminUsers: createAdminUserService({ db: deps.db, sessions, audit }),
     accountControl: createAccountControlService({ db: deps.db, sessions, audit, creditBalance: billing.creditBalance }),
     messages: createMessageService(deps.db),
-    metering: createMeteringService({
-      db: deps.db,
-      freeQueriesPerMonth: deps.config.usage.freeQueriesPerMonth,
-      mailer,
-      publicUrl: deps.config.publicUrl,
-      onMailError: deps.onMailError,
-    }),
+    metering,
     credits: createCreditService({ db: deps.db, audit }),
+    packRefunds: createPackRefundService({
+      db: deps.db,
+      audit,
+      gateway: stripeGateway,
+    }),
     insights: createInsightService(deps.db),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,
