@@ -44,6 +44,7 @@ const SESSION_OPTIONAL: Security = [{ sessionCookie: [] }, {}];
 const SIGN_IN: Security = [{ signInCookie: [] }];
 const SIGN_IN_OPTIONAL: Security = [{ signInCookie: [] }, {}];
 const BEARER: Security = [{ bearerToken: [] }];
+const BEARER_OR_SESSION: Security = [{ bearerToken: [] }, { sessionCookie: [] }];
 
 interface RouteDoc {
   tag: string;
@@ -76,6 +77,7 @@ const LICENSES = 'Licenses';
 const PRODUCT = 'Product';
 const ADMIN = 'Admin';
 const INGESTION = 'Ingestion';
+const USAGE = 'Usage';
 
 const BILLING_WRITE: RouteDoc = {
   tag: BILLING,
@@ -224,6 +226,16 @@ const ROUTES: Record<string, RouteDoc> = {
       409: 'A license token writing to a chat session of another user or of no user (session_taken)',
     },
   },
+  'POST /api/ingest/usage': {
+    tag: INGESTION,
+    security: BEARER,
+    limited: true,
+    errors: {
+      ...INGESTION_REFUSALS,
+      402: "Neither this period's allowance nor pack credits can pay for the units: nothing was charged (quota_exhausted)",
+      409: 'The requestId was recorded before for a different use (request_id_reused)',
+    },
+  },
   'PUT /api/ingest/threads/:threadId': {
     tag: INGESTION,
     security: BEARER,
@@ -232,6 +244,54 @@ const ROUTES: Record<string, RouteDoc> = {
       ...INGESTION_REFUSALS,
       409: "The thread id is another user's (thread_taken)",
     },
+  },
+
+  'GET /api/usage': { tag: USAGE, security: SESSION },
+  'GET /api/usage/history': { tag: USAGE, security: SESSION },
+  'GET /api/usage/remaining': {
+    tag: USAGE,
+    security: BEARER_OR_SESSION,
+    limited: true,
+    errors: { 401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)' },
+  },
+  'GET /api/usage/period.csv': {
+    tag: USAGE,
+    security: SESSION,
+    ok: {
+      200: {
+        description: 'The uses of the current billing period, as a CSV attachment',
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+    },
+  },
+  'GET /api/admin/users/:id/usage.csv': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: { 404: 'No such user (not_found)' },
+    ok: {
+      200: {
+        description: "The user's uses of the current billing period, as a CSV attachment",
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+    },
+  },
+  'POST /api/admin/users/:id/credit-packs/:purchaseId/refund': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: {
+      404: 'No such user, or no such pack purchase of theirs (not_found)',
+      409: 'The pack was refunded already (already_refunded), or Stripe holds no payment for it (not_refundable)',
+      502: 'Stripe refused the refund (refund_refused) or failed (payment_provider_error)',
+      503: 'Billing is not configured (billing_unavailable)',
+    },
+  },
+  'POST /api/admin/users/:id/credits': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: { 404: 'No such user (not_found)', 409: 'A deduction larger than the balance (insufficient_credits)' },
   },
 };
 
