@@ -287,7 +287,8 @@ export function createMeteringService(deps: MeteringDeps) {
         const result = await db.deleteFrom('usage_events').where('id', 'in', batch).executeTakeFirst();
         const count = Number(result.numDeletedRows);
         deleted += count;
-        if (count < PRUNE_BATCH) return deleted;
+        // Not `count < PRUNE_BATCH`: another instance pruning at once may have taken part of this batch.
+        if (count === 0) return deleted;
       }
     },
   };
