@@ -19,6 +19,7 @@ import {
 } from '../../contract/admin';
 import { sageBuildSchema, type SageBuild } from '../../contract/builds';
 import { insightsSchema, type InsightRange, type Insights } from '../../contract/insights';
+import { usageHistorySchema, usageSummarySchema, type UsageHistory, type UsageRange, type UsageSummary } from '../../contract/usage';
 import { sendFor, sendForFile, type DownloadedFile } from './adminHttp';
 
 /**
@@ -88,3 +89,13 @@ export const reissueLicense = (userId: string): Promise<AdminUser> =>
 /** Ends all the user's sessions; answers how many were ended. */
 export const revokeSessions = (userId: string): Promise<SessionsRevoked> =>
   sendFor(sessionsRevokedSchema, `${userPath(userId)}/sessions/revoke`, { method: 'POST' });
+
+/** A user's usage this period (issue 26): the figures the user's own dashboard shows. */
+export const fetchUserUsage = (userId: string): Promise<UsageSummary> => sendFor(usageSummarySchema, `${userPath(userId)}/usage`);
+
+/** A user's queries per UTC day over the last `days`, by Unreal project and by engine version. */
+export const fetchUserUsageHistory = (userId: string, days: UsageRange): Promise<UsageHistory> =>
+  sendFor(usageHistorySchema, `${userPath(userId)}/usage/history?${new URLSearchParams({ days: String(days) })}`);
+
+/** This period's uses of the user as CSV: a plain link, the browser downloads it with the session cookie. */
+export const userUsageCsvPath = (userId: string): string => `${userPath(userId)}/usage.csv`;

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, stubFetch } from '../portal/render';
 import type { Insights } from '../../contract/insights';
-import { ada, expectNotification, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, emptyUsage, expectNotification, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 setUpAdminTests();
 
@@ -135,6 +135,8 @@ describe('Home: the business at a glance (issue 14)', () => {
       'GET /api/admin/insights': () => json(monthOfFigures()),
       'GET /api/admin/users/u1': () => json(ada),
       'GET /api/admin/users/u1/details': () => json(noAccountDetails),
+      'GET /api/admin/users/u1/ai-history': () => json({ threads: [] }),
+      ...emptyUsage('u1'),
     });
     renderAdmin('/admin');
     const top = await within(await section()).findByRole('region', { name: 'Top users this month' });

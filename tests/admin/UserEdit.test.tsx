@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, USER_FIELDS_REQUIRED, type AdminUser } from '../../contract/admin';
 import { bodyOf, currentLocation, json, stubFetch } from '../portal/render';
-import { ada, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, emptyUsage, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 setUpAdminTests();
 
@@ -15,6 +15,7 @@ function stubUser(onPut?: (body: Partial<AdminUser>) => Response) {
     'GET /api/admin/users/u1': () => json(stored),
     'GET /api/admin/users/u1/ai-history': () => json({ threads: [] }),
     'GET /api/admin/users/u1/details': () => json(noAccountDetails),
+    ...emptyUsage('u1'),
     'PUT /api/admin/users/u1': (init) => {
       const body = bodyOf(init) as Partial<AdminUser>;
       if (onPut) return onPut(body);

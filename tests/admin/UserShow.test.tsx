@@ -6,7 +6,7 @@ import { formatDateTime } from '../../src/admin/format';
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { ada, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, emptyUsage, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -55,6 +55,7 @@ function stubUser(routes: Routes = {}) {
     'GET /api/admin/users/u1': () => json(ada),
     'GET /api/admin/users/u1/ai-history': () => json({ threads: [thread(0), thread(1)] }),
     'GET /api/admin/users/u1/details': () => json(adaDetails),
+    ...emptyUsage('u1'),
     ...routes,
   });
 }

@@ -5,7 +5,7 @@ import { SEARCH_LIST_LIMIT, SEARCH_TERM_REQUIRED, type AdminUser } from '../../c
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { ada, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, emptyUsage, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -124,6 +124,7 @@ describe('Search (§2, §5)', () => {
       'GET /api/admin/users/u2': () => json(grace),
       'GET /api/admin/users/u2/ai-history': () => json({ threads: [] }),
       'GET /api/admin/users/u2/details': () => json(noAccountDetails),
+      ...emptyUsage('u2'),
     });
     await search('a');
     const results = await screen.findByRole('list', { name: 'Results' });

@@ -8,6 +8,7 @@ import { currentLocation, json, stubFetch } from '../portal/render';
 import {
   admin,
   ada,
+  emptyUsage,
   expectNotification,
   listPage,
   noAccountDetails,
@@ -136,6 +137,7 @@ describe('when the session changes while the console is open', () => {
       'GET /api/admin/users/u1': () => json(ada),
       'GET /api/admin/users/u1/ai-history': () => json({ error: 'Forbidden', message: 'Admins only' }, 403, 'Forbidden'),
       'GET /api/admin/users/u1/details': () => json(noAccountDetails),
+      ...emptyUsage('u1'),
     });
     renderAdmin('/admin/users/u1/show');
     await expectNotification('Failed to fetch AI history', 'Admins only');

@@ -2,6 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { AccountDetails, AdminUser } from '../../contract/admin';
 import type { Insights } from '../../contract/insights';
+import type { UsageHistory, UsageSummary } from '../../contract/usage';
 import type { CurrentUser } from '../../contract/user';
 import { json, renderPortal } from '../portal/render';
 
@@ -31,6 +32,31 @@ export const noAccountDetails: AccountDetails = {
   creditBalance: 0,
   storedMessages: 0,
 };
+
+/** `GET /api/admin/users/u1/usage` of a user without a plan who used nothing this UTC month. */
+export const noUsage: UsageSummary = {
+  plan: null,
+  period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
+  allowance: 0,
+  allowanceUsed: 0,
+  creditsUsed: 0,
+  remaining: { allowance: 0, credits: 0, periodEnd: '2026-12-01T00:00:00.000Z' },
+};
+
+/** `GET /api/admin/users/u1/usage/history?days=` of a user who made no query: the range's UTC days, all zero. */
+export function noUsageHistory(days = 30, today = '2026-11-23'): UsageHistory {
+  const last = Date.parse(`${today}T00:00:00Z`);
+  const labels = Array.from({ length: days }, (_, i) => new Date(last - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  return { days: labels, units: labels.map(() => 0), byProject: [], byEngineVersion: [] };
+}
+
+/** The Usage panel's calls for a user with no usage and no credit packs, for stubFetch beside a test's own. */
+export const emptyUsage = (userId: string) => ({
+  [`GET /api/admin/users/${userId}/usage`]: () => json(noUsage),
+  [`GET /api/admin/users/${userId}/usage/history`]: (_init: RequestInit | undefined, url: URL) =>
+    json(noUsageHistory(Number(url.searchParams.get('days') ?? 30))),
+  [`GET /api/admin/users/${userId}/credit-packs`]: () => json({ purchases: [] }),
+});
 
 /** `GET /api/admin/insights` of a fresh install: the range's UTC days, every figure zero. */
 export function noInsights(days = 30, today = '2026-11-23'): Insights {

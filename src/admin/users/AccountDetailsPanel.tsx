@@ -9,6 +9,7 @@ import { statusBadge } from '../../billing/subscriptionRules';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { accountDetailsQueryKey } from './usageKeys';
 
 const whole = new Intl.NumberFormat('en');
 
@@ -102,7 +103,7 @@ export function AccountDetailsPanel() {
   const notifyError = useNotifyError();
   const adminCall = useAdminCall();
   const details = useQuery({
-    queryKey: ['users', 'accountDetails', user?.id],
+    queryKey: accountDetailsQueryKey(user?.id ?? ''),
     queryFn: () => adminCall(fetchAccountDetails(user!.id)),
     enabled: Boolean(user),
   });

@@ -4,6 +4,7 @@ import { ReissueLicenseButton, SignOutEverywhereButton } from './AccountControlB
 import { AccountDetailsPanel } from './AccountDetailsPanel';
 import { AiHistoryPanel } from './AiHistoryPanel';
 import { DownloadLicenseButton } from './DownloadLicenseButton';
+import { UsagePanel } from './UsagePanel';
 
 function UserShowActions() {
   const notifyError = useNotifyError();
@@ -21,7 +22,7 @@ function UserShowActions() {
   );
 }
 
-/** A user as admins see it (§2, §3, issue 14): account, license token, account details, AI chat history. */
+/** A user as admins see it (§2, §3, issues 14 and 26): account, license token, account details, usage, AI chat history. */
 export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
@@ -36,6 +37,7 @@ export function UserShow() {
         <TextField source="id" />
       </SimpleShowLayout>
       <AccountDetailsPanel />
+      <UsagePanel />
       <AiHistoryPanel />
     </Show>
   );

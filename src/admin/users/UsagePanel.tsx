@@ -1,0 +1,110 @@
+import { Box, Button, CircularProgress, LinearProgress, Stack, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, type ReactNode } from 'react';
+import { useRecordContext, useTranslate } from 'react-admin';
+import type { AdminUser } from '../../../contract/admin';
+import type { UsageSummary } from '../../../contract/usage';
+import { fetchUserUsage, userUsageCsvPath } from '../../api/admin';
+import { formatDateTime } from '../format';
+import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
+import { UsageHistorySection } from './UsageHistorySection';
+import { usageQueryKey } from './usageKeys';
+import { allowanceState } from './usageRules';
+
+const whole = new Intl.NumberFormat('en');
+
+function Figure({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ display: 'contents' }}>
+      <Typography component="dt" variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Box component="dd" sx={{ m: 0, typography: 'body2' }}>
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
+function Allowance({ summary }: { summary: UsageSummary }) {
+  const translate = useTranslate();
+  const state = allowanceState(summary);
+  if (state.kind === 'unlimited') return <>{translate('admin.usage.unlimited', { used: whole.format(state.used) })}</>;
+  if (state.kind === 'none') return <>{translate('admin.usage.noAllowance')}</>;
+  const text = translate('admin.usage.allowanceUsed', { used: whole.format(state.used), allowance: whole.format(state.allowance) });
+  return (
+    <Stack spacing={0.5} sx={{ maxWidth: 360 }}>
+      <span>{text}</span>
+      <LinearProgress
+        variant="determinate"
+        value={(state.filled / state.allowance) * 100}
+        aria-label={translate('admin.usage.allowanceBar')}
+        aria-valuetext={text}
+        sx={{ height: 8, borderRadius: 4 }}
+      />
+    </Stack>
+  );
+}
+
+const time = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
+
+/** This period at a glance: the same figures as the user's own dashboard. */
+function PeriodFigures({ summary }: { summary: UsageSummary }) {
+  const translate = useTranslate();
+  return (
+    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0, mb: 2 }}>
+      <Figure label={translate('admin.usage.plan')}>{summary.plan ?? translate('admin.usage.free')}</Figure>
+      <Figure label={translate('admin.usage.period')}>
+        {time(summary.period.start)} {translate('admin.usage.periodTo')} {time(summary.period.end)}
+      </Figure>
+      <Figure label={translate('admin.usage.allowance')}>
+        <Allowance summary={summary} />
+      </Figure>
+      <Figure label={translate('admin.usage.creditsUsed')}>{whole.format(summary.creditsUsed)}</Figure>
+      <Figure label={translate('admin.usage.creditsLeft')}>{whole.format(summary.remaining.credits)}</Figure>
+    </Box>
+  );
+}
+
+/** Issue 26: the user's usage as staff see it. */
+export function UsagePanel() {
+  const user = useRecordContext<AdminUser>();
+  const translate = useTranslate();
+  const notifyError = useNotifyError();
+  const adminCall = useAdminCall();
+  const summary = useQuery({
+    queryKey: [...usageQueryKey(user?.id ?? ''), 'summary'],
+    queryFn: () => adminCall(fetchUserUsage(user!.id)),
+    enabled: Boolean(user),
+  });
+  const { error } = summary;
+  useEffect(() => {
+    if (error) notifyError({ message: 'admin.usage.failed', error });
+  }, [error, notifyError]);
+  if (!user) return null;
+
+  return (
+    <Box component="section" aria-labelledby="usage-title" sx={{ p: 2 }}>
+      <Typography id="usage-title" component="h2" variant="h6" gutterBottom>
+        {translate('admin.usage.title')}
+      </Typography>
+      {summary.isPending ? (
+        <CircularProgress size={24} aria-label={translate('ra.message.loading')} />
+      ) : summary.isError ? (
+        <Typography color="error">{translate('admin.usage.failed')}</Typography>
+      ) : (
+        <>
+          <PeriodFigures summary={summary.data} />
+          <Stack direction="row" spacing={2} sx={{ mb: 3 }}>
+            {/* A plain link: the browser downloads the file with the session cookie. */}
+            <Button variant="text" href={userUsageCsvPath(user.id)} download>
+              {translate('admin.usage.downloadCsv')}
+            </Button>
+          </Stack>
+        </>
+      )}
+      <UsageHistorySection userId={user.id} />
+    </Box>
+  );
+}
