@@ -19,7 +19,19 @@ import {
 } from '../../contract/admin';
 import { sageBuildSchema, type SageBuild } from '../../contract/builds';
 import { insightsSchema, type InsightRange, type Insights } from '../../contract/insights';
-import { usageHistorySchema, usageSummarySchema, type UsageHistory, type UsageRange, type UsageSummary } from '../../contract/usage';
+import {
+  creditBalanceSchema,
+  creditPackPurchasesSchema,
+  creditPackRefundedSchema,
+  usageHistorySchema,
+  usageSummarySchema,
+  type CreditAdjustment,
+  type CreditPackPurchase,
+  type CreditPackRefunded,
+  type UsageHistory,
+  type UsageRange,
+  type UsageSummary,
+} from '../../contract/usage';
 import { sendFor, sendForFile, type DownloadedFile } from './adminHttp';
 
 /**
@@ -99,3 +111,15 @@ export const fetchUserUsageHistory = (userId: string, days: UsageRange): Promise
 
 /** This period's uses of the user as CSV: a plain link, the browser downloads it with the session cookie. */
 export const userUsageCsvPath = (userId: string): string => `${userPath(userId)}/usage.csv`;
+
+/** Grants (amount > 0) or deducts (amount < 0) pack credits; answers the balance after it, or 409 insufficient_credits. */
+export const adjustCredits = (userId: string, adjustment: CreditAdjustment): Promise<number> =>
+  sendFor(creditBalanceSchema, `${userPath(userId)}/credits`, { method: 'POST', body: adjustment }).then(({ credits }) => credits);
+
+/** The user's credit packs bought through Checkout, newest first, with what a refund would take back now. */
+export const fetchCreditPacks = (userId: string): Promise<CreditPackPurchase[]> =>
+  sendFor(creditPackPurchasesSchema, `${userPath(userId)}/credit-packs`).then(({ purchases }) => purchases);
+
+/** Refunds a pack's payment through Stripe and takes back its unspent credits. */
+export const refundCreditPack = (userId: string, purchaseId: string): Promise<CreditPackRefunded> =>
+  sendFor(creditPackRefundedSchema, `${userPath(userId)}/credit-packs/${encodeURIComponent(purchaseId)}/refund`, { method: 'POST' });

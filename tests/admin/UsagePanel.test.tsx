@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { UsageHistory, UsageSummary } from '../../contract/usage';
+import type { CreditPackPurchase, UsageHistory, UsageSummary } from '../../contract/usage';
 import { formatDateTime } from '../../src/admin/format';
-import { json, stubFetch } from '../portal/render';
+import { bodyOf, json, stubFetch } from '../portal/render';
 import {
   ada,
   emptyUsage,
@@ -42,6 +42,18 @@ function historyOf(days: number): UsageHistory {
   };
 }
 
+const purchases: CreditPackPurchase[] = [
+  { id: 'p2', credits: 500, reason: 'Credit pack price_500', createdAt: '2026-11-10T09:30:00.000Z', unspent: 380, refundedAt: null },
+  {
+    id: 'p1',
+    credits: 100,
+    reason: 'Credit pack price_100',
+    createdAt: '2026-10-02T08:00:00.000Z',
+    unspent: 0,
+    refundedAt: '2026-10-03T12:00:00.000Z',
+  },
+];
+
 function stubUser(routes: Routes = {}) {
   return stubFetch({
     ...signedInAdmin,
@@ -51,6 +63,7 @@ function stubUser(routes: Routes = {}) {
     ...emptyUsage('u1'),
     'GET /api/admin/users/u1/usage': () => json(proSummary),
     'GET /api/admin/users/u1/usage/history': (_init, url) => json(historyOf(Number(url.searchParams.get('days')))),
+    'GET /api/admin/users/u1/credit-packs': () => json({ purchases }),
     ...routes,
   });
 }
@@ -138,5 +151,176 @@ describe('A user’s usage (issue 26)', () => {
     const panel = await screen.findByRole('region', { name: 'Usage' });
     expect(await within(panel).findByText('Failed to fetch usage')).toBeInTheDocument();
     await expectNotification('Failed to fetch usage', 'boom');
+  });
+});
+
+describe('Granting or deducting credits (issue 26)', () => {
+  async function openDialog() {
+    const panel = await usagePanel();
+    await userEvent.click(within(panel).getByRole('button', { name: 'Grant or deduct credits' }));
+    return screen.findByRole('dialog', { name: 'Grant or deduct credits: ada@example.com' });
+  }
+
+  async function fill(
+    dialog: HTMLElement,
+    { direction, amount, reason }: { direction: 'Grant' | 'Deduct'; amount: string; reason: string },
+  ) {
+    await userEvent.click(within(dialog).getByRole('radio', { name: direction }));
+    const credits = within(dialog).getByRole('spinbutton', { name: 'Credits' });
+    await userEvent.clear(credits);
+    if (amount) await userEvent.type(credits, amount);
+    const why = within(dialog).getByRole('textbox', { name: 'Reason' });
+    await userEvent.clear(why);
+    if (reason) await userEvent.type(why, reason);
+  }
+
+  it('grants credits with a reason, says the new balance and reads the figures again', async () => {
+    let credits = 1000;
+    const fetch = stubUser({
+      'GET /api/admin/users/u1/usage': () => json({ ...proSummary, remaining: { ...proSummary.remaining, credits } }),
+      'POST /api/admin/users/u1/credits': (init) => {
+        credits += (bodyOf(init) as { amount: number }).amount;
+        return json({ credits });
+      },
+    });
+    const dialog = await openDialog();
+    expect(within(dialog).getByText('Credits left now: 1,000. A deduction can take at most that many.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('radio', { name: 'Grant' })).toBeChecked();
+    await fill(dialog, { direction: 'Grant', amount: '250', reason: '  Goodwill after the outage ' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+
+    await expectNotification('Granted 250 credits. The balance is now 1,250.');
+    const [post] = calls(fetch, 'POST', '/api/admin/users/u1/credits');
+    expect(bodyOf(post![1])).toEqual({ amount: 250, reason: 'Goodwill after the outage' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    const panel = screen.getByRole('region', { name: 'Usage' });
+    await waitFor(() => expect(figure(panel, 'Credits left')).toBe('1,250'));
+    expect(calls(fetch, 'GET', '/api/admin/users/u1/details').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('sends a deduction as a negative amount', async () => {
+    const fetch = stubUser({ 'POST /api/admin/users/u1/credits': () => json({ credits: 960 }) });
+    const dialog = await openDialog();
+    await fill(dialog, { direction: 'Deduct', amount: '40', reason: 'Duplicate grant' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    await expectNotification('Deducted 40 credits. The balance is now 960.');
+    const [post] = calls(fetch, 'POST', '/api/admin/users/u1/credits');
+    expect(bodyOf(post![1])).toEqual({ amount: -40, reason: 'Duplicate grant' });
+  });
+
+  it('refuses an empty reason and a missing or negative amount, and sends nothing', async () => {
+    const fetch = stubUser();
+    const dialog = await openDialog();
+    await fill(dialog, { direction: 'Grant', amount: '10', reason: '   ' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByText('A reason is required')).toBeInTheDocument();
+
+    await fill(dialog, { direction: 'Deduct', amount: '', reason: 'Typo' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByText('Enter a whole number of credits')).toBeInTheDocument();
+
+    await fill(dialog, { direction: 'Deduct', amount: '-5', reason: 'Typo' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByText('Enter a positive number of credits: choose Deduct to take credits away')).toBeInTheDocument();
+    expect(calls(fetch, 'POST', '/api/admin/users/u1/credits')).toEqual([]);
+  });
+
+  it('shows in the dialog why a deduction below zero was refused', async () => {
+    const message = 'The balance is 1000: a deduction can take at most that many credits';
+    stubUser({
+      'POST /api/admin/users/u1/credits': () => json({ error: 'insufficient_credits', message }, 409, 'Conflict'),
+    });
+    const dialog = await openDialog();
+    await fill(dialog, { direction: 'Deduct', amount: '5000', reason: 'Chargeback' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
+    expect(within(dialog).queryByText('Failed to adjust credits')).not.toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Grant or deduct credits: ada@example.com' })).toBeInTheDocument();
+  });
+
+  it('says in the dialog that the adjustment failed, with the server’s reason', async () => {
+    stubUser({
+      'POST /api/admin/users/u1/credits': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error'),
+    });
+    const dialog = await openDialog();
+    await fill(dialog, { direction: 'Grant', amount: '5', reason: 'Goodwill' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Failed to adjust creditsboom');
+    expect(within(dialog).getByRole('button', { name: 'Apply' })).toBeEnabled();
+  });
+});
+
+describe('Refunding a credit pack (issue 26)', () => {
+  const packs = async () => within(await usagePanel()).findByRole('table', { name: 'Credit packs' });
+  const row = (table: HTMLElement, credits: string) =>
+    within(table)
+      .getAllByRole('row')
+      .find((r) => within(r).queryByText(credits));
+
+  it('lists the packs, with Refund for those not refunded yet', async () => {
+    stubUser();
+    const table = await packs();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Bought', 'Pack', 'Credits', 'Unspent', 'Refund']);
+    expect(within(row(table, '500')!).getByRole('button', { name: 'Refund' })).toBeInTheDocument();
+    const refunded = row(table, '100')!;
+    expect(within(refunded).queryByRole('button', { name: 'Refund' })).not.toBeInTheDocument();
+    expect(within(refunded).getByText(`Refunded ${formatDateTime('2026-10-03T12:00:00.000Z')}`)).toBeInTheDocument();
+  });
+
+  it('says what the refund takes back and what was used, then refunds through the server', async () => {
+    const fetch = stubUser({
+      'POST /api/admin/users/u1/credit-packs/p2/refund': () =>
+        json({
+          purchase: { ...purchases[0], unspent: 0, refundedAt: '2026-11-23T12:00:00.000Z' },
+          credits: 620,
+          reversed: 380,
+          used: 120,
+        }),
+    });
+    const table = await packs();
+    await userEvent.click(within(row(table, '500')!).getByRole('button', { name: 'Refund' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund this credit pack of ada@example.com?' });
+    expect(dialog).toHaveAccessibleDescription(
+      `The payment for this pack of 500 credits, bought ${formatDateTime('2026-11-10T09:30:00.000Z')}, is refunded through Stripe. ` +
+        '380 credits will be taken back from the balance. 120 of the pack were already used: they are not taken back.',
+    );
+    expect(calls(fetch, 'POST', '/api/admin/users/u1/credit-packs/p2/refund')).toEqual([]);
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    await expectNotification('Credit pack refunded: 380 credits taken back. The balance is now 620.');
+    expect(calls(fetch, 'POST', '/api/admin/users/u1/credit-packs/p2/refund')).toHaveLength(1);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(calls(fetch, 'GET', '/api/admin/users/u1/credit-packs').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows in the dialog that the pack was already refunded', async () => {
+    stubUser({
+      'POST /api/admin/users/u1/credit-packs/p2/refund': () =>
+        json({ error: 'already_refunded', message: 'This credit pack has already been refunded' }, 409, 'Conflict'),
+    });
+    const table = await packs();
+    await userEvent.click(within(row(table, '500')!).getByRole('button', { name: 'Refund' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund this credit pack of ada@example.com?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    expect(await within(dialog).findByText('This credit pack has already been refunded')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Refund' })).toBeDisabled();
+  });
+
+  it('says in the dialog that Stripe failed, and lets the refund be tried again', async () => {
+    stubUser({
+      'POST /api/admin/users/u1/credit-packs/p2/refund': () =>
+        json({ error: 'stripe_unavailable', message: 'Stripe did not answer' }, 502, 'Bad Gateway'),
+    });
+    const table = await packs();
+    await userEvent.click(within(row(table, '500')!).getByRole('button', { name: 'Refund' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Refund this credit pack of ada@example.com?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Refund' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to refund the credit packStripe did not answer');
+    expect(within(dialog).getByRole('button', { name: 'Refund' })).toBeEnabled();
   });
 });

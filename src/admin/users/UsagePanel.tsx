@@ -1,6 +1,6 @@
 import { Box, Button, CircularProgress, LinearProgress, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
 import type { UsageSummary } from '../../../contract/usage';
@@ -8,6 +8,8 @@ import { fetchUserUsage, userUsageCsvPath } from '../../api/admin';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { CreditAdjustmentDialog } from './CreditAdjustmentDialog';
+import { CreditPacks } from './CreditPacks';
 import { UsageHistorySection } from './UsageHistorySection';
 import { usageQueryKey } from './usageKeys';
 import { allowanceState } from './usageRules';
@@ -67,12 +69,13 @@ function PeriodFigures({ summary }: { summary: UsageSummary }) {
   );
 }
 
-/** Issue 26: the user's usage as staff see it. */
+/** Issue 26: the user's usage as staff see it, with grants, deductions and refunds of credit packs. */
 export function UsagePanel() {
   const user = useRecordContext<AdminUser>();
   const translate = useTranslate();
   const notifyError = useNotifyError();
   const adminCall = useAdminCall();
+  const [adjusting, setAdjusting] = useState(false);
   const summary = useQuery({
     queryKey: [...usageQueryKey(user?.id ?? ''), 'summary'],
     queryFn: () => adminCall(fetchUserUsage(user!.id)),
@@ -97,14 +100,19 @@ export function UsagePanel() {
         <>
           <PeriodFigures summary={summary.data} />
           <Stack direction="row" spacing={2} sx={{ mb: 3 }}>
+            <Button variant="outlined" onClick={() => setAdjusting(true)}>
+              {translate('admin.usage.adjust.label')}
+            </Button>
             {/* A plain link: the browser downloads the file with the session cookie. */}
             <Button variant="text" href={userUsageCsvPath(user.id)} download>
               {translate('admin.usage.downloadCsv')}
             </Button>
           </Stack>
+          {adjusting && <CreditAdjustmentDialog user={user} balance={summary.data.remaining.credits} onClose={() => setAdjusting(false)} />}
         </>
       )}
       <UsageHistorySection userId={user.id} />
+      <CreditPacks user={user} />
     </Box>
   );
 }

@@ -1,0 +1,98 @@
+import { Box, Button, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { useTranslate } from 'react-admin';
+import type { AdminUser } from '../../../contract/admin';
+import type { CreditPackPurchase } from '../../../contract/usage';
+import { fetchCreditPacks } from '../../api/admin';
+import { formatDateTime } from '../format';
+import { useNotifyError } from '../notify';
+import { useAdminCall } from '../useAdminCall';
+import { RefundPackDialog } from './RefundPackDialog';
+import { usageQueryKey } from './usageKeys';
+
+const whole = new Intl.NumberFormat('en');
+
+function PurchaseTable({
+  purchases,
+  titleId,
+  onRefund,
+}: {
+  purchases: CreditPackPurchase[];
+  titleId: string;
+  onRefund: (purchase: CreditPackPurchase) => void;
+}) {
+  const translate = useTranslate();
+  const t = (key: string, options?: Record<string, unknown>) => translate(`admin.usage.packs.${key}`, options);
+  return (
+    <Table size="small" aria-labelledby={titleId}>
+      <TableHead>
+        <TableRow>
+          <TableCell>{t('bought')}</TableCell>
+          <TableCell>{t('pack')}</TableCell>
+          <TableCell align="right">{t('credits')}</TableCell>
+          <TableCell align="right">{t('unspent')}</TableCell>
+          <TableCell>{t('refund')}</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {purchases.map((purchase) => (
+          <TableRow key={purchase.id}>
+            <TableCell>
+              <time dateTime={purchase.createdAt}>{formatDateTime(purchase.createdAt)}</time>
+            </TableCell>
+            <TableCell>{purchase.reason}</TableCell>
+            <TableCell align="right">{whole.format(purchase.credits)}</TableCell>
+            <TableCell align="right">{whole.format(purchase.unspent)}</TableCell>
+            <TableCell>
+              {purchase.refundedAt ? (
+                t('refunded', { date: formatDateTime(purchase.refundedAt) })
+              ) : (
+                <Button size="small" color="error" onClick={() => onRefund(purchase)}>
+                  {t('refund')}
+                </Button>
+              )}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** The user's credit packs bought through Checkout, each refundable once (issue 26). */
+export function CreditPacks({ user }: { user: AdminUser }) {
+  const translate = useTranslate();
+  const adminCall = useAdminCall();
+  const notifyError = useNotifyError();
+  const [refunding, setRefunding] = useState<CreditPackPurchase | null>(null);
+  const packs = useQuery({
+    queryKey: [...usageQueryKey(user.id), 'packs'],
+    queryFn: () => adminCall(fetchCreditPacks(user.id)),
+  });
+  const { error } = packs;
+  useEffect(() => {
+    if (error) notifyError({ message: 'admin.usage.packs.failed', error });
+  }, [error, notifyError]);
+  const titleId = useId();
+
+  return (
+    <Box component="section" aria-labelledby={titleId}>
+      <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600 }} gutterBottom>
+        {translate('admin.usage.packs.title')}
+      </Typography>
+      {packs.isPending ? (
+        <CircularProgress size={24} aria-label={translate('ra.message.loading')} />
+      ) : packs.isError ? (
+        <Typography color="error">{translate('admin.usage.packs.failed')}</Typography>
+      ) : packs.data.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {translate('admin.usage.packs.none')}
+        </Typography>
+      ) : (
+        <PurchaseTable purchases={packs.data} titleId={titleId} onRefund={setRefunding} />
+      )}
+      {refunding && <RefundPackDialog user={user} purchase={refunding} onClose={() => setRefunding(null)} />}
+    </Box>
+  );
+}
