@@ -39,8 +39,10 @@ export function ChartFigure(props: {
         </Typography>
         {props.empty === null && (
           <>
-            {/* The chart repeats the summary and the table for sighted users. */}
-            <Box aria-hidden="true">{props.children}</Box>
+            {/* The chart repeats the summary and the table for sighted users; inert, so nothing in it takes focus (axe: aria-hidden-focus). */}
+            <Box aria-hidden="true" inert>
+              {props.children}
+            </Box>
             <Box component="details" sx={{ mt: 1, '& summary': { cursor: 'pointer' } }}>
               <Typography component="summary" variant="body2">
                 {translate('admin.home.insights.showFigures')}

@@ -22,8 +22,8 @@ function QueriesPerDay({ history, titleId }: { history: UsageHistory; titleId: s
       </Typography>
       {drawn && (
         <>
-          {/* The chart repeats the sentence and the table for sighted readers. */}
-          <Box aria-hidden="true">
+          {/* The chart repeats the sentence and the table for sighted readers; inert, so nothing in it takes focus (axe: aria-hidden-focus). */}
+          <Box aria-hidden="true" inert>
             <Suspense fallback={<Skeleton variant="rounded" height={CHART_HEIGHT} />}>
               <UsageChart history={history} />
             </Suspense>
