@@ -10,5 +10,11 @@ export const currentUserSchema = z.object({
   email: z.string().nullable(),
   status: z.string(),
   isAdmin: z.boolean(),
+  /**
+   * True while the account must set its own password in place of a one-time one (issue 27); absent
+   * otherwise. Until then the portal shows only that form, and the API answers 403
+   * `password_change_required` (contract/accountPassword.ts).
+   */
+  passwordChangeRequired: z.literal(true).optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;

@@ -18,8 +18,9 @@ const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command>
 
   create-admin --email E [--password P]
       Makes E an admin. A new account is created when E has none; without --password it gets a
-      generated one-time password, printed once. An existing account keeps its password unless
-      --password is given, which also ends every session of that account.
+      generated one-time password, printed once, which the admin must replace with their own at
+      their first sign-in. An existing account keeps its password unless --password is given,
+      which also ends every session of that account.
 
   release --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL]
       Makes V the build offered on the download page (also: release-build).
@@ -94,6 +95,7 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
         }
         if (result.created && values.password === undefined) {
           out(`One-time password (shown only now): ${result.password}`);
+          out('It must be replaced with a password of their own at the first sign-in.');
         }
         return 0;
       }

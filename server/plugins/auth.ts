@@ -7,8 +7,10 @@
  *   - `app.requireUser`, a route's last `preHandler`: 401 signed out, after validation, as the user
  *     routes have always answered.
  *
- * Either puts the signed-in user on `request.user`. Routes for which signing in is optional keep
- * asking `sessionUser(request, services)` (http/sessionCookie.ts), which may answer null.
+ * Either refuses everything but setting a password to a user whose account still has its one-time
+ * password (403 `password_change_required`). Either puts the signed-in user on `request.user`.
+ * Routes for which signing in is optional keep asking `sessionUser(request, services)`
+ * (http/sessionCookie.ts), which may answer null.
  *
  * It also reads every request's session cookie, whose name depends on the deployment: on https it
  * is `__Host-sage_session`, and a legacy `sage_session` (from before the rename, or planted by a
@@ -16,6 +18,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { PASSWORD_CHANGE_REQUIRED } from '../../contract/accountPassword';
 import { ERROR_CODES } from '../../contract/errors';
 import { forbidden, unauthorized } from '../errors';
 import { readSessionCookie, SESSION_COOKIE, sessionUser } from '../http/sessionCookie';
@@ -41,6 +44,20 @@ declare module 'fastify' {
      */
     readonly user: User;
   }
+}
+
+/**
+ * All a user whose account still has its one-time password may call (`create-admin`, issue 27):
+ * who they are, and setting their own password. Signing out is public, so it is never refused.
+ * Every other guarded route answers 403 `password_change_required`.
+ */
+const BEFORE_OWN_PASSWORD = new Set(['GET /api/user', 'GET /api/account/password', 'POST /api/account/password']);
+
+function refuseUntilOwnPassword(request: FastifyRequest, user: User): void {
+  if (user.password_change_required !== 1) return;
+  const method = request.method === 'HEAD' ? 'GET' : request.method;
+  if (BEFORE_OWN_PASSWORD.has(`${method} ${request.routeOptions.url ?? ''}`)) return;
+  throw forbidden(PASSWORD_CHANGE_REQUIRED.error, PASSWORD_CHANGE_REQUIRED.message);
 }
 
 export interface AuthOptions {
@@ -79,6 +96,7 @@ async function authPlugin(app: FastifyInstance, { services, secure }: AuthOption
   const requireUser: Guard = async (request) => {
     const user = await sessionUser(request, services);
     if (!user) throw unauthorized();
+    refuseUntilOwnPassword(request, user);
     guarded.set(request, user);
   };
 
@@ -86,6 +104,7 @@ async function authPlugin(app: FastifyInstance, { services, secure }: AuthOption
     const user = await sessionUser(request, services);
     if (!user) throw unauthorized();
     if (user.is_admin !== 1) throw forbidden(ERROR_CODES.forbidden, 'Admins only');
+    refuseUntilOwnPassword(request, user);
     guarded.set(request, user);
   };
 

@@ -26,6 +26,8 @@ export function toCurrentUser(row: UsersTable): CurrentUser {
     email: row.email,
     status: row.status,
     isAdmin: row.is_admin === 1,
+    // Sent only while it holds, so every other account's answer stays as it was.
+    ...(row.password_change_required === 1 ? { passwordChangeRequired: true as const } : {}),
   };
 }
 
@@ -175,14 +177,36 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
     /** The hash to store for `password` (scrypt: slow on purpose, so kept out of transactions). */
     passwordHash: (password: string): Promise<string> => hashPassword(password, scryptCost),
 
-    /** Stores a hash made by `passwordHash`; `trx`: within the caller's transaction. */
+    /**
+     * Stores a hash made by `passwordHash`; `trx`: within the caller's transaction. A one-time
+     * password is gone once any other is set (its owner's change or reset, an operator's).
+     */
     async setPasswordHash(userId: string, passwordHash: string, trx: Db = db): Promise<void> {
-      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: Date.now() }).where('id', '=', userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, password_change_required: 0, updated_at: Date.now() })
+        .where('id', '=', userId)
+        .execute();
+    },
+
+    /**
+     * Replaces the password hash only if it is still `expected` (the one the caller checked the
+     * current password against): of two changes at once, one wins. Answers whether it did.
+     */
+    async replacePasswordHash(userId: string, expected: string, passwordHash: string, trx: Db = db): Promise<boolean> {
+      const result = await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, password_change_required: 0, updated_at: Date.now() })
+        .where('id', '=', userId)
+        .where('password_hash', '=', expected)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
     /**
      * Makes the e-mail's account an admin. A new account gets `password`; an existing one keeps
-     * its password unless `password` is given.
+     * its password unless `password` is given. A new account given none gets `generated()`, a
+     * one-time password: it must set its own at its first sign-in.
      */
     async ensureAdmin(email: string, password: string | undefined, generated: () => string) {
       const existing = await service.findByEmail(email);
@@ -192,12 +216,13 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
         return { user: { ...existing, is_admin: 1 }, created: false, password };
       }
       const initial = password ?? generated();
+      const oneTime = password === undefined ? 1 : 0;
       // Created an admin in one transaction: never an ordinary account with the admin's password.
       const user = await service.registerWithPassword(email, initial, async (row, trx) => {
-        await trx.updateTable('users').set({ is_admin: 1 }).where('id', '=', row.id).execute();
+        await trx.updateTable('users').set({ is_admin: 1, password_change_required: oneTime }).where('id', '=', row.id).execute();
         return row;
       });
-      return { user: { ...user, is_admin: 1 }, created: true, password: initial };
+      return { user: { ...user, is_admin: 1, password_change_required: oneTime }, created: true, password: initial };
     },
   };
   return service;
