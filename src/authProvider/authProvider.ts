@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { AuthProvider } from 'react-admin';
 import { logout as endSession } from '../api/auth';
 import { assignLocation } from '../browser';
+import { PASSWORD_CHANGE_REQUIRED } from '../../contract/accountPassword';
 import { ERROR_CODES } from '../../contract/errors';
 import type { CurrentUser } from '../../contract/user';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
@@ -50,6 +51,9 @@ export function createAuthProvider(queryClient: QueryClient) {
     /**
      * Only a 401 means the session is gone; a 403 (say, a refused action) keeps the admin here,
      * unless it is the "Admins only" refusal and the user, read again, is no longer an admin.
+     * A 403 `password_change_required` (a one-time password still stands) reads the user again:
+     * the portal's guard around /admin then shows the form that sets the password instead of the
+     * console, and brings the console back once it is set; the session is kept.
      */
     async checkError(error: unknown) {
       const { status, code } = (error ?? {}) as { status?: unknown; code?: unknown };
@@ -57,6 +61,10 @@ export function createAuthProvider(queryClient: QueryClient) {
         // What a 401 of `GET /api/user` would say: the portal's screens see the same.
         queryClient.setQueryData(USER_QUERY_KEY, null);
         throw { redirectTo: '/', message: false } satisfies AuthRejection;
+      }
+      if (code === PASSWORD_CHANGE_REQUIRED.error) {
+        await queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => undefined);
+        return;
       }
       if (code === ERROR_CODES.forbidden) {
         // Demoted while the console was open: the cached user is out of date, so it is asked for.

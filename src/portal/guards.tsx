@@ -1,19 +1,40 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useCurrentUser } from '../authProvider/session';
 import { routeAccess, sessionOf, type RouteAccess } from '../../contract/routeAccess';
+import { ScreenShown } from '../start/screenShown';
+import { lazyScreen } from '../ui/lazyScreen';
 import { LoadingScreen } from '../ui/LoadingScreen';
+import { useHydrated } from '../ui/useHydrated';
+
+// Its form (and zod) load only for the rare account that needs it.
+const SetOwnPassword = lazyScreen(() => import('./SetOwnPasswordScreen').then((m) => m.SetOwnPasswordScreen));
 
 /**
  * Applies a route's access rule (§2): signed-in routes show Loading while the user loads and
  * send visitors (the server said 401) to /; the login screen sends a signed-in user to /dashboard;
  * the admin route sends a signed-in non-admin to /dashboard.
+ *
+ * An account that still has a one-time password (`passwordChangeRequired`, issue 27) sees the form
+ * that replaces it on every route it may open, /admin included, instead of the page, which then
+ * appears in its place: the server refuses it everything else anyway.
  */
 export function Guard({ access, children }: { access: RouteAccess; children: ReactNode }) {
   const { data: user, isPending, isError } = useCurrentUser();
+  const hydrated = useHydrated();
   const session = isPending ? 'loading' : isError ? 'error' : sessionOf(user);
   const decision = routeAccess(access, session);
   if (decision.kind === 'loading') return <LoadingScreen />;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (user?.passwordChangeRequired) {
+    // The form's chunk is not pre-rendered: the server's page, and the browser's hydration of it, say Loading.
+    if (!hydrated) return <LoadingScreen />;
+    return (
+      <Suspense fallback={<LoadingScreen />}>
+        <SetOwnPassword />
+        <ScreenShown />
+      </Suspense>
+    );
+  }
   return <>{children}</>;
 }
