@@ -11,6 +11,7 @@ import {
 import type { Database, Db } from '../db';
 import type { UsersTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
+import type { AccountDeletionService } from './account/deletion';
 import type { Actor, AuditService } from './audit';
 import { toCsvRow } from './csv';
 import type { SessionService } from './sessions';
@@ -67,7 +68,7 @@ const auditView = (row: UsersTable) => ({
 const CSV_COLUMNS = ['id', 'username', 'email', 'status', 'isAdmin', 'epicDisplayName', 'createdAt'] as const;
 
 /** Users as admins search, page, edit, delete and export them (product §2 Admin dashboard). */
-export function createAdminUserService(deps: { db: Db; sessions: SessionService; audit: AuditService }) {
+export function createAdminUserService(deps: { db: Db; sessions: SessionService; audit: AuditService; deletion: AccountDeletionService }) {
   const { db, audit } = deps;
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   // The indexed expressions of migration 006, compared in byte order so a prefix is a range.
@@ -305,18 +306,13 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
     },
 
     /**
-     * Deletes the user, ending their sessions (their billing mirror rows go with them), with its
-     * audit entry, in one transaction; answers them as they were.
+     * Deletes the user as an account's own deletion does (services/account/deletion.ts: Stripe's
+     * subscriptions cancelled, data deleted, accounting kept without the person), audited as
+     * `user.delete`; answers them as they were.
      */
     async remove(actor: Actor, id: string): Promise<AdminUser> {
       if (id === actor.id) throw badRequest('self_deletion', ADMIN_MESSAGES.selfDeletion);
-      return db.transaction().execute(async (trx) => {
-        const before = await findUser(trx, id);
-        await deps.sessions.endAllForUser(id, trx);
-        await trx.deleteFrom('users').where('id', '=', id).execute();
-        await audit.record(actor, { action: 'user.delete', targetType: 'user', targetId: id, before: auditView(before) }, trx);
-        return toAdminUser(before);
-      });
+      return toAdminUser(await deps.deletion.remove(id, { by: 'staff', actor }));
     },
 
     /** users.csv, read in keyset batches so memory stays flat however many users there are. */

@@ -409,6 +409,14 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
       await call('update subscription', () => stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethod }));
     },
 
+    /**
+     * Ends the subscription at once (an account's deletion), not at the period's end: no further
+     * invoice, no proration credit. Failures are the one 502 of `call`: the caller deletes nothing.
+     */
+    async cancelSubscriptionNow(subscriptionId: string): Promise<void> {
+      await call('cancel subscription', () => stripe.subscriptions.cancel(subscriptionId));
+    },
+
     /** Stripe's default billing anchor on resume is now: the first period starts today. */
     async resumeSubscription(subscriptionId: string): Promise<void> {
       await call('resume subscription', () => stripe.subscriptions.resume(subscriptionId));
