@@ -67,6 +67,20 @@ export interface PaymentRefund {
   alreadyRefunded: boolean;
 }
 
+/** An invoice of a customer, as the account's Invoices panel shows it. Amounts in minor units. */
+export interface InvoiceRecord {
+  id: string;
+  number: string | null;
+  /** Unix seconds, as in Stripe's API. */
+  created: number;
+  total: number;
+  amountPaid: number;
+  currency: string;
+  status: string;
+  hostedInvoiceUrl: string | null;
+  invoicePdf: string | null;
+}
+
 export interface CustomerState {
   id: string;
   deleted: boolean;
@@ -359,6 +373,34 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
           throw new AppError(502, 'refund_refused', `Stripe refused the refund: ${err.message}`, { cause: err });
         throw new AppError(502, 'payment_provider_error', PROVIDER_FAILED, { cause: err });
       }
+    },
+
+    /**
+     * The customer's newest `limit` invoices, newest first, drafts left out (a draft has no number
+     * and no page yet). `hasMore`: Stripe has older ones.
+     */
+    async listInvoices(customerId: string, limit: number): Promise<{ invoices: InvoiceRecord[]; hasMore: boolean }> {
+      const page = await call('list invoices', () => stripe.invoices.list({ customer: customerId, limit }));
+      return {
+        hasMore: page.has_more,
+        invoices: page.data.flatMap(({ status, ...invoice }) =>
+          status === null || status === 'draft'
+            ? []
+            : [
+                {
+                  id: invoice.id,
+                  number: invoice.number,
+                  created: invoice.created,
+                  total: invoice.total,
+                  amountPaid: invoice.amount_paid,
+                  currency: invoice.currency,
+                  status,
+                  hostedInvoiceUrl: invoice.hosted_invoice_url ?? null,
+                  invoicePdf: invoice.invoice_pdf ?? null,
+                },
+              ],
+        ),
+      };
     },
 
     async retrieveCustomer(id: string): Promise<CustomerState | null> {
