@@ -1,0 +1,48 @@
+import {
+  accountEmailSchema,
+  EMAIL_CHANGE_MESSAGES,
+  emailChangeConfirmQuerySchema,
+  emailChangeLanding,
+  emailChangeRequestedSchema,
+  emailChangeRequestSchema,
+} from '../../../../contract/accountEmail';
+import { failurePage } from '../../../http/pageErrors';
+import { enforceLimits } from '../../../http/rateLimit';
+import { sessionToken } from '../../../http/sessionCookie';
+import type { App, RouteContext } from '../../../http/types';
+import { ACCOUNT_EMAIL_RATE_LIMITS } from '../../../services/rateLimiter';
+
+const TOO_MANY_LINKS = 'Too many e-mail change links opened. Please try again later.';
+
+/** The signed-in user's e-mail (issue 27): what it is, and changing it through a link to the new address. */
+export async function accountEmailRoutes(app: App, { services }: RouteContext) {
+  const { emailChange } = services;
+
+  app.get('/email', { schema: { response: { 200: accountEmailSchema } } }, async (request) =>
+    emailChange.overview(request.user, sessionToken(request)),
+  );
+
+  app.post('/email', { schema: { body: emailChangeRequestSchema, response: { 200: emailChangeRequestedSchema } } }, async (request) => {
+    const { user } = request;
+    // Per user, as each request mails a link and may check a password; per address, for many accounts at once.
+    await enforceLimits(services, EMAIL_CHANGE_MESSAGES.tooMany, [
+      [`account-email:user:${user.id}`, ACCOUNT_EMAIL_RATE_LIMITS.requestsPerUser],
+      [`account-email:ip:${request.ip}`, ACCOUNT_EMAIL_RATE_LIMITS.requestsPerIp],
+    ]);
+    return emailChange.request(user, sessionToken(request), request.body);
+  });
+
+  // The link in the mail: opened in any browser, signed in or not, so every outcome is a redirect to
+  // the dashboard's notice (a signed-out browser goes on to the home page), never a JSON error.
+  const toDashboard = failurePage((failure) => emailChangeLanding(failure === 'rate_limited' ? 'rate_limited' : 'failed'));
+  app.get(
+    '/email/confirm',
+    { schema: { querystring: emailChangeConfirmQuerySchema }, attachValidation: true, errorHandler: toDashboard },
+    async (request, reply) => {
+      await enforceLimits(services, TOO_MANY_LINKS, [[`account-email-link:ip:${request.ip}`, ACCOUNT_EMAIL_RATE_LIMITS.linkPerIp]]);
+      const token = request.validationError ? undefined : request.query.token;
+      const outcome = token ? await emailChange.confirm(token) : 'invalid_token';
+      return reply.redirect(emailChangeLanding(outcome));
+    },
+  );
+}
