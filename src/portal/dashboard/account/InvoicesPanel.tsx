@@ -1,0 +1,139 @@
+import {
+  Alert,
+  Card,
+  CardContent,
+  Chip,
+  Link,
+  Skeleton,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import type { ReactNode } from 'react';
+import { BILLING_MESSAGES } from '../../../../contract/billing';
+import type { Invoice } from '../../../../contract/accountInvoices';
+import { useAccountInvoices } from '../../../api/accountInvoices';
+import { HttpError } from '../../../api/client';
+import { invoiceAmount, invoiceDate, invoiceLinkNames, invoiceStatusBadge } from './invoiceRules';
+
+const HEADING_ID = 'account-invoices-heading';
+/** Narrow screens keep the table's cells tight; a wider table scrolls within its own box. */
+const CELL = { px: { xs: 1, sm: 2 }, whiteSpace: 'nowrap' } as const;
+
+/** One of Stripe's pages of the invoice, in a new tab: the dashboard stays where it was. */
+function StripeLink({ href, label, children }: { href: string | null; label: string; children: ReactNode }) {
+  if (!href) return null;
+  return (
+    <Link href={href} target="_blank" rel="noopener noreferrer" aria-label={label}>
+      {children}
+    </Link>
+  );
+}
+
+function InvoiceRow({ invoice }: { invoice: Invoice }) {
+  const badge = invoiceStatusBadge(invoice.status);
+  const names = invoiceLinkNames(invoice);
+  return (
+    <TableRow>
+      <TableCell sx={CELL}>{invoiceDate(invoice)}</TableCell>
+      <TableCell sx={CELL}>{invoice.number}</TableCell>
+      <TableCell sx={CELL} align="right">
+        {invoiceAmount(invoice)}
+      </TableCell>
+      <TableCell sx={CELL}>
+        <Chip size="small" label={badge.label} color={badge.color} />
+      </TableCell>
+      <TableCell sx={CELL}>
+        <Stack direction="row" spacing={2}>
+          <StripeLink href={invoice.hostedInvoiceUrl} label={names.page}>
+            View
+          </StripeLink>
+          <StripeLink href={invoice.invoicePdf} label={names.pdf}>
+            PDF
+          </StripeLink>
+        </Stack>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
+  return (
+    // A region that scrolls sideways on a phone is reachable by keyboard (WCAG lets data tables scroll).
+    <TableContainer role="region" aria-label="Invoice table" tabIndex={0} sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-labelledby={HEADING_ID}>
+        <TableHead>
+          <TableRow>
+            <TableCell sx={CELL}>Date</TableCell>
+            <TableCell sx={CELL}>Number</TableCell>
+            <TableCell sx={CELL} align="right">
+              Amount
+            </TableCell>
+            <TableCell sx={CELL}>Status</TableCell>
+            <TableCell sx={CELL}>Documents</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {invoices.map((invoice) => (
+            <InvoiceRow key={invoice.id} invoice={invoice} />
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+/** What a failed read says: billing switched off has its own words (§8), anything else one line. */
+const failure = (error: Error) =>
+  error instanceof HttpError && error.code === 'billing_unavailable' ? BILLING_MESSAGES.unavailable : 'Unable to load your invoices';
+
+/**
+ * The Account section's Invoices panel (issue 27): the customer's Stripe invoices, newest first,
+ * each with its date, number, amount, status and Stripe's page and PDF.
+ */
+export function InvoicesPanel() {
+  const { data, isPending, error } = useAccountInvoices();
+
+  let body: ReactNode;
+  if (isPending) {
+    body = (
+      <Stack role="status" aria-label="Loading your invoices" aria-busy spacing={1}>
+        <Skeleton variant="text" width="50%" />
+        <Skeleton variant="rounded" height={96} />
+      </Stack>
+    );
+  } else if (error || !data) {
+    body = <Alert severity="error">{error ? failure(error) : 'Unable to load your invoices'}</Alert>;
+  } else if (data.invoices.length === 0) {
+    body = <Typography color="text.secondary">No invoices yet. Your subscription&apos;s invoices will be listed here.</Typography>;
+  } else {
+    body = (
+      <Stack spacing={2}>
+        <Typography color="text.secondary">Each invoice opens on Stripe&apos;s site, in a new tab, as a page or a PDF.</Typography>
+        <InvoiceTable invoices={data.invoices} />
+        {data.hasMore && (
+          <Typography variant="body2" color="text.secondary">
+            These are your {data.invoices.length} most recent invoices. Older ones are in Stripe&apos;s billing portal: Manage, in
+            Subscriptions.
+          </Typography>
+        )}
+      </Stack>
+    );
+  }
+
+  return (
+    <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
+      <CardContent>
+        <Typography id={HEADING_ID} component="h3" variant="h6" gutterBottom>
+          Invoices
+        </Typography>
+        {body}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,83 @@
+// Story (issue 27): a customer changes their e-mail from the Account section. A link goes to the
+// new address; until it is opened the old address still signs in. Following the link from the mail
+// brings them back to the dashboard, which says the address changed and shows the new one, and the
+// new address is the one that signs in from then on.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from './axe';
+import {
+  SKIP_E2E,
+  control,
+  field,
+  readMailLink,
+  registerThroughUi,
+  setupStories,
+  signInThroughUi,
+  toast,
+  uniqueEmail,
+  waitForPath,
+} from './harness';
+
+const PASSWORD = 'correct horse battery';
+const TRANSITIONS_RUNNING = 'document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === "running")';
+
+/** Waits until no CSS transition runs. Polled from here: the page's policy forbids evaluating text in it. */
+async function transitionsEnded(page: Page) {
+  for (const deadline = Date.now() + 5000; await page.evaluate<boolean>(TRANSITIONS_RUNNING); await page.waitForTimeout(50)) {
+    if (Date.now() > deadline) throw new Error('CSS transitions still running after 5 s');
+  }
+}
+
+describe.skipIf(SKIP_E2E)('A customer changes their e-mail', () => {
+  const stories = setupStories();
+
+  it('asks for a link at the new address, follows it from the mail, and sees the new address on the dashboard', async () => {
+    const { page, story } = await stories.newPage();
+    await story('change-email', async () => {
+      const base = stories.product.url;
+      const email = uniqueEmail('before');
+      const newEmail = uniqueEmail('after');
+      await registerThroughUi(page, base, email, PASSWORD);
+
+      // My account: the E-mail panel shows my address, not yet verified.
+      await page.goto(`${base}/dashboard#account`);
+      const panel = page.getByRole('region', { name: 'E-mail' });
+      await panel.getByText(email, { exact: true }).waitFor();
+      await panel.getByText('Not verified', { exact: true }).waitFor();
+      await expectNoAxeViolations(page, 'the Account section with the E-mail panel');
+
+      // I ask for the change with my password; a link goes to the new address.
+      await field(page, 'New e-mail').fill(newEmail);
+      await panel.getByLabel(/^Current password/).fill(PASSWORD);
+      await control(page, 'Send link').click();
+      await toast(page, 'Check your new inbox').waitFor();
+      await panel
+        .getByRole('status')
+        .filter({ hasText: `A link was sent to ${newEmail}.` })
+        .waitFor();
+      // The fields fade back from disabled: axe reads their colours once they have.
+      await transitionsEnded(page);
+      await expectNoAxeViolations(page, 'the E-mail panel with a change waiting');
+
+      // Until I open it, my old address is still the one that signs in.
+      const check = await page.context().browser()!.newContext();
+      const other = await check.newPage();
+      await signInThroughUi(other, base, email, PASSWORD);
+      await check.close();
+
+      // I open the link from the mail: back on the dashboard, the change is said and shown.
+      const link = await readMailLink(stories.product.dataDir, newEmail, '/api/account/email/confirm?token=');
+      await page.goto(link);
+      await waitForPath(page, '/dashboard');
+      await toast(page, 'E-mail changed').waitFor();
+      await page.waitForURL((url) => !url.search.includes('emailChange') && url.hash === '#account');
+      await panel.getByText(newEmail, { exact: true }).waitFor();
+      await panel.getByText('Verified', { exact: true }).waitFor();
+      expect(await panel.getByRole('status').count()).toBe(0);
+
+      // The new address signs in from now on.
+      await page.context().clearCookies();
+      await signInThroughUi(page, base, newEmail, PASSWORD);
+    });
+  });
+});
