@@ -89,8 +89,23 @@ export const pluginPayloadSchema = z.object({
   credits: z.number().int(),
   /** What is left to spend now (docs/usage-metering.md): this period's allowance, pack credits, the renewal. */
   remaining: usageRemainingSchema,
+  /**
+   * This install's id (issue 27): the plugin sends it back in PLUGIN_INSTALL_HEADER on its token
+   * calls, so the user's "Where you're signed in" shows when this install was last used.
+   */
+  installId: z.string(),
 });
 export type PluginPayload = z.infer<typeof pluginPayloadSchema>;
+
+/**
+ * The header a plugin names its install with (the `installId` of its hand-off): on its license
+ * token calls, and on the exchange of a later sign-in to stay the same install. Optional.
+ */
+export const PLUGIN_INSTALL_HEADER = 'x-sage-install';
+
+/** An engine or plugin version the plugin says at sign-in: `5.4.2`, `1.3.0-beta`. */
+export const pluginVersionLabel = (name: string) =>
+  z.string().check(singleLine(name)).trim().min(1, `${name} must not be empty`).max(32, `${name} must be at most 32 characters`);
 
 /** RFC 7636: a verifier is 43–128 unreserved characters; an S256 challenge is 43 base64url ones. */
 export const PKCE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LICENSE_REVOKED } from '../../contract/license';
 import { AppError, unauthorized } from '../errors';
 import type { Services } from '../services';
-import type { NewSession, SignInMethod } from '../services/sessions';
+import type { NewSession, SessionOrigin, SignInMethod } from '../services/sessions';
 import type { User } from '../services/users';
 
 /** The session cookie of an http deployment (development, tests); on https it is HOST_SESSION_COOKIE. */
@@ -71,6 +71,14 @@ export async function sessionUser(request: FastifyRequest, services: Services): 
   return user;
 }
 
+/**
+ * The browser a session starts in: its user agent and its address (`request.ip`, the client's as
+ * TRUST_PROXY allows: a proxy we were not told to trust is the client).
+ */
+export function sessionOrigin(request: FastifyRequest): SessionOrigin {
+  return { userAgent: request.headers['user-agent'], ip: request.ip };
+}
+
 /** Signs the browser in as `userId` by `method`, ending the session it had (the token rotates at sign-in). */
 export async function startSession(
   request: FastifyRequest,
@@ -78,7 +86,14 @@ export async function startSession(
   services: Services,
   opts: { userId: string; persistent: boolean; secure: boolean; method: SignInMethod },
 ): Promise<void> {
-  const session = await services.sessions.signIn(sessionToken(request), opts.userId, opts.persistent, opts.method);
+  const session = await services.sessions.signIn(
+    sessionToken(request),
+    opts.userId,
+    opts.persistent,
+    opts.method,
+    undefined,
+    sessionOrigin(request),
+  );
   setSessionCookie(reply, session, opts.secure);
 }
 

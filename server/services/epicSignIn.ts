@@ -4,7 +4,7 @@ import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
 import { AppError, conflict, forbidden } from '../errors';
 import { EpicSignInError, type EpicOAuth } from './epicOAuth';
-import type { NewSession, SessionService } from './sessions';
+import type { NewSession, SessionOrigin, SessionService } from './sessions';
 import { hashToken, newToken, safeEqual } from './tokens';
 import { normalizeEmail, type UserService } from './users';
 
@@ -16,6 +16,9 @@ export interface PluginRequest {
   redirectUri: string;
   state: string;
   codeChallenge: string;
+  /** What the plugin says it runs in and is, if it says (recorded with its install, issue 27). */
+  engineVersion: string | null;
+  pluginVersion: string | null;
 }
 
 /** Where an Epic callback leaves the browser: signed in, with the session for its cookie. */
@@ -48,8 +51,8 @@ export function createEpicSignInService(deps: {
    * A sign-in's last writes, in the transaction of the step that completes the flow. No Remember me
    * box on this path: an Epic sign-in keeps its session like Remember me does.
    */
-  const signIn = (trx: Db, userId: string, previousSession: string | undefined): Promise<NewSession> =>
-    sessions.signIn(previousSession, userId, true, 'epic', trx);
+  const signIn = (trx: Db, userId: string, previousSession: string | undefined, origin?: SessionOrigin): Promise<NewSession> =>
+    sessions.signIn(previousSession, userId, true, 'epic', trx, origin);
 
   const service = {
     available: epic !== null,
@@ -72,6 +75,8 @@ export function createEpicSignInService(deps: {
           plugin_redirect_uri: plugin?.redirectUri ?? null,
           plugin_state: plugin?.state ?? null,
           plugin_code_challenge: plugin?.codeChallenge ?? null,
+          plugin_engine_version: plugin?.engineVersion ?? null,
+          plugin_version: plugin?.pluginVersion ?? null,
           epic_account_id: null,
           epic_display_name: null,
           link_email: null,
@@ -101,9 +106,14 @@ export function createEpicSignInService(deps: {
 
     /**
      * Handles Epic's redirect back: checks the state, exchanges the code and resolves the user. A
-     * known user is signed in, ending this browser's `previousSession`.
+     * known user is signed in, ending this browser's `previousSession`; `origin` is kept with the new one.
      */
-    async finishCallback(token: string | undefined, query: URLSearchParams, previousSession?: string): Promise<CallbackOutcome> {
+    async finishCallback(
+      token: string | undefined,
+      query: URLSearchParams,
+      previousSession?: string,
+      origin?: SessionOrigin,
+    ): Promise<CallbackOutcome> {
       const flow = await service.flow(token);
       // A callback that is not this browser's own (no flow, spent or wrong state) changes nothing:
       // another site must not be able to end a sign-in in progress.
@@ -142,7 +152,7 @@ export function createEpicSignInService(deps: {
         const session = await db.transaction().execute(async (trx) => {
           await users.recordEpicDisplayName(user.id, account.displayName, trx);
           await update(flow, { user_id: user.id, ue_status: 'success', ue_message: 'Signed in' }, trx);
-          return signIn(trx, user.id, previousSession);
+          return signIn(trx, user.id, previousSession, origin);
         });
         return { kind: 'signed_in', user, client: flow.client, session };
       }
@@ -200,10 +210,10 @@ export function createEpicSignInService(deps: {
 
     /**
      * `GET /api/auth/callback-internal`: after the e-mail is verified, signs this browser in as the
-     * Epic account's user, ending its `previousSession`. Refused unless this flow's own linked e-mail
-     * was verified.
+     * Epic account's user, ending its `previousSession` (`origin` is kept with the new one). Refused
+     * unless this flow's own linked e-mail was verified.
      */
-    async completeVerifiedLink(token: string | undefined, previousSession?: string): Promise<CallbackOutcome> {
+    async completeVerifiedLink(token: string | undefined, previousSession?: string, origin?: SessionOrigin): Promise<CallbackOutcome> {
       const flow = await service.flow(token);
       if (!flow?.epic_account_id || !flow.link_email) return { kind: 'failed', reason: 'verification_required' };
       const verified = await db
@@ -233,7 +243,7 @@ export function createEpicSignInService(deps: {
           },
           trx,
         );
-        return signIn(trx, user.id, previousSession);
+        return signIn(trx, user.id, previousSession, origin);
       });
       return { kind: 'signed_in', user, client: flow.client, session };
     },

@@ -4,6 +4,7 @@ import type { UsageRemaining } from '../../contract/usage';
 import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
 import { badRequest, forbidden } from '../errors';
+import type { PluginVersions } from './account/pluginInstalls';
 import type { HandOffOutcome } from './metrics';
 import { hashToken, newToken, safeEqual } from './tokens';
 
@@ -37,6 +38,8 @@ export function createPluginHandOffService(deps: {
   subscriptionSummary: (userId: string) => Promise<PluginPayload['subscription']>;
   /** What the user has left to spend now (metering): the payload's `remaining`, and its `credits`. */
   remaining: (userId: string) => Promise<UsageRemaining>;
+  /** Records the install an exchange signs in (issue 27), or keeps the plugin's `previousId` of this user; answers its id. */
+  recordInstall: (userId: string, versions: PluginVersions, previousId: string | undefined) => Promise<string>;
   /** Counts each issue and exchange by outcome (metrics). */
   onHandOff?: (outcome: HandOffOutcome) => void;
 }) {
@@ -77,6 +80,8 @@ export function createPluginHandOffService(deps: {
             created_at: now,
             expires_at: now + HAND_OFF_CODE_TTL_MS,
             used_at: null,
+            engine_version: flow.plugin_engine_version,
+            plugin_version: flow.plugin_version,
           })
           .execute();
       });
@@ -86,9 +91,10 @@ export function createPluginHandOffService(deps: {
 
     /**
      * `GET /api/auth/ue-payload`: the code is spent by its first presentation, right or wrong, so
-     * whoever intercepted it cannot try verifiers against it.
+     * whoever intercepted it cannot try verifiers against it. A good one records the plugin's
+     * install (`previousInstallId`: the one it says it already is, if any).
      */
-    async redeem(code: string, codeVerifier: string): Promise<PluginPayload> {
+    async redeem(code: string, codeVerifier: string, previousInstallId?: string): Promise<PluginPayload> {
       const codeHash = hashToken(code);
       const row = await db.selectFrom('plugin_hand_off_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
       if (!row || row.used_at !== null) throw refuse('invalid_code', INVALID_CODE);
@@ -104,7 +110,12 @@ export function createPluginHandOffService(deps: {
       if (!safeEqual(row.code_challenge, s256(codeVerifier))) throw refuse('wrong_verifier', WRONG_VERIFIER);
       const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
       if (!user) throw refuse('invalid_code', INVALID_CODE);
-      const [subscription, remaining] = await Promise.all([deps.subscriptionSummary(user.id), deps.remaining(user.id)]);
+      const versions = { engineVersion: row.engine_version, pluginVersion: row.plugin_version };
+      const [subscription, remaining, installId] = await Promise.all([
+        deps.subscriptionSummary(user.id),
+        deps.remaining(user.id),
+        deps.recordInstall(user.id, versions, previousInstallId),
+      ]);
       const payload: PluginPayload = {
         token: user.license_token,
         user: { id: user.id, username: user.username, email: user.email },
@@ -112,6 +123,7 @@ export function createPluginHandOffService(deps: {
         // `credits` predates `remaining` and plugins already read it: one reading gives both.
         credits: remaining.credits,
         remaining,
+        installId,
       };
       count('redeemed');
       return payload;

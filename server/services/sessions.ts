@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db';
 import { withParameters } from '../db/compiledQuery';
 import type { SignInMethod, UsersTable } from '../db/schema';
+import { clipUserAgent, ipNetwork } from './account/sessionDevice';
 import { hashToken, newToken } from './tokens';
 
 export type { SignInMethod };
@@ -21,6 +23,26 @@ export interface NewSession {
   persistent: boolean;
 }
 
+/**
+ * The browser a session starts in, as its request tells (issue 27): its user agent and address.
+ * Only the user agent (cut short) and the address's network are kept.
+ */
+export interface SessionOrigin {
+  userAgent: string | undefined;
+  ip: string;
+}
+
+/** One of a user's sessions as "Where you're signed in" lists it; never its token or hash. */
+export interface ListedSession {
+  id: string;
+  userAgent: string | null;
+  ipNetwork: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+  /** The session of the token the listing was asked with. */
+  current: boolean;
+}
+
 export function createSessionService(db: Db, policy: SessionPolicy) {
   // Every signed-in request runs this: compiled once, bound to each token's hash (db/compiledQuery.ts).
   const lookup = db
@@ -31,13 +53,24 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
     .where('sessions.token_hash', '=', '')
     .compile();
 
+  /**
+   * A public id for a session a previous release started without one (during a rolling restart);
+   * when two listings race, the first id written stays.
+   */
+  async function assignId(tokenHash: string): Promise<string> {
+    await db.updateTable('sessions').set({ id: randomUUID() }).where('token_hash', '=', tokenHash).where('id', 'is', null).execute();
+    const row = await db.selectFrom('sessions').select('id').where('token_hash', '=', tokenHash).executeTakeFirst();
+    // Ended in between: any id will do, nothing can end it again.
+    return row?.id ?? randomUUID();
+  }
+
   const service = {
     /**
      * Starts a session for the user and records it as their last sign-in, in one transaction (the
      * caller's `trx` when the sign-in writes more); the returned token goes into the cookie and
-     * nowhere else.
+     * nowhere else. `origin`: the browser's user agent and address, kept for the user's list.
      */
-    async start(userId: string, persistent: boolean, method: SignInMethod, trx?: Db): Promise<NewSession> {
+    async start(userId: string, persistent: boolean, method: SignInMethod, trx?: Db, origin?: SessionOrigin): Promise<NewSession> {
       const token = newToken();
       const now = Date.now();
       const expiresAt = now + policy.absoluteMs;
@@ -46,11 +79,14 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
           .insertInto('sessions')
           .values({
             token_hash: hashToken(token),
+            id: randomUUID(),
             user_id: userId,
             persistent: persistent ? 1 : 0,
             created_at: now,
             last_seen_at: now,
             expires_at: expiresAt,
+            user_agent: clipUserAgent(origin?.userAgent),
+            ip_network: origin ? ipNetwork(origin.ip) : null,
           })
           .execute();
         await into.updateTable('users').set({ last_sign_in_at: now, last_sign_in_method: method }).where('id', '=', userId).execute();
@@ -64,10 +100,17 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
      * token rotates at sign-in) and starts a new one, in one transaction (the caller's `trx` when
      * the sign-in writes more).
      */
-    async signIn(previous: string | undefined, userId: string, persistent: boolean, method: SignInMethod, trx?: Db): Promise<NewSession> {
+    async signIn(
+      previous: string | undefined,
+      userId: string,
+      persistent: boolean,
+      method: SignInMethod,
+      trx?: Db,
+      origin?: SessionOrigin,
+    ): Promise<NewSession> {
       const write = async (into: Db) => {
         if (previous) await service.end(previous, into);
-        return service.start(userId, persistent, method, into);
+        return service.start(userId, persistent, method, into, origin);
       };
       return trx ? write(trx) : db.transaction().execute(write);
     },
@@ -97,6 +140,69 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
     /** Ends every session of the user; answers how many there were. `trx`: within the caller's transaction. */
     async endAllForUser(userId: string, trx: Db = db): Promise<number> {
       const result = await trx.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /**
+     * The user's sessions that still sign them in: the one of `currentToken` (the asking browser's
+     * cookie) first, marked `current`, then the others newest first.
+     */
+    async listForUser(userId: string, currentToken: string | undefined): Promise<ListedSession[]> {
+      const now = Date.now();
+      const rows = await db
+        .selectFrom('sessions')
+        .select(['token_hash', 'id', 'user_agent', 'ip_network', 'created_at', 'last_seen_at'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>', now - policy.idleMs)
+        .orderBy('created_at', 'desc')
+        .orderBy('token_hash')
+        .execute();
+      const currentHash = currentToken ? hashToken(currentToken) : null;
+      const listed: ListedSession[] = [];
+      for (const row of rows) {
+        listed.push({
+          id: row.id ?? (await assignId(row.token_hash)),
+          userAgent: row.user_agent,
+          ipNetwork: row.ip_network,
+          createdAt: row.created_at,
+          lastSeenAt: row.last_seen_at,
+          current: row.token_hash === currentHash,
+        });
+      }
+      return listed.sort((x, y) => Number(y.current) - Number(x.current));
+    },
+
+    /**
+     * Ends the user's session of public id `id`: null when the user has none of that id, else
+     * whether it was the session of `currentToken`. `trx`: within the caller's transaction.
+     */
+    async endById(userId: string, id: string, currentToken: string | undefined, trx: Db = db): Promise<{ current: boolean } | null> {
+      const row = await trx
+        .selectFrom('sessions')
+        .select('token_hash')
+        .where('id', '=', id)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (!row) return null;
+      const ended = await trx.deleteFrom('sessions').where('token_hash', '=', row.token_hash).executeTakeFirst();
+      if (Number(ended.numDeletedRows) !== 1) return null; // Ended meanwhile, by another request.
+      return { current: currentToken !== undefined && hashToken(currentToken) === row.token_hash };
+    },
+
+    /**
+     * Ends every session of the user that still signs in, but the one of `keepToken`; answers how
+     * many. (Sessions already past their end are left to purgeExpired.) `trx`: within the caller's transaction.
+     */
+    async endOthers(userId: string, keepToken: string, trx: Db = db): Promise<number> {
+      const now = Date.now();
+      const result = await trx
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('token_hash', '!=', hashToken(keepToken))
+        .where('expires_at', '>', now)
+        .where('last_seen_at', '>', now - policy.idleMs)
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
 

@@ -7,6 +7,7 @@ import { subscriptionRow } from './adminFlow';
 import {
   LOOPBACK_REDIRECT,
   existingEpicUser,
+  failedWith,
   location,
   pkcePair,
   pluginLoginUrl,
@@ -17,6 +18,7 @@ import {
 import { databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
 
 const PLUGIN_STATE = 'plugin-state-7f3a';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const INVALID_CODE = { error: 'invalid_grant', message: 'The code is invalid or has already been used' };
 const NO_HAND_OFF = { error: 'no_plugin_sign_in', message: 'No plugin sign-in is waiting for this account in this browser' };
 
@@ -42,12 +44,12 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
     return response.json();
   }
 
-  /** The plugin's exchange: no cookies, only the code and its verifier. */
-  function redeem(code: string | undefined, verifier: string | undefined) {
+  /** The plugin's exchange: no cookies, only the code and its verifier (and the install it already is, if it says). */
+  function redeem(code: string | undefined, verifier: string | undefined, headers: Record<string, string> = {}) {
     const query = new URLSearchParams();
     if (code !== undefined) query.set('code', code);
     if (verifier !== undefined) query.set('code_verifier', verifier);
-    return server().client().get(`/api/auth/ue-payload?${query.toString()}`);
+    return server().client(headers).get(`/api/auth/ue-payload?${query.toString()}`);
   }
 
   it('hands the license over to the plugin: loopback redirect with code and state, then the payload', async () => {
@@ -85,6 +87,7 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
       credits: 0,
       // No plan and FREE_QUERIES_PER_MONTH 0: nothing left, and the free allowance renews with the UTC month.
       remaining: { allowance: 0, credits: 0, periodEnd: new Date(utcMonth(Date.now()).end).toISOString() },
+      installId: expect.stringMatching(UUID),
     });
   });
 
@@ -325,6 +328,81 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
       const response = await server().client().post('/api/auth/ue-clear');
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ ok: true, message: 'Plugin hand-off finished' });
+    });
+  });
+
+  describe('the install a hand-off records (issue 27)', () => {
+    const installsOf = (userId: string) =>
+      server().db.selectFrom('plugin_installs').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+
+    it('records the engine and plugin versions said at the start, carried by the code, and gives the install its id', async () => {
+      const { browser, pkce, email } = await pluginSignUp({ engineVersion: '5.4.2', pluginVersion: '1.3.0-beta' });
+      const { code } = await storePayload(browser);
+      const row = await server()
+        .db.selectFrom('plugin_hand_off_codes')
+        .selectAll()
+        .where('code_hash', '=', hashToken(code))
+        .executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ engine_version: '5.4.2', plugin_version: '1.3.0-beta' });
+
+      const before = Date.now();
+      const payload = await redeem(code, pkce.verifier);
+      expect(payload.statusCode, payload.body).toBe(200);
+      const { installId } = payload.json<{ installId: string }>();
+      expect(installId).toMatch(UUID);
+      const user = await server().db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      const [install, ...others] = await installsOf(user.id);
+      expect(others).toEqual([]);
+      expect(install).toMatchObject({ id: installId, engine_version: '5.4.2', plugin_version: '1.3.0-beta' });
+      expect(install!.created_at).toBeGreaterThanOrEqual(before);
+      expect(install!.last_used_at).toBe(install!.created_at);
+    });
+
+    it('records a plugin that says no versions without them', async () => {
+      const { browser, pkce, email } = await pluginSignUp();
+      const { code } = await storePayload(browser);
+      expect((await redeem(code, pkce.verifier)).statusCode).toBe(200);
+      const user = await server().db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      expect(await installsOf(user.id)).toEqual([expect.objectContaining({ engine_version: null, plugin_version: null })]);
+    });
+
+    it('keeps the install a plugin names when it signs in again (X-Sage-Install), with the versions it says now', async () => {
+      const { displayName } = await existingEpicUser(server());
+      const signIn = async (versions: Record<string, string>, headers: Record<string, string> = {}) => {
+        const pkce = pkcePair();
+        const browser = server().client();
+        const url = pluginLoginUrl({ code_challenge: pkce.challenge, ...versions });
+        expect(location(await signInWithEpic(browser, displayName, url))).toBe('/login_completed?client=ue');
+        const { code } = await storePayload(browser);
+        const payload = await redeem(code, pkce.verifier, headers);
+        expect(payload.statusCode, payload.body).toBe(200);
+        return payload.json<{ installId: string; user: { id: string } }>();
+      };
+      const first = await signIn({ engineVersion: '5.4', pluginVersion: '1.0.0' });
+      const again = await signIn({ engineVersion: '5.5', pluginVersion: '1.1.0' }, { 'x-sage-install': first.installId });
+      expect(again.installId).toBe(first.installId);
+      expect(await installsOf(first.user.id)).toEqual([
+        expect.objectContaining({ id: first.installId, engine_version: '5.5', plugin_version: '1.1.0' }),
+      ]);
+
+      // Without the header, or naming an install that is not this user's, it is another install.
+      const other = await signIn({});
+      const stranger = await signIn({}, { 'x-sage-install': '00000000-0000-4000-8000-000000000000' });
+      const garbled = await signIn({}, { 'x-sage-install': 'not an id' });
+      const ids = [first.installId, other.installId, stranger.installId, garbled.installId];
+      expect(new Set(ids).size).toBe(4);
+      expect((await installsOf(first.user.id)).map((i) => i.id).sort()).toEqual([...ids].sort());
+    });
+
+    it.each([
+      ['an empty engineVersion', { engineVersion: '' }],
+      ['an engineVersion over 32 characters', { engineVersion: '5'.repeat(33) }],
+      ['a pluginVersion with a control character', { pluginVersion: '1.0\u0007' }],
+    ])('refuses a start with %s: the browser lands on invalid_plugin_request', async (_name, versions) => {
+      const response = await server()
+        .client()
+        .get(pluginLoginUrl({ code_challenge: pkcePair().challenge, ...versions }));
+      expect(location(response)).toBe(failedWith('invalid_plugin_request'));
     });
   });
 });

@@ -11,7 +11,7 @@ import { AppError } from '../../errors';
 import { AUTH_RATE_LIMITS } from '../../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../../services/users';
 import { enforceLimits } from '../../http/rateLimit';
-import { clearSessionCookie, sessionToken, sessionUser, setSessionCookie, startSession } from '../../http/sessionCookie';
+import { clearSessionCookie, sessionOrigin, sessionToken, sessionUser, setSessionCookie, startSession } from '../../http/sessionCookie';
 import type { App, RouteContext } from '../../http/types';
 
 const TOO_MANY = {
@@ -74,7 +74,7 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
     ]);
     // The account and its first session are one transaction: no account is left without it.
     const session = await services.users.registerWithPassword(email, password, (user, trx) =>
-      services.sessions.signIn(sessionToken(request), user.id, false, 'password', trx),
+      services.sessions.signIn(sessionToken(request), user.id, false, 'password', trx, sessionOrigin(request)),
     );
     setSessionCookie(reply, session, secure);
     return reply.code(201).send({ ok: true as const, message: 'Account created' });

@@ -3,6 +3,7 @@ import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeyS
 import { ERROR_CODES } from '../../../contract/errors';
 import { forbidden, notFound } from '../../errors';
 import { LICENSE_RATE_LIMITS } from '../../services/rateLimiter';
+import { noteInstallUse } from '../../http/pluginInstall';
 import { enforceLimits } from '../../http/rateLimit';
 import { bearerToken, licenseTokenRefusal } from '../../http/sessionCookie';
 import type { App, RouteContext } from '../../http/types';
@@ -46,6 +47,7 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`license:ip:${request.ip}`, LICENSE_RATE_LIMITS.perIp]]);
     const user = token ? await services.users.findByLicenseToken(token) : undefined;
     if (!user) throw await licenseTokenRefusal(services, token, 'A valid license token is required (Authorization: Bearer …)');
+    await noteInstallUse(request, services, user.id);
     reply.header('cache-control', 'no-store');
     return reply.type('application/json; charset=utf-8').send(await licenses.licenseFile(user.id));
   });

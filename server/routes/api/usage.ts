@@ -1,5 +1,6 @@
 import { usageHistoryQuerySchema, usageHistorySchema, usageRemainingSchema, usageSummarySchema } from '../../../contract/usage';
 import { LICENSE_RATE_LIMITS } from '../../services/rateLimiter';
+import { noteInstallUse } from '../../http/pluginInstall';
 import { enforceLimits } from '../../http/rateLimit';
 import { bearerToken, licenseTokenRefusal, sessionUser } from '../../http/sessionCookie';
 import type { App, RouteContext } from '../../http/types';
@@ -21,6 +22,7 @@ export async function usageRoutes(app: App, { services }: RouteContext) {
       if (!user)
         throw await licenseTokenRefusal(services, token, 'A valid license token (Authorization: Bearer …) or a session is required');
       userId = user.id;
+      await noteInstallUse(request, services, userId);
     }
     reply.header('cache-control', 'no-store');
     return metering.remaining(userId);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   authStatusSchema,
   PKCE_S256_CHALLENGE,
+  pluginVersionLabel,
   signInClientSchema,
   signInOkSchema,
   type AuthFailureReason,
@@ -12,7 +13,7 @@ import { loginCompletedPath, type CallbackOutcome, type PluginRequest } from '..
 import { AUTH_RATE_LIMITS } from '../../../services/rateLimiter';
 import { failurePage } from '../../../http/pageErrors';
 import { enforceLimits } from '../../../http/rateLimit';
-import { sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from '../../../http/sessionCookie';
+import { sessionOrigin, sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from '../../../http/sessionCookie';
 import type { App, RouteContext } from '../../../http/types';
 import { singleLine } from '../../../../contract/text';
 
@@ -28,6 +29,9 @@ const loginQuerySchema = z.object({
   state: queryText(1024).optional(),
   code_challenge: queryText(256).optional(),
   code_challenge_method: queryText(16).optional(),
+  // The plugin's own words, kept with its install (issue 27); optional, so older plugins sign in as before.
+  engineVersion: pluginVersionLabel('engineVersion').optional(),
+  pluginVersion: pluginVersionLabel('pluginVersion').optional(),
 });
 
 const callbackQuerySchema = z.object({
@@ -69,7 +73,13 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     if (!query.state || !PLUGIN_STATE.test(query.state)) return 'invalid_plugin_request';
     if (!query.code_challenge || !PKCE_S256_CHALLENGE.test(query.code_challenge)) return 'invalid_plugin_request';
     if (query.code_challenge_method !== 'S256') return 'invalid_plugin_request';
-    return { redirectUri: redirect.url.href, state: query.state, codeChallenge: query.code_challenge };
+    return {
+      redirectUri: redirect.url.href,
+      state: query.state,
+      codeChallenge: query.code_challenge,
+      engineVersion: query.engineVersion ?? null,
+      pluginVersion: query.pluginVersion ?? null,
+    };
   }
 
   // The navigations below are a person's browser: malformed queries (validated, attachValidation)
@@ -110,12 +120,12 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
       // Not an answer our authorize request could have produced.
       if (request.validationError) return reply.redirect(failurePath('state_mismatch'));
       const query = new URL(request.url, 'http://callback.invalid').searchParams;
-      return land(reply, await epicSignIn.finishCallback(signInToken(request), query, sessionToken(request)));
+      return land(reply, await epicSignIn.finishCallback(signInToken(request), query, sessionToken(request), sessionOrigin(request)));
     },
   );
 
   app.get('/callback-internal', { errorHandler: toFailurePage }, async (request, reply) =>
-    land(reply, await epicSignIn.completeVerifiedLink(signInToken(request), sessionToken(request))),
+    land(reply, await epicSignIn.completeVerifiedLink(signInToken(request), sessionToken(request), sessionOrigin(request))),
   );
 
   app.get('/status', { schema: { response: { 200: authStatusSchema } } }, async (request, reply) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PKCE_VERIFIER, pluginPayloadSchema, signInOkSchema, storePayloadResponseSchema } from '../../../../contract/epic';
 import { singleLine } from '../../../../contract/text';
+import { pluginInstallId } from '../../../http/pluginInstall';
 import { enforceLimits } from '../../../http/rateLimit';
 import { signInToken } from '../../../http/sessionCookie';
 import type { App, RouteContext } from '../../../http/types';
@@ -31,13 +32,14 @@ export async function pluginHandOffRoutes(app: App, { services }: RouteContext) 
   });
 
   // Called by the plugin, not a browser: no cookie, the code and its verifier are the credentials.
+  // X-Sage-Install, if sent, is the install this plugin already is (a sign-in again keeps it).
   app.get(
     '/ue-payload',
     { schema: { querystring: payloadQuerySchema, response: { 200: pluginPayloadSchema } } },
     async (request, reply) => {
       await enforceLimits(services, TOO_MANY, [[`plugin-exchange:ip:${request.ip}`, AUTH_RATE_LIMITS.pluginExchangePerIp]]);
       reply.header('cache-control', 'no-store');
-      return pluginHandOff.redeem(request.query.code, request.query.code_verifier);
+      return pluginHandOff.redeem(request.query.code, request.query.code_verifier, pluginInstallId(request));
     },
   );
 }

@@ -6,6 +6,7 @@ import { recordUsageSchema, usageRecordedSchema } from '../../../../contract/usa
 import { AppError, badRequest, unauthorized } from '../../../errors';
 import { INGESTION_RATE_LIMITS } from '../../../services/rateLimiter';
 import { hashToken, safeEqual } from '../../../services/tokens';
+import { noteInstallUse } from '../../../http/pluginInstall';
 import { enforceLimits } from '../../../http/rateLimit';
 import { bearerToken, licenseTokenRefusal } from '../../../http/sessionCookie';
 import type { App, RouteContext } from '../../../http/types';
@@ -34,6 +35,7 @@ export async function ingestionRoutes(app: App, { config, services }: RouteConte
     await enforceLimits(services, 'Too many requests. Please slow down.', [
       [`ingest:user:${user.id}`, INGESTION_RATE_LIMITS.perLicenseToken],
     ]);
+    await noteInstallUse(request, services, user.id);
     return { kind: 'user', userId: user.id };
   }
 
