@@ -3,6 +3,7 @@
  * does to sign in, with Node built-ins and fetch only.
  *
  *   npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]
+ *       [--engine-version V] [--plugin-version V] [--install ID]
  *
  * It listens on http://127.0.0.1:PORT/callback (RFC 8252 loopback), prints the login address for
  * the browser, waits for the browser to bring back a one-time code with our state, and exchanges
@@ -12,7 +13,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { pluginPayloadSchema, type PluginPayload } from '../contract/epic';
+import { PLUGIN_INSTALL_HEADER, pluginPayloadSchema, type PluginPayload } from '../contract/epic';
 import type { UsageRemaining } from '../contract/usage';
 
 export interface PluginLoginOptions {
@@ -22,6 +23,11 @@ export interface PluginLoginOptions {
   port?: number;
   /** Give up when no hand-off arrived this soon (default 10 minutes: sign-up includes an e-mail). */
   timeoutMs?: number;
+  /** What the plugin runs in and is, said at the start and kept with its install. */
+  engineVersion?: string;
+  pluginVersion?: string;
+  /** The install an earlier sign-in gave (payload `installId`): sent on the exchange to stay that install. */
+  installId?: string;
 }
 
 export interface PluginLogin {
@@ -52,12 +58,15 @@ function answerPage(res: http.ServerResponse, status: number, title: string, tex
   res.end(`<!doctype html><meta charset="utf-8"><title>Sage</title><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`);
 }
 
-/** `GET /api/auth/ue-payload`: the code and the verifier only we know buy the license token. */
-async function exchange(server: string, code: string, verifier: string): Promise<PluginPayload> {
+/**
+ * `GET /api/auth/ue-payload`: the code and the verifier only we know buy the license token. The
+ * install we already are, if any, goes along (X-Sage-Install), so the server keeps it.
+ */
+async function exchange(server: string, code: string, verifier: string, installId: string | undefined): Promise<PluginPayload> {
   const url = new URL('/api/auth/ue-payload', server);
   url.search = new URLSearchParams({ code, code_verifier: verifier }).toString();
   const response = await fetch(url, {
-    headers: { accept: 'application/json' },
+    headers: { accept: 'application/json', ...(installId ? { [PLUGIN_INSTALL_HEADER]: installId } : {}) },
     redirect: 'error',
     signal: AbortSignal.timeout(30_000),
   }).catch((err: Error) => {
@@ -74,7 +83,14 @@ async function exchange(server: string, code: string, verifier: string): Promise
   return parsed.data;
 }
 
-export async function startPluginLogin({ server, port = 0, timeoutMs = 600_000 }: PluginLoginOptions): Promise<PluginLogin> {
+export async function startPluginLogin({
+  server,
+  port = 0,
+  timeoutMs = 600_000,
+  engineVersion,
+  pluginVersion,
+  installId,
+}: PluginLoginOptions): Promise<PluginLogin> {
   const origin = new URL(server).origin;
   // Fresh secrets per attempt: the verifier never leaves this process except in the exchange.
   const verifier = randomBytes(32).toString('base64url'); // 43 unreserved characters
@@ -117,7 +133,7 @@ export async function startPluginLogin({ server, port = 0, timeoutMs = 600_000 }
       });
     }
     // Answer the browser only after the exchange, so the page it lands on tells the truth.
-    exchange(origin, code, verifier).then(
+    exchange(origin, code, verifier, installId).then(
       (payload) =>
         done(() => {
           res
@@ -165,6 +181,8 @@ export async function startPluginLogin({ server, port = 0, timeoutMs = 600_000 }
     state,
     code_challenge: challenge,
     code_challenge_method: 'S256',
+    ...(engineVersion ? { engineVersion } : {}),
+    ...(pluginVersion ? { pluginVersion } : {}),
   }).toString();
   return { loginUrl: login.href, redirectUri, result, close };
 }
@@ -181,13 +199,21 @@ export function describeRemaining({ allowance, credits, periodEnd }: UsageRemain
 }
 
 const USAGE = `Usage: npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]
+       [--engine-version V] [--plugin-version V] [--install ID]
 
-Signs in the way the Sage plugin does (docs/plugin-sign-in.md) and prints the license token and
-what is left to spend.
+Signs in the way the Sage plugin does (docs/plugin-sign-in.md) and prints the license token, the
+install id and what is left to spend.
   --server URL         the Sage Dashboard origin (default: $PUBLIC_URL, else http://localhost:$PORT,
                        as the server derives it; http://localhost:3000 with neither set)
   --port N             loopback port for the hand-off (default: any free port)
-  --timeout SECONDS    give up after this long (default 600)`;
+  --timeout SECONDS    give up after this long (default 600)
+  --engine-version V   the Unreal Engine version to say (shown in "Where you're signed in")
+  --plugin-version V   the plugin version to say
+  --install ID         the install id an earlier sign-in printed: sign in again as that install`;
+
+/** What the server accepts (contract/epic.ts pluginVersionLabel, publicIdSchema), checked before the browser is involved. */
+const VERSION = /^[\x21-\x7e][\x20-\x7e]{0,31}$/;
+const INSTALL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const isHttpUrl = (value: string) => /^https?:\/\//.test(value) && URL.canParse(value);
 
@@ -208,7 +234,11 @@ function serverFromEnv(env: NodeJS.ProcessEnv): string {
 
 /** Parses the command line; throws a readable Error on a bad option. */
 function parseArgs(args: string[], env: NodeJS.ProcessEnv): PluginLoginOptions | 'help' {
-  const options: Required<PluginLoginOptions> = { server: '', port: 0, timeoutMs: 600_000 };
+  const options: PluginLoginOptions & Required<Pick<PluginLoginOptions, 'server' | 'port' | 'timeoutMs'>> = {
+    server: '',
+    port: 0,
+    timeoutMs: 600_000,
+  };
   for (let i = 0; i < args.length; i++) {
     const flag = args[i];
     if (flag === '--help' || flag === '-h') return 'help';
@@ -223,6 +253,12 @@ function parseArgs(args: string[], env: NodeJS.ProcessEnv): PluginLoginOptions |
     } else if (flag === '--timeout') {
       if (!/^\d+$/.test(value) || Number(value) < 1) throw new Error('--timeout must be a positive number of seconds');
       options.timeoutMs = Number(value) * 1000;
+    } else if (flag === '--engine-version' || flag === '--plugin-version') {
+      if (!VERSION.test(value)) throw new Error(`${flag} must be 1 to 32 printable characters`);
+      options[flag === '--engine-version' ? 'engineVersion' : 'pluginVersion'] = value;
+    } else if (flag === '--install') {
+      if (!INSTALL_ID.test(value)) throw new Error('--install must be the install id a sign-in printed');
+      options.installId = value;
     } else throw new Error(`Unknown option ${flag}`);
   }
   return { ...options, server: options.server || serverFromEnv(env) };
@@ -238,9 +274,11 @@ async function main(): Promise<number> {
   console.log(`Listening for the hand-off on ${login.redirectUri}`);
   console.log('Open this address in your browser to sign in:');
   console.log(`  ${login.loginUrl}`);
-  const { token, user, subscription, remaining } = await login.result;
+  const { token, user, subscription, remaining, installId } = await login.result;
   console.log(`Signed in as ${user.username} (${user.email ?? 'no e-mail'})`);
   console.log(`License token: ${token}`);
+  // The plugin sends it as X-Sage-Install on its token calls, and with --install on a sign-in again.
+  console.log(`Install: ${installId}`);
   console.log(
     `Subscription: ${subscription ? `${subscription.status}${subscription.productName ? ` (${subscription.productName})` : ''}` : 'none'}`,
   );

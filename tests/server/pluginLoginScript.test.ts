@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeRemaining, startPluginLogin, type PluginLogin } from '../../scripts/plugin-login';
 import { utcMonth } from '../../server/services/metering/rules';
-import { location, pathOf, signUpWithEpic, uniqueDisplayName } from './epicFlow';
+import { location, pathOf, signInWithEpic, signUpWithEpic, uniqueDisplayName } from './epicFlow';
 import { databases, errorBody, uniqueEmail, useTestServer, type TestServer } from './harness';
 
 const TSX = 'node_modules/.bin/tsx';
@@ -51,9 +51,12 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
    * /login_completed?client=ue page stores the payload, clears the hand-off and navigates to the
    * loopback address. Returns the loopback listener's answer and the stored code.
    */
-  async function browserHandOff(s: TestServer, loginUrl: string, email: string) {
+  async function browserHandOff(s: TestServer, loginUrl: string, email: string, signedUp?: { displayName: string }) {
     const browser = s.client();
-    const landed = await signUpWithEpic(s, browser, { displayName: uniqueDisplayName('Plugin'), email, loginUrl: pathOf(loginUrl) });
+    // `signedUp`: an Epic account that has its e-mail already signs straight in.
+    const landed = signedUp
+      ? await signInWithEpic(browser, signedUp.displayName, pathOf(loginUrl))
+      : await signUpWithEpic(s, browser, { displayName: uniqueDisplayName('Plugin'), email, loginUrl: pathOf(loginUrl) });
     expect(location(landed)).toBe('/login_completed?client=ue');
     const status = await browser.get('/api/auth/status');
     expect(status.json()).toMatchObject({ authenticated: true, ue: { enabled: true } });
@@ -100,6 +103,31 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
     expect(errorBody(again).error).toBe('invalid_grant');
     // One hand-off per listener: it has stopped listening.
     await expect(fetch(login.redirectUri)).rejects.toThrow();
+  });
+
+  it('says its versions at the start, and with the install id it was given signs in again as the same install', async () => {
+    const address = await listen();
+    login = await startPluginLogin({ server: address, timeoutMs: 20_000, engineVersion: '5.4.2', pluginVersion: '1.3.0' });
+    expect(Object.fromEntries(new URL(login.loginUrl).searchParams)).toMatchObject({ engineVersion: '5.4.2', pluginVersion: '1.3.0' });
+    const email = uniqueEmail('plugin');
+    await browserHandOff(server(), login.loginUrl, email);
+    const first = await login.result;
+    const installsOf = () => server().db.selectFrom('plugin_installs').selectAll().where('user_id', '=', first.user.id).execute();
+    expect(await installsOf()).toEqual([
+      expect.objectContaining({ id: first.installId, engine_version: '5.4.2', plugin_version: '1.3.0' }),
+    ]);
+
+    const { epic_display_name: displayName } = await server()
+      .db.selectFrom('users')
+      .select('epic_display_name')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    login = await startPluginLogin({ server: address, timeoutMs: 20_000, pluginVersion: '1.4.0', installId: first.installId });
+    await browserHandOff(server(), login.loginUrl, email, { displayName: displayName ?? '' });
+    expect((await login.result).installId).toBe(first.installId);
+    expect(await installsOf()).toEqual([
+      expect.objectContaining({ id: first.installId, engine_version: '5.4.2', plugin_version: '1.4.0' }),
+    ]);
   });
 
   it('refuses a request with the wrong state (400) and keeps waiting for the real hand-off', async () => {
@@ -171,12 +199,14 @@ describe.each(databases)('plugin-login reference client on $label', (database) =
       expect(url).toMatch(new RegExp(`^  ${address}/api/auth/login\\?client=ue&`));
       const user = await server()
         .db.selectFrom('users')
-        .select(['username', 'license_token'])
+        .select(['id', 'username', 'license_token'])
         .where('email', '=', email)
         .executeTakeFirstOrThrow();
+      const install = await server().db.selectFrom('plugin_installs').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
       expect(rest).toEqual([
         `Signed in as ${user.username} (${email})`,
         `License token: ${user.license_token}`,
+        `Install: ${install.id}`,
         'Subscription: none',
         'Queries left this period: 0',
         'Credits: 0',
@@ -253,5 +283,16 @@ describe('plugin-login CLI', () => {
     expect(code).toBe(1);
     expect(stdout).toEqual([]);
     expect(stderr).toContain('--port must be 0 to 65535');
+  });
+
+  it.each([
+    [['--install', 'not-an-id'], '--install must be the install id a sign-in printed'],
+    [['--engine-version', ''], '--engine-version must be 1 to 32 printable characters'],
+    [['--plugin-version', 'v'.repeat(33)], '--plugin-version must be 1 to 32 printable characters'],
+  ])('exits 1 before listening for %j', async (args, message) => {
+    const { code, stdout, stderr } = await runCli(args).exited;
+    expect(code).toBe(1);
+    expect(stdout).toEqual([]);
+    expect(stderr).toContain(message);
   });
 });
