@@ -101,7 +101,8 @@ export const EMAIL_CHANGE_ERRORS = {
   sameEmail: 'same_email',
   passwordRequired: 'current_password_required',
   wrongPassword: 'wrong_password',
-  signInAgain: 'sign_in_again',
+  /** 403, as the account deletion says it (contract/accountData.ts). */
+  signInAgain: 'reauthentication_required',
   emailTaken: 'email_taken',
 } as const;
 

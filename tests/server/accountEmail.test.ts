@@ -185,7 +185,7 @@ describe.each(databases)('changing the account e-mail on $label', (database) => 
     expect((await overview(browser)).proof).toBe('sign_in_again');
     const refused = await requestChange(browser, uniqueEmail('too-late'));
     expect(refused.statusCode).toBe(403);
-    expect(errorBody(refused).error).toBe('sign_in_again');
+    expect(errorBody(refused).error).toBe('reauthentication_required');
   });
 
   it('counts requests per user, and is closed to strangers but for the link', async () => {
