@@ -6,7 +6,7 @@ import { useCurrentUser } from '../authProvider/session';
 import { useRuntimeConfig } from '../runtimeConfig';
 import { MOBILE_MEDIA_QUERY } from '../ui/theme';
 import { MenuIcon, SageMarkIcon } from '../ui/icons';
-import type { NavItem, SessionAction } from './navItems';
+import { navItems, type NavItem, type SessionAction } from './navItems';
 
 /** The phone menu: its own chunk (MUI's Drawer and Modal), downloaded when the menu first opens. */
 const MenuDrawer = lazy(() => import('./MenuDrawer').then((m) => ({ default: m.MenuDrawer })));
@@ -111,13 +111,7 @@ export function NavBar({ showNavigation = true }: { showNavigation?: boolean }) 
   // The same reading of the user query as the route guards: pending → neither button, error → signed out.
   const action: SessionAction = isPending ? 'none' : user ? 'logout' : 'login';
 
-  const items: NavItem[] = [
-    { kind: 'external', label: 'About', href: `${marketingUrl}/about` },
-    { kind: 'external', label: 'Pricing', href: `${marketingUrl}/pricing` },
-    { kind: 'external', label: 'Contact Us', href: `${marketingUrl}/contact` },
-    { kind: 'route', label: 'Download', to: '/download' },
-    ...(user ? [{ kind: 'route', label: 'Dashboard', to: '/dashboard' } as const] : []),
-  ];
+  const items = navItems(marketingUrl, user);
 
   return (
     <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>

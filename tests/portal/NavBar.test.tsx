@@ -9,6 +9,7 @@ const signedInUser = { id: 'u1', username: 'ada', email: 'ada@example.com', stat
 
 const signedOut = () => stubFetch({ 'GET /api/user': () => json({ error: 'unauthorized', message: 'Not signed in' }, 401) });
 const signedIn = () => stubFetch({ 'GET /api/user': () => json(signedInUser) });
+const signedInAdmin = () => stubFetch({ 'GET /api/user': () => json({ ...signedInUser, isAdmin: true }) });
 
 describe('NavBar', () => {
   it('shows the marketing links, Download and a Login button to an anonymous visitor', async () => {
@@ -58,6 +59,32 @@ describe('NavBar', () => {
     expect(screen.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(screen.getByRole('link', { name: 'About' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+  });
+
+  it('offers an admin the console as Admin, after Dashboard', async () => {
+    signedInAdmin();
+    renderScreen(<NavBar />);
+
+    await screen.findByRole('link', { name: 'Logout' });
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+    const labels = within(nav)
+      .getAllByRole('link')
+      .map((link) => link.textContent);
+    expect(labels).toEqual(['About', 'Pricing', 'Contact Us', 'Download', 'Dashboard', 'Admin', 'Logout']);
+  });
+
+  it('shows no Admin link to a user who is not an admin, nor to a visitor', async () => {
+    signedIn();
+    const { unmount } = renderScreen(<NavBar />);
+    await screen.findByRole('link', { name: 'Logout' });
+    expect(screen.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
+    unmount();
+
+    signedOut();
+    renderScreen(<NavBar />);
+    await screen.findByRole('link', { name: 'Login' });
+    expect(screen.queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
   });
 
   it('hides the links but keeps the logo when showNavigation is false', async () => {
@@ -110,6 +137,19 @@ describe('NavBar', () => {
       const drawer = await screen.findByRole('dialog', { name: 'Menu' });
       expect(await within(drawer).findByRole('link', { name: 'Logout' })).toHaveAttribute('href', '/api/logout');
       expect(within(drawer).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
+    });
+
+    it('shows Admin in the drawer to an admin', async () => {
+      emulatePhoneScreen();
+      signedInAdmin();
+      const user = userEvent.setup();
+      renderScreen(<NavBar />);
+
+      await user.click(menuButton());
+
+      const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+      await within(drawer).findByRole('link', { name: 'Logout' });
+      expect(within(drawer).getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
     });
 
     it('closes the drawer when a link in it is clicked', async () => {
