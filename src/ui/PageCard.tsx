@@ -5,7 +5,8 @@ import type { ReactNode } from 'react';
 export function PageCard({ title, width = 'sm', children }: { title: string; width?: 'xs' | 'sm' | 'md'; children: ReactNode }) {
   return (
     <Container maxWidth={width} sx={{ py: { xs: 4, sm: 8 } }}>
-      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 } }}>
+      {/* A long word (an e-mail address) breaks where it must, rather than running out of the card on a phone. */}
+      <Paper variant="outlined" sx={{ p: { xs: 3, sm: 4 }, overflowWrap: 'anywhere' }}>
         <Stack spacing={3}>
           <Typography component="h1" variant="h5">
             {title}

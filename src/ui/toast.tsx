@@ -1,5 +1,6 @@
 import * as RadixToast from '@radix-ui/react-toast';
 import { styled } from '@mui/material/styles';
+import { MOBILE_MEDIA_QUERY } from './theme';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 
 /** §4/§9: one toast at a time, 5000 ms, swipe right past 50 px to dismiss, F8 focuses it. */
@@ -43,6 +44,8 @@ const Root = styled(RadixToast.Root)(({ theme }) => ({
   background: theme.palette.background.paper,
   color: theme.palette.text.primary,
   border: `1px solid ${theme.palette.divider}`,
+  // A long e-mail address in a message wraps inside the toast instead of running out of it.
+  overflowWrap: 'anywhere',
   '&[data-variant="destructive"]': {
     background: theme.palette.error.main,
     color: theme.palette.error.contrastText,
@@ -53,6 +56,10 @@ const Root = styled(RadixToast.Root)(({ theme }) => ({
   '&[data-swipe="end"]': { transform: 'translateX(100%)', transition: 'transform 100ms ease-out' },
 }));
 
+/**
+ * Bottom right on a wide screen; on a phone at the top, over the navigation bar, because at the
+ * bottom it covered the form that caused it (the login form's Remember me and Sign in, issue 27).
+ */
 const Viewport = styled(RadixToast.Viewport)({
   position: 'fixed',
   bottom: 0,
@@ -64,9 +71,11 @@ const Viewport = styled(RadixToast.Viewport)({
   gap: 8,
   width: 400,
   maxWidth: '100vw',
+  boxSizing: 'border-box',
   margin: 0,
   listStyle: 'none',
   outline: 'none',
+  [`@media ${MOBILE_MEDIA_QUERY}`]: { top: 0, bottom: 'auto', left: 0, width: '100%', padding: 8 },
 });
 
 const Close = styled(RadixToast.Close)({
