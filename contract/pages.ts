@@ -21,6 +21,8 @@ export interface PageInfo {
    * number of renders.
    */
   renderParams?: Readonly<Record<string, readonly string[]>>;
+  /** Titles for a query parameter's values that change what the page is (the login page's register mode). */
+  titleParams?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 const SITE = 'Sage Dashboard';
@@ -40,6 +42,8 @@ export const PAGES = [
     access: 'anonymous',
     prerender: true,
     renderParams: { mode: ['register'] },
+    // §2's name for the mode: a tab that says "Sign in" over the registration form misleads.
+    titleParams: { mode: { register: 'Register' } },
   },
   {
     path: 'support',
@@ -76,8 +80,17 @@ export type PagePath = (typeof PAGES)[number]['path'];
 
 export const NOT_FOUND_PAGE: PageInfo = { path: '*', title: 'Page not found', access: 'all' };
 
-/** §2: paths that only redirect. The server answers them with a redirect, the router with <Navigate>. */
-export const REDIRECTS: Readonly<Record<string, string>> = { '': '/download', signup: '/login' };
+/**
+ * Paths that only redirect. The server answers them with a redirect, the router with <Navigate>.
+ * §2's '/' and '/signup'; '/register' and '/forgot-password' are what people type for the login
+ * page's two modes (issue 27): the register mode, and sign-in, where Forgot password? is.
+ */
+export const REDIRECTS: Readonly<Record<string, string>> = {
+  '': '/download',
+  signup: '/login',
+  register: '/login?mode=register',
+  'forgot-password': '/login',
+};
 
 function routePath(pathname: string): string {
   return pathname.replace(/^\/+/, '').replace(/\/+$/, '');
@@ -88,15 +101,49 @@ export function redirectFor(pathname: string): string | undefined {
   return REDIRECTS[routePath(pathname)];
 }
 
+/**
+ * The redirect of a requested path and query (`?a=1`, or ''), or undefined for a page: the
+ * request's query goes along, and the target's own parameters (mode=register) win over it.
+ */
+export function redirectLocation(pathname: string, search: string): string | undefined {
+  const target = redirectFor(pathname);
+  if (target === undefined) return undefined;
+  const targetQuery = target.split('?')[1];
+  if (targetQuery === undefined) return `${target}${search}`;
+  const nameOf = (pair: string) => pair.split('=')[0];
+  const targetNames = new Set(targetQuery.split('&').map(nameOf));
+  const kept = search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((pair) => pair !== '' && !targetNames.has(nameOf(pair)));
+  return [target, ...kept].join('&');
+}
+
 /** The page a browser path shows (a redirecting path: the page it leads to). */
 export function pageFor(pathname: string): PageInfo {
-  const target = redirectFor(pathname);
+  const target = redirectFor(pathname)?.split('?')[0];
   const path = routePath(target ?? pathname);
   if (path === 'admin' || path.startsWith('admin/')) return PAGES.find((p) => p.path === 'admin/*') ?? NOT_FOUND_PAGE;
   return PAGES.find((p) => p.path === path) ?? NOT_FOUND_PAGE;
 }
 
+/** The query of a page's URL, as far as its title reads it (URLSearchParams is one). */
+export interface PageQuery {
+  get(name: string): string | null;
+}
+
+const NO_QUERY: PageQuery = { get: () => null };
+
+/** A page's own title, for the query parameters it is shown with (the login page's register mode). */
+export function pageTitle(page: PageInfo, query: PageQuery = NO_QUERY): string {
+  for (const [name, titles] of Object.entries(page.titleParams ?? {})) {
+    const value = query.get(name);
+    if (value !== null && Object.hasOwn(titles, value)) return titles[value] as string;
+  }
+  return page.title;
+}
+
 /** The document title of a page: where the user is, then the product. */
-export function documentTitle(page: PageInfo): string {
-  return `${page.title} · ${SITE}`;
+export function documentTitle(page: PageInfo, query?: PageQuery): string {
+  return `${pageTitle(page, query)} · ${SITE}`;
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BOOT_ATTRIBUTE, type BootData } from '../../contract/boot';
 import type { SageBuild } from '../../contract/builds';
 import type { RuntimeConfig } from '../../contract/config';
-import { documentTitle, pageFor, redirectFor, type PageInfo } from '../../contract/pages';
+import { documentTitle, pageFor, pageTitle, redirectFor, redirectLocation, type PageInfo } from '../../contract/pages';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
 import type { CurrentUser } from '../../contract/user';
 import { sessionToken } from '../http/sessionCookie';
@@ -67,9 +67,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
   const template = loadTemplate(options.clientDir);
   const cache = new Map<string, CompressedBody>();
 
-  function documentFor(page: PageInfo, boot: BootData, rendered: { html: string; styles: string } | null): string {
+  function documentFor(page: PageInfo, query: URLSearchParams, boot: BootData, rendered: { html: string; styles: string } | null): string {
     const head = [
-      `<title>${escapeHtml(documentTitle(page))}</title>`,
+      `<title>${escapeHtml(documentTitle(page, query))}</title>`,
       page.description ? `<meta name="description" content="${escapeHtml(page.description)}" />` : '',
       rendered?.styles ?? '',
     ].join('');
@@ -102,12 +102,13 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
     // A signed-in user's page holds their data: rendered for each request, never kept, and
     // compressed per response (at the dynamic settings), not at the settings of a kept page.
-    if (currentUser) return documentFor(page, boot, await render(request, page, renderUrl, boot));
+    if (currentUser) return documentFor(page, url.searchParams, boot, await render(request, page, renderUrl, boot));
 
-    const key = JSON.stringify([page.path, prerender, params, boot.currentBuild ?? null]);
+    // The title is part of the key: a page can be titled by its query (contract/pages.ts titleParams) without being pre-rendered.
+    const key = JSON.stringify([page.path, pageTitle(page, url.searchParams), prerender, params, boot.currentBuild ?? null]);
     const cached = cache.get(key);
     if (cached) return cached;
-    const body = compressBody(documentFor(page, boot, await render(request, page, renderUrl, boot)));
+    const body = compressBody(documentFor(page, url.searchParams, boot, await render(request, page, renderUrl, boot)));
     if (cache.size >= MAX_CACHED_PAGES) cache.delete(cache.keys().next().value as string);
     cache.set(key, body);
     return body;
@@ -115,9 +116,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
 
   return async function servePage(request: FastifyRequest, reply: FastifyReply) {
     const url = requestUrl(request.url);
-    const target = redirectFor(url.pathname);
-    // §2: '/' and '/signup' only redirect; the server does it, saving the browser a round trip.
-    if (target) return reply.redirect(`${target}${url.search}`, 302);
+    const target = redirectLocation(url.pathname, url.search);
+    // Paths that only redirect ('/', '/signup', '/register'…): the server does it, saving the browser a round trip.
+    if (target) return reply.redirect(target, 302);
     const page = pageFor(url.pathname);
     const hasCookie = sessionToken(request) !== undefined;
     const currentUser = hasCookie ? await options.currentUser(request) : null;

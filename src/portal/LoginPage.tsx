@@ -1,7 +1,8 @@
 import { Alert, Box, Button, Checkbox, Container, Divider, FormControlLabel, Link, Paper, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { documentTitle, pageFor } from '../../contract/pages';
 import { useRuntimeConfig } from '../runtimeConfig';
 import { epicSignInUrl } from '../api/auth';
 import { assignLocation } from '../browser';
@@ -26,6 +27,8 @@ const TEXT: Record<LoginMode, { heading: string; submit: string; switchPrompt: s
   },
 };
 
+const LOGIN_PAGE = pageFor('/login');
+
 /** A registered checkbox's props for MUI's Checkbox, which takes its input's ref in slotProps. */
 function checkboxField({ ref, ...field }: UseFormRegisterReturn) {
   return { ...field, slotProps: { input: { ref } } };
@@ -44,6 +47,11 @@ export function LoginPage() {
   const busy = submit.isPending;
   const text = TEXT[mode];
   const { epicSignIn } = useRuntimeConfig();
+
+  // The tab names the mode on screen, also after a toggle, which leaves the URL as it was.
+  useEffect(() => {
+    document.title = documentTitle(LOGIN_PAGE, new URLSearchParams({ mode }));
+  }, [mode]);
 
   function send({ email, password, rememberMe = false }: LoginFormValues) {
     if (!busy) submit.mutate({ mode, email, password, rememberMe });

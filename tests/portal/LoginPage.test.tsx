@@ -67,6 +67,22 @@ describe('LoginPage modes', () => {
     expect(screen.queryByLabelText(/^Confirm Password/)).not.toBeInTheDocument();
   });
 
+  it('titles the document by the mode on screen, also after a toggle', async () => {
+    const u = userEvent.setup();
+    renderScreen(<LoginPage />, '/login?mode=register');
+    await waitFor(() => expect(document.title).toBe('Register · Sage Dashboard'));
+    await u.click(screen.getByRole('button', { name: 'Sign in instead' }));
+    await waitFor(() => expect(document.title).toBe('Sign in · Sage Dashboard'));
+    await u.click(screen.getByRole('button', { name: 'Create an account' }));
+    await waitFor(() => expect(document.title).toBe('Register · Sage Dashboard'));
+  });
+
+  it('titles the document Sign in in sign-in mode', async () => {
+    document.title = 'elsewhere';
+    renderScreen(<LoginPage />, '/login');
+    await waitFor(() => expect(document.title).toBe('Sign in · Sage Dashboard'));
+  });
+
   it('shows and hides the password', async () => {
     const u = userEvent.setup();
     renderScreen(<LoginPage />, '/login');
