@@ -90,10 +90,19 @@ export const UNREADABLE_ANSWER = 'The server sent an answer this page does not u
  * status text for 5xx, else the server's message (its body text when not ours); a network failure
  * has status NO_ANSWER and the browser's own text. Screens run these through `useMutation`.
  */
-export async function post<T = unknown>(path: string, schema: AnswerSchema<T> | null = null, body?: unknown): Promise<T> {
+export function post<T = unknown>(path: string, schema: AnswerSchema<T> | null = null, body?: unknown): Promise<T> {
+  return write('POST', path, schema, body);
+}
+
+/** `post`'s twin for a DELETE (ending a session, say): the same answers and failures. */
+export function remove<T = unknown>(path: string, schema: AnswerSchema<T> | null = null, body?: unknown): Promise<T> {
+  return write('DELETE', path, schema, body);
+}
+
+async function write<T>(method: 'POST' | 'DELETE', path: string, schema: AnswerSchema<T> | null, body: unknown): Promise<T> {
   let res: Response;
   try {
-    res = await request(path, { method: 'POST', body });
+    res = await request(path, { method, body });
   } catch (err) {
     throw new HttpError({ status: NO_ANSWER, message: err instanceof Error ? err.message : String(err) });
   }

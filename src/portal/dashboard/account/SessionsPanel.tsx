@@ -1,0 +1,321 @@
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Skeleton,
+  Stack,
+  Typography,
+} from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import type { AccountSession, PluginInstall } from '../../../../contract/accountSessions';
+import { ACCOUNT_SESSIONS_QUERY_KEY, endOtherSessions, endSession, forgetInstall, useAccountSessions } from '../../../api/accountSessions';
+import { USER_QUERY_KEY } from '../../../authProvider/session';
+import { assignLocation } from '../../../browser';
+import { useToast } from '../../../ui/toast';
+import { formatMoment, installName, networkText, otherSessions, sessionName } from './sessionsRules';
+
+const HEADING_ID = 'account-sessions-heading';
+export const END_FAILED = 'Failed to end the session';
+export const FORGET_FAILED = 'Failed to forget the install';
+
+/** One row of a stacked list: what it is and its facts, its action beside it (below it on a phone). */
+function ListRow({ title, facts, action }: { title: ReactNode; facts: [label: string, value: string][]; action: ReactNode }) {
+  return (
+    <Box
+      component="li"
+      sx={{
+        display: 'flex',
+        flexDirection: { xs: 'column', sm: 'row' },
+        alignItems: { xs: 'stretch', sm: 'center' },
+        justifyContent: 'space-between',
+        gap: 1.5,
+        py: 1.5,
+        borderTop: 1,
+        borderColor: 'divider',
+        '&:first-of-type': { borderTop: 0 },
+      }}
+    >
+      <Box sx={{ minWidth: 0 }}>
+        {title}
+        <Box component="dl" sx={{ m: 0, mt: 0.5, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1, rowGap: 0.25 }}>
+          {facts.map(([label, value]) => (
+            <Box key={label} sx={{ display: 'contents' }}>
+              <Typography component="dt" variant="body2" color="text.secondary">
+                {label}
+              </Typography>
+              <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+                {value}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      </Box>
+      <Box sx={{ flexShrink: 0 }}>{action}</Box>
+    </Box>
+  );
+}
+
+const listSx = { listStyle: 'none', m: 0, p: 0 } as const;
+
+/** Asks before something the user may not mean: ending this browser's own session, or every other one. */
+function ConfirmDialog(props: {
+  open: boolean;
+  title: string;
+  text: string;
+  confirmLabel: string;
+  busyLabel: string;
+  busy: boolean;
+  error: Error | null;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const textId = useId();
+  return (
+    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} aria-labelledby={titleId} aria-describedby={textId}>
+      <DialogTitle id={titleId}>{props.title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText id={textId}>{props.text}</DialogContentText>
+        {/* In the dialog, not a toast: the open dialog hides the rest of the page from screen readers. */}
+        {props.error && (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {props.error.message || END_FAILED}
+          </Alert>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={props.onClose} disabled={props.busy}>
+          Cancel
+        </Button>
+        <Button variant="contained" color="error" onClick={props.onConfirm} disabled={props.busy}>
+          {props.busy ? props.busyLabel : props.confirmLabel}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function Sessions({ sessions }: { sessions: AccountSession[] }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [confirming, setConfirming] = useState<'this' | 'others' | null>(null);
+  const others = sessions.filter((s) => !s.current).length;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ACCOUNT_SESSIONS_QUERY_KEY });
+
+  const end = useMutation({
+    mutationFn: (session: AccountSession) => endSession(session.id),
+    onSuccess: ({ signedOut }, session) => {
+      if (signedOut) {
+        // As a sign-out: the current user changes, and a full navigation leaves nothing of this account behind.
+        queryClient.setQueryData(USER_QUERY_KEY, null);
+        assignLocation('/login');
+        return;
+      }
+      toast({ title: 'Session ended', description: `${sessionName(session)} is signed out.` });
+      void refresh();
+    },
+    onError: (error, session) => {
+      // An error about this browser's own session is said in its dialog.
+      if (!session.current) toast({ title: 'Error', description: error.message || END_FAILED, variant: 'destructive' });
+      void refresh();
+    },
+  });
+
+  const endOthers = useMutation({
+    mutationFn: endOtherSessions,
+    onSuccess: ({ ended }) => {
+      setConfirming(null);
+      toast({ title: 'Signed out everywhere else', description: `${otherSessions(ended)} ended.` });
+      void refresh();
+    },
+  });
+
+  const current = sessions.find((s) => s.current);
+  const open = (which: 'this' | 'others') => {
+    end.reset();
+    endOthers.reset();
+    setConfirming(which);
+  };
+
+  return (
+    <Stack spacing={1.5}>
+      <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
+        Browsers
+      </Typography>
+      <Box component="ul" sx={listSx}>
+        {sessions.map((session) => {
+          const name = sessionName(session);
+          const busy = end.isPending && end.variables?.id === session.id;
+          return (
+            <ListRow
+              key={session.id}
+              title={
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                  <Typography component="span" sx={{ fontWeight: 500 }}>
+                    {name}
+                  </Typography>
+                  {session.current && <Chip label="This device" size="small" color="primary" variant="outlined" />}
+                </Stack>
+              }
+              facts={[
+                ['Network', networkText(session.ipNetwork)],
+                ['Signed in', formatMoment(session.createdAt)],
+                ['Last active', formatMoment(session.lastSeenAt)],
+              ]}
+              action={
+                <Button
+                  variant="outlined"
+                  size="small"
+                  aria-label={session.current ? `End ${name} (this device)` : `End ${name}`}
+                  disabled={busy}
+                  onClick={() => (session.current ? open('this') : end.mutate(session))}
+                >
+                  {busy ? 'Ending...' : 'End'}
+                </Button>
+              }
+            />
+          );
+        })}
+      </Box>
+      {others > 0 && (
+        <Box>
+          <Button variant="outlined" color="error" onClick={() => open('others')}>
+            Sign out everywhere else
+          </Button>
+        </Box>
+      )}
+      <ConfirmDialog
+        open={confirming === 'this'}
+        title="Sign out of this browser?"
+        text="Ending this browser's session signs you out of Sage here. Your other sessions stay signed in."
+        confirmLabel="Sign out"
+        busyLabel="Signing out..."
+        busy={end.isPending || end.isSuccess}
+        error={end.error}
+        onConfirm={() => current && end.mutate(current)}
+        onClose={() => setConfirming(null)}
+      />
+      <ConfirmDialog
+        open={confirming === 'others'}
+        title="Sign out everywhere else?"
+        text={`${otherSessions(others)} will be signed out. This browser stays signed in. Plugin installs are not signed out: to sign them out, reissue your license.`}
+        confirmLabel={`Sign out ${otherSessions(others)}`}
+        busyLabel="Signing out..."
+        busy={endOthers.isPending}
+        error={endOthers.error}
+        onConfirm={() => endOthers.mutate()}
+        onClose={() => setConfirming(null)}
+      />
+    </Stack>
+  );
+}
+
+function Installs({ installs }: { installs: PluginInstall[] }) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const forget = useMutation({
+    mutationFn: (install: PluginInstall) => forgetInstall(install.id),
+    onSuccess: (_answer, install) => toast({ title: 'Install forgotten', description: `${installName(install)} is no longer listed.` }),
+    onError: (error) => toast({ title: 'Error', description: error.message || FORGET_FAILED, variant: 'destructive' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ACCOUNT_SESSIONS_QUERY_KEY }),
+  });
+
+  return (
+    <Stack spacing={1.5}>
+      <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
+        Plugin installs
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        All your installs share your license. Forgetting one only removes it from this list; it stays signed in. To sign every install out,
+        reissue your license in the License panel.
+      </Typography>
+      {installs.length === 0 ? (
+        <Typography variant="body2">No Sage plugin install has signed in yet.</Typography>
+      ) : (
+        <Box component="ul" sx={listSx}>
+          {installs.map((install) => {
+            const name = installName(install);
+            const busy = forget.isPending && forget.variables?.id === install.id;
+            return (
+              <ListRow
+                key={install.id}
+                title={
+                  <Typography component="span" sx={{ fontWeight: 500 }}>
+                    {name}
+                  </Typography>
+                }
+                facts={[
+                  ['Signed in', formatMoment(install.createdAt)],
+                  ['Last used', formatMoment(install.lastUsedAt)],
+                ]}
+                action={
+                  <Button
+                    variant="outlined"
+                    size="small"
+                    aria-label={`Forget ${name}`}
+                    disabled={busy}
+                    onClick={() => forget.mutate(install)}
+                  >
+                    {busy ? 'Forgetting...' : 'Forget'}
+                  </Button>
+                }
+              />
+            );
+          })}
+        </Box>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * The Account section's first panel (issue 27), "Where you're signed in": each browser signed in
+ * to the account (this one marked) and each Sage plugin install, with a way to end a session,
+ * every session but this one, or forget an install.
+ */
+export function SessionsPanel() {
+  const { data, isPending, isError, error } = useAccountSessions();
+
+  let body: ReactNode;
+  if (isPending) {
+    body = (
+      <Stack role="status" aria-label="Loading where you're signed in" aria-busy spacing={1}>
+        <Skeleton variant="text" width="50%" />
+        <Skeleton variant="rounded" height={56} />
+        <Skeleton variant="rounded" height={56} />
+      </Stack>
+    );
+  } else if (isError) {
+    body = <Alert severity="error">{error.message || "Unable to load where you're signed in"}</Alert>;
+  } else {
+    body = (
+      <Stack spacing={3}>
+        <Sessions sessions={data.sessions} />
+        <Installs installs={data.installs} />
+      </Stack>
+    );
+  }
+
+  return (
+    <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
+      <CardContent>
+        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
+          Where you&apos;re signed in
+        </Typography>
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          The browsers and Sage plugin installs signed in to your account. If you do not recognise one, end it.
+        </Typography>
+        {body}
+      </CardContent>
+    </Card>
+  );
+}
