@@ -226,6 +226,13 @@ export const AUDIT_ACTIONS = [
   'user.credits.grant',
   'user.credits.deduct',
   'user.credits.refund',
+  // A customer's own changes (issue 27); their own license reissue is 'license.reissue' with them as actor.
+  'account.password.change',
+  'account.session.end',
+  'account.sessions.end_others',
+  'account.install.forget',
+  'account.email.change',
+  'account.delete',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -213,6 +213,7 @@ export async function buildApp(deps: AppDeps) {
         ['reset token', services.passwordReset.purgeExpired],
         ['sign-in flow', services.epicSignIn.purgeExpired],
         ['email verification', services.emailVerification.purgeExpired],
+        ['e-mail change link', services.emailChange.purgeExpired],
         ['hand-off code', services.pluginHandOff.purgeExpired],
         ['usage event', () => services.metering.prune(config.usage.retentionDays)],
       ] as const) {

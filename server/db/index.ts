@@ -16,6 +16,10 @@ import * as m009 from './migrations/009_account_control';
 import * as m010 from './migrations/010_subscription_tallies';
 import * as m011 from './migrations/011_chat_session_owners';
 import * as m012 from './migrations/012_usage_metering';
+import * as m013 from './migrations/013_account_sessions';
+import * as m014 from './migrations/014_password_change_required';
+import * as m015 from './migrations/015_email_changes';
+import * as m016 from './migrations/016_keep_accounting_rows';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -105,6 +109,10 @@ const migrations: Record<string, Migration> = {
   '010_subscription_tallies': m010,
   '011_chat_session_owners': m011,
   '012_usage_metering': m012,
+  '013_account_sessions': m013,
+  '014_password_change_required': m014,
+  '015_email_changes': m015,
+  '016_keep_accounting_rows': m016,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

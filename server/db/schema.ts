@@ -21,6 +21,11 @@ export interface UsersTable {
   /** When a session was last started for the user, and how (migration 009); null before the first. */
   last_sign_in_at: number | null;
   last_sign_in_method: SignInMethod | null;
+  /**
+   * 1 while the account must set its own password, in place of a one-time one (migration 014).
+   * Optional here only so that rows written whole (tests, seeds) may leave it to the default 0.
+   */
+  password_change_required?: number;
 }
 
 /** How a session was started: Sign in with Epic, or the legacy e-mail and password. */
@@ -34,6 +39,11 @@ export interface SessionsTable {
   created_at: number;
   last_seen_at: number;
   expires_at: number;
+  /** Public random id (migration 013); null only for a session a previous release started during its rolling restart. */
+  id: string | null;
+  /** The browser's user agent, cut short, and its address shortened to its network, at sign-in; null before migration 013. */
+  user_agent: string | null;
+  ip_network: string | null;
 }
 
 export interface PasswordResetTokensTable {
@@ -80,6 +90,20 @@ export interface SignInFlowsTable {
   ue_message: string | null;
   created_at: number;
   expires_at: number;
+  /** The engine and plugin versions the plugin said at the start (migration 013). */
+  plugin_engine_version: string | null;
+  plugin_version: string | null;
+}
+
+/** A requested change of a user's e-mail: the link mailed to the new address; single use (migration 015). */
+export interface EmailChangesTable {
+  token_hash: string;
+  user_id: string;
+  /** Lower-cased. */
+  new_email: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** A verification mail's link; single use, for one e-mail of one sign-in flow. */
@@ -105,6 +129,21 @@ export interface PluginHandOffCodesTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** Carried from the flow: the exchange records them with the install (migration 013). */
+  engine_version: string | null;
+  plugin_version: string | null;
+}
+
+/** A plugin install of a user, recorded at its hand-off (migration 013); all share the user's license token. */
+export interface PluginInstallsTable {
+  id: string;
+  user_id: string;
+  engine_version: string | null;
+  plugin_version: string | null;
+  /** The hand-off that recorded it. */
+  created_at: number;
+  /** Its last token call that named it (X-Sage-Install), to the minute; else its hand-off. */
+  last_used_at: number;
 }
 
 /** Stripe's catalogue as last synced; `images` and `metadata` are JSON text. */
@@ -181,7 +220,8 @@ export interface BillingEventsTable {
 /** Query credits bought with one-time packs (positive) or spent (negative). */
 export interface CreditLedgerTable {
   id: string;
-  user_id: string;
+  /** Null once the user is deleted: the entry stays for accounting, without the person (migration 016). */
+  user_id: string | null;
   amount: number;
   reason: string;
   source: string;
@@ -349,4 +389,6 @@ export interface Database {
   usage_periods: UsagePeriodsTable;
   usage_events: UsageEventsTable;
   usage_daily: UsageDailyTable;
+  plugin_installs: PluginInstallsTable;
+  email_changes: EmailChangesTable;
 }

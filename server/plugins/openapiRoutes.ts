@@ -119,6 +119,79 @@ const ROUTES: Record<string, RouteDoc> = {
   },
   'POST /api/forgot-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
   'POST /api/reset-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
+  'GET /api/account/sessions': { tag: ACCOUNT, security: SESSION },
+  'DELETE /api/account/sessions/:id': {
+    tag: ACCOUNT,
+    security: SESSION,
+    errors: { 404: 'The user has no session with this id (not_found)' },
+  },
+  'POST /api/account/sessions/end-others': { tag: ACCOUNT, security: SESSION },
+  'DELETE /api/account/installs/:id': {
+    tag: ACCOUNT,
+    security: SESSION,
+    errors: { 404: 'The user has no plugin install with this id (not_found)' },
+  },
+  'GET /api/account/password': { tag: ACCOUNT, security: SESSION },
+  'POST /api/account/password': {
+    tag: ACCOUNT,
+    security: SESSION,
+    limited: true,
+    errors: {
+      400: 'The current password is wrong (wrong_password)',
+      409: 'The account signs in with Epic and has no password (no_password), or its password changed meanwhile (conflict)',
+    },
+  },
+  'POST /api/account/license/reissue': { tag: ACCOUNT, security: SESSION, limited: true },
+  'GET /api/account/email': { tag: ACCOUNT, security: SESSION },
+  'POST /api/account/email': {
+    tag: ACCOUNT,
+    security: SESSION,
+    limited: true,
+    errors: {
+      400: "The address is already the account's (same_email), or the current password is missing (current_password_required) or wrong (wrong_password)",
+      403: 'An account without a password whose sign-in here is over an hour old: sign in with Epic again (reauthentication_required)',
+      409: 'Another account has this e-mail (email_taken)',
+      502: 'The mail to the new address could not be sent (mail_failed)',
+    },
+  },
+  // The link in the mail; its token is the credential.
+  'GET /api/account/email/confirm': {
+    tag: ACCOUNT,
+    security: PUBLIC,
+    limited: true,
+    redirect:
+      'Changes the e-mail once per link: to /dashboard?emailChange=<outcome>#account (changed, invalid_token, expired_token, email_taken, rate_limited, failed)',
+  },
+  'GET /api/account/invoices': {
+    tag: ACCOUNT,
+    security: SESSION,
+    limited: true,
+    errors: { 502: 'Stripe could not be read (payment_provider_error)', 503: 'Billing is not configured (billing_unavailable)' },
+  },
+  'GET /api/account/export': {
+    tag: ACCOUNT,
+    security: SESSION,
+    limited: true,
+    ok: {
+      200: {
+        description: 'Everything held about the user, as one JSON attachment sage-data-<date>.json (docs/account-data.md)',
+        content: { 'application/json': { schema: { type: 'object' } } },
+      },
+    },
+  },
+  'GET /api/account/deletion': { tag: ACCOUNT, security: SESSION },
+  'DELETE /api/account': {
+    tag: ACCOUNT,
+    security: SESSION,
+    limited: true,
+    errors: {
+      400: 'confirm is not the username (confirmation_mismatch), or the password is wrong (wrong_password)',
+      403: 'No password given and no Sign in with Epic in the last 10 minutes (reauthentication_required)',
+      409: 'The only admin (last_admin)',
+      502: 'Stripe did not cancel a subscription; nothing was deleted (subscription_not_cancelled)',
+      503: 'Billing is off while a subscription looks live; nothing was deleted (subscription_not_cancelled)',
+    },
+  },
 
   'GET /api/auth/login': {
     tag: EPIC,

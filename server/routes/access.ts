@@ -39,6 +39,7 @@ export const PUBLIC_ROUTES: Readonly<Record<string, string>> = {
   'GET /api/auth/callback': 'where Epic sends the browser back (a redirect)',
   'GET /api/auth/callback-internal': 'ends Epic sign-in after e-mail verification (a redirect)',
   'GET /api/email/verify': 'the link in the verification mail, opened in any browser (a redirect)',
+  'GET /api/account/email/confirm': 'the link in the e-mail change mail, opened in any browser (a redirect; its token is the credential)',
   'GET /api/stripe/subscription-update-success': 'where Stripe sends the browser back (a redirect; a session is optional)',
   // An Epic sign-in in progress: its sign-in cookie is the credential, there is no session yet.
   'GET /api/auth/status': 'the sign-in cookie (a session is optional)',

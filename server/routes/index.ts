@@ -8,6 +8,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, RouteContext } from '../http/types';
 import { denyUnlessPublic } from './access';
 import { accountRoutes } from './api/account';
+import { accountLicenseRoutes } from './api/account/license';
+import { accountPasswordRoutes } from './api/account/password';
+import { accountEmailRoutes } from './api/account/email';
+import { accountInvoiceRoutes } from './api/account/invoices';
+import { accountSessionRoutes } from './api/account/sessions';
+import { accountDataRoutes } from './api/account/data';
 import { adminConsoleRoutes } from './api/admin/console';
 import { adminUsageRoutes } from './api/admin/usage';
 import { analyticsLocationRoutes } from './api/analytics/location';
@@ -29,6 +35,14 @@ export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '': [healthRoutes],
   '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes],
+  '/api/account': [
+    accountLicenseRoutes,
+    accountPasswordRoutes,
+    accountSessionRoutes,
+    accountEmailRoutes,
+    accountInvoiceRoutes,
+    accountDataRoutes,
+  ],
   '/api/auth': [epicRoutes, pluginHandOffRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],

@@ -2,6 +2,13 @@ import type { Config } from '../config';
 import { pingDatabase, type Db } from '../db';
 import { DEV_SERVER_ORIGINS } from '../security';
 import { createAccountControlService } from './accountControl';
+import { createPluginInstallService } from './account/pluginInstalls';
+import { createAccountSessionService } from './account/sessions';
+import { createAccountPasswordService } from './account/password';
+import { createEmailChangeService } from './account/emailChange';
+import { createAccountInvoiceService } from './account/invoices';
+import { createAccountDeletionService } from './account/deletion';
+import { createAccountExportService } from './account/export';
 import { createAdminUserService } from './adminUsers';
 import { createAuditService } from './audit';
 import { createBillingService } from './billing';
@@ -112,11 +119,23 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: deps.config.publicUrl,
     onMailError: deps.onMailError,
   });
+  const pluginInstalls = createPluginInstallService(deps.db);
   const pluginHandOff = createPluginHandOffService({
     db: deps.db,
     subscriptionSummary: billing.summary,
     remaining: metering.remaining,
+    recordInstall: pluginInstalls.record,
     onHandOff: metrics.handOff,
+  });
+  // One deletion for the user's own and the console's (issue 27): Stripe first, then one transaction.
+  const accountDeletion = createAccountDeletionService({
+    db: deps.db,
+    audit,
+    gateway: stripeGateway,
+    mailer,
+    publicUrl: deps.config.publicUrl,
+    supportEmail: deps.config.runtime.supportEmail,
+    onMailError: deps.onMailError,
   });
   return {
     sessions,
@@ -129,8 +148,31 @@ export function createServices(deps: ServiceDeps) {
     billing,
     licenses,
     audit,
-    adminUsers: createAdminUserService({ db: deps.db, sessions, audit }),
+    adminUsers: createAdminUserService({ db: deps.db, sessions, audit, deletion: accountDeletion }),
     accountControl: createAccountControlService({ db: deps.db, sessions, audit, creditBalance: billing.creditBalance }),
+    pluginInstalls,
+    accountSessions: createAccountSessionService({ db: deps.db, sessions, installs: pluginInstalls, audit }),
+    accountPassword: createAccountPasswordService({
+      db: deps.db,
+      users,
+      sessions,
+      audit,
+      mailer,
+      publicUrl: deps.config.publicUrl,
+      onMailError: deps.onMailError,
+    }),
+    emailChange: createEmailChangeService({
+      db: deps.db,
+      users,
+      mailer,
+      audit,
+      publicUrl: deps.config.publicUrl,
+      supportEmail: deps.config.runtime.supportEmail,
+      onMailError: deps.onMailError,
+    }),
+    accountInvoices: createAccountInvoiceService({ db: deps.db, gateway: stripeGateway }),
+    accountDeletion,
+    accountExport: createAccountExportService(deps.db),
     messages: createMessageService(deps.db),
     metering,
     credits: createCreditService({ db: deps.db, audit }),

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { EXPORTS_PER_HOUR } from '../../contract/accountData';
 
 export interface RateLimitRule {
   /** How many attempts the window allows. */
@@ -72,6 +73,35 @@ export const INGESTION_RATE_LIMITS = {
 /** Billing writes each create a Stripe session (or re-read Stripe): generous for a person, bounded for a script. */
 export const BILLING_RATE_LIMITS = {
   writesPerUser: { limit: 30, windowMs: 15 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
+/** A customer's own password and license (issue 27), per signed-in user. */
+export const ACCOUNT_SECURITY_RATE_LIMITS = {
+  /** Like sign-in's per-account rule: counted before scrypt; a success gives its attempt back. */
+  passwordChangePerUser: { limit: 10, windowMs: 15 * 60_000 },
+  /** Each reissue signs every plugin install out: a few an hour is plenty for a person. */
+  licenseReissuePerUser: { limit: 5, windowMs: 60 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
+/** Changing the account's e-mail (issue 27): each request mails a link and may check a password. */
+export const ACCOUNT_EMAIL_RATE_LIMITS = {
+  requestsPerUser: { limit: 5, windowMs: 60 * 60_000 },
+  requestsPerIp: { limit: 20, windowMs: 60 * 60_000 },
+  /** The mail's link, opened by anyone: as the verification link. */
+  linkPerIp: { limit: 30, windowMs: 15 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
+/** The account's invoices are read from Stripe on each request: plenty for a person, bounded for a script. */
+export const ACCOUNT_INVOICE_RATE_LIMITS = {
+  readsPerUser: { limit: 60, windowMs: 15 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
+/** The customer's data (issue 27), per signed-in user. */
+export const ACCOUNT_DATA_RATE_LIMITS = {
+  /** Each download reads every row the user has. */
+  exportsPerUser: { limit: EXPORTS_PER_HOUR, windowMs: 60 * 60_000 },
+  /** Each attempt may check a password with scrypt: no guessing through the deletion. */
+  deletionAttemptsPerUser: { limit: 10, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export function createMemoryRateLimiter(): RateLimiter {

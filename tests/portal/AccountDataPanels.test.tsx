@@ -29,7 +29,7 @@ describe('Your data panel (issue 27)', () => {
   it('offers the whole file as a download, under its heading, and says what is left out', () => {
     renderScreen(<ExportPanel />, '/dashboard#account');
     const panel = screen.getByRole('region', { name: 'Your data' });
-    expect(within(panel).getByRole('heading', { level: 3, name: 'Your data' })).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { level: 2, name: 'Your data' })).toBeInTheDocument();
     const link = within(panel).getByRole('link', { name: 'Download my data' });
     expect(link).toHaveAttribute('href', '/api/account/export');
     expect(link).toHaveAttribute('download');
@@ -64,7 +64,7 @@ describe('Delete account panel (issue 27)', () => {
   it('says what is deleted and what is kept, under its heading', () => {
     openPanel(PASSWORD_ACCOUNT);
     const panel = screen.getByRole('region', { name: 'Delete account' });
-    expect(within(panel).getByRole('heading', { level: 3, name: 'Delete account' })).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { level: 2, name: 'Delete account' })).toBeInTheDocument();
     expect(within(panel).getByText(/cannot be undone/)).toBeInTheDocument();
     expect(within(panel).getByText(/^Deleted: your profile/)).toBeInTheDocument();
     expect(within(panel).getByText(/^Ended at once: your subscriptions/)).toBeInTheDocument();

@@ -32,7 +32,7 @@ async function openPanel(account: AccountEmail, routes: Parameters<typeof stubFe
 describe('E-mail panel (issue 27)', () => {
   it('shows a legacy account its address and whether it is verified, and asks for the password to change it', async () => {
     await openPanel(LEGACY);
-    expect(screen.getByRole('heading', { level: 3, name: 'E-mail' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'E-mail' })).toBeInTheDocument();
     expect(within(panel()).getByText('ada@example.com')).toBeInTheDocument();
     expect(within(panel()).getByText('Not verified')).toBeInTheDocument();
     expect(within(panel()).queryByText('Linked Epic account')).not.toBeInTheDocument();

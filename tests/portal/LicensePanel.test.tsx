@@ -22,7 +22,7 @@ describe('License panel (issue 27)', () => {
   it('explains what reissuing does, under its heading', () => {
     openPanel();
     expect(screen.getByRole('region', { name: 'License' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 3, name: 'License' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'License' })).toBeInTheDocument();
     expect(screen.getByText(/every install must sign in again/)).toBeInTheDocument();
   });
 

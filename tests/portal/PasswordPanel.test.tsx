@@ -32,7 +32,7 @@ describe('Password panel (issue 27)', () => {
   it('asks for the current password and the new one twice, under its heading', async () => {
     await openPanel();
     expect(screen.getByRole('region', { name: 'Password' })).toBeInTheDocument();
-    expect(screen.getByRole('heading', { level: 3, name: 'Password' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Password' })).toBeInTheDocument();
     for (const field of [current(), next(), confirm()]) {
       expect(field).toBeRequired();
       expect(field).toHaveAttribute('type', 'password');

@@ -14,6 +14,7 @@ import {
   uniqueTag,
   userRow,
 } from './adminFlow';
+import { ERASED } from '../../server/services/account/deletionRules';
 import { databases, errorBody, useTestServer, type TestClient } from './harness';
 
 const HOUR = 3_600_000;
@@ -347,10 +348,8 @@ describe.each(databases)('admin users on $label', (database) => {
     expect((await admin.client.get(`/api/admin/users/${member.id}`)).statusCode).toBe(404);
     expect(await db.selectFrom('sessions').select('token_hash').where('user_id', '=', member.id).execute()).toEqual([]);
     expect(await db.selectFrom('ai_threads').select('id').where('user_id', '=', member.id).execute()).toEqual([]);
-    // The stored message stays (the AI service's record), no longer tied to anyone.
-    expect(
-      (await db.selectFrom('stored_messages').select('user_id').where('id', '=', messageId).executeTakeFirstOrThrow()).user_id,
-    ).toBeNull();
+    // Their stored messages go with them (services/account/deletion.ts, docs/account-data.md).
+    expect(await db.selectFrom('stored_messages').select('user_id').where('id', '=', messageId).executeTakeFirst()).toBeUndefined();
   });
 
   it('records every admin write in the audit log, newest first, without secrets', async () => {
@@ -382,14 +381,15 @@ describe.each(databases)('admin users on $label', (database) => {
       ...who,
       targetType: 'user',
       targetId: row!.id,
-      before: { username: 'before-name', email: row!.email, status: 'Active', isAdmin: false },
-      after: { username: 'after-name', email: row!.email, status: 'Suspended', isAdmin: false },
+      // The user was deleted since: the entry keeps what was done, not who it was (docs/account-data.md).
+      before: { username: ERASED, email: ERASED, status: 'Active', isAdmin: false },
+      after: { username: ERASED, email: ERASED, status: 'Suspended', isAdmin: false },
     });
     expect(deleted).toMatchObject({
       ...who,
       targetType: 'user',
       targetId: row!.id,
-      before: { username: 'after-name', status: 'Suspended' },
+      before: { status: 'Suspended', isAdmin: false },
       after: null,
     });
     expect(released).toMatchObject({

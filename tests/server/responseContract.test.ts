@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { currentUserSchema } from '../../contract/user';
 import type * as Users from '../../server/services/users';
 import { PASSWORD, databases, uniqueEmail, useTestServer } from './harness';
@@ -25,7 +26,8 @@ describe.each(databases)('answers shaped by the contract on $label', (database) 
     const response = await browser.get('/api/user');
     expect(response.statusCode).toBe(200);
     const body = response.json<Record<string, unknown>>();
-    expect(Object.keys(body).sort()).toEqual(Object.keys(currentUserSchema.shape).sort());
+    // Every field the contract requires, and none it does not name (passwordChangeRequired, optional, is sent only while it holds).
+    expect(Object.keys(body).sort()).toEqual(Object.keys(z.strictObject(currentUserSchema.shape).parse(body)).sort());
     expect(response.body).not.toMatch(/licenseToken|passwordHash|scrypt/);
   });
 });

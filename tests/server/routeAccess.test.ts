@@ -23,6 +23,9 @@ const FORBIDDEN = { error: 'forbidden', message: 'Admins only' };
 const VALID_BODY: Record<string, unknown> = {
   'POST /api/stripe/create-checkout-session': { priceId: 'price_1', productId: 'prod_1' },
   'POST /api/stripe/resume-subscription': { subscriptionId: 'sub_1' },
+  'POST /api/account/password': { currentPassword: 'one-time-password', newPassword: 'a-password-of-my-own' },
+  'POST /api/account/email': { newEmail: 'new-address@example.com' },
+  'DELETE /api/account': { confirm: 'someone' },
 };
 
 /** A path the route matches: its parameters filled in (`:product` must be a known product). */

@@ -12,16 +12,17 @@ const subscriptions = DASHBOARD_SECTIONS.find((s) => s.id === 'subscriptions');
 const usage = DASHBOARD_SECTIONS.find((s) => s.id === 'usage');
 
 describe('dashboard sections (§2)', () => {
-  it('defines General, Subscriptions and Usage, all enabled', () => {
+  it('defines General, Subscriptions, Usage and Account, all enabled', () => {
     expect(DASHBOARD_SECTIONS.map((s) => [s.id, s.label, s.enabled])).toEqual([
       ['general', 'General', true],
       ['subscriptions', 'Subscriptions', true],
       ['usage', 'Usage', true],
+      ['account', 'Account', true],
     ]);
   });
 
   it('lists the enabled sections in the sidebar', () => {
-    expect(visibleSections().map(sectionHash)).toEqual(['#general', '#subscriptions', '#usage']);
+    expect(visibleSections().map(sectionHash)).toEqual(['#general', '#subscriptions', '#usage', '#account']);
   });
 
   it.each<[string, SectionResolution]>([
@@ -42,6 +43,6 @@ describe('dashboard sections (§2)', () => {
   it('a disabled section stays known but is not found, and leaves the sidebar', () => {
     const sections = DASHBOARD_SECTIONS.map((s) => ({ ...s, enabled: s.id !== 'subscriptions' }));
     expect(resolveSection('#subscriptions', sections)).toEqual({ kind: 'not-found' });
-    expect(visibleSections(sections).map(sectionHash)).toEqual(['#general', '#usage']);
+    expect(visibleSections(sections).map(sectionHash)).toEqual(['#general', '#usage', '#account']);
   });
 });

@@ -11,6 +11,8 @@ import { DEFAULT_SECTION_HASH, resolveSection, type DashboardSection } from './s
 
 // Its tables, bar and chart load when the section is opened, not with every visit to the dashboard.
 const UsageSection = lazy(() => import('./UsageSection').then((m) => ({ default: m.UsageSection })));
+// The Account section's panels and forms likewise (issue 27: first-visit budgets hold).
+const AccountSection = lazy(() => import('./account/AccountSection').then((m) => ({ default: m.AccountSection })));
 
 const SIDEBAR_WIDTH = 240;
 const SIDEBAR_ID = 'dashboard-sidebar';
@@ -36,6 +38,12 @@ function SectionView({ section, onBack }: { section: DashboardSection; onBack: (
       return (
         <Suspense fallback={<SectionLoading label="Loading the Usage section" />}>
           <UsageSection />
+        </Suspense>
+      );
+    case 'account':
+      return (
+        <Suspense fallback={<SectionLoading label="Loading the Account section" />}>
+          <AccountSection />
         </Suspense>
       );
     default:

@@ -13,7 +13,7 @@ export function DeleteAccountPanel() {
   return (
     <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
       <CardContent>
-        <Typography id={HEADING_ID} component="h3" variant="h6" gutterBottom>
+        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
           Delete account
         </Typography>
         <Typography color="text.secondary">Deleting your account cannot be undone. Download your data first if you want a copy.</Typography>

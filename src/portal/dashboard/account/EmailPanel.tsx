@@ -103,7 +103,7 @@ export function EmailPanel() {
   return (
     <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
       <CardContent>
-        <Typography id={HEADING_ID} component="h3" variant="h6" gutterBottom>
+        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
           E-mail
         </Typography>
         {body}

@@ -45,7 +45,7 @@ export function LicensePanel() {
   return (
     <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
       <CardContent>
-        <Typography id={HEADING_ID} component="h3" variant="h6" gutterBottom>
+        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
           License
         </Typography>
         <Typography color="text.secondary" sx={{ mb: 2 }}>

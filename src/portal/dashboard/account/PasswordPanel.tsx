@@ -18,7 +18,7 @@ export function PasswordPanel() {
   return (
     <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
       <CardContent>
-        <Typography id={HEADING_ID} component="h3" variant="h6" gutterBottom>
+        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
           Password
         </Typography>
         {isPending ? (

@@ -1,0 +1,30 @@
+import { Stack, Typography } from '@mui/material';
+import { DeleteAccountPanel } from './DeleteAccountPanel';
+import { EmailPanel } from './EmailPanel';
+import { ExportPanel } from './ExportPanel';
+import { InvoicesPanel } from './InvoicesPanel';
+import { LicensePanel } from './LicensePanel';
+import { PasswordPanel } from './PasswordPanel';
+import { SessionsPanel } from './SessionsPanel';
+
+/**
+ * The dashboard's Account section (issue 27): what a customer can do for themselves — where they
+ * are signed in, their license, password and e-mail, invoices, and their data. Loaded only when
+ * opened (DashboardPage). Each panel is a card of its own, in this order.
+ */
+export function AccountSection() {
+  return (
+    <Stack spacing={3}>
+      <Typography id="dashboard-account-heading" component="h1" variant="h4">
+        Account
+      </Typography>
+      <SessionsPanel />
+      <LicensePanel />
+      <PasswordPanel />
+      <EmailPanel />
+      <InvoicesPanel />
+      <ExportPanel />
+      <DeleteAccountPanel />
+    </Stack>
+  );
+}
