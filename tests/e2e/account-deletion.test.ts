@@ -1,7 +1,9 @@
-// Story (issue 27): a customer with a subscription deletes their account from the Account section.
+// Story (issue 27): a customer with a subscription downloads their data, then deletes their account
+// from the Account section.
 // They confirm with their username and password, land signed out on /download, can no longer sign
 // in, the plugin's license token is refused, and Stripe (the Stripe-compatible test server) shows
 // the subscription cancelled at once.
+import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
@@ -45,7 +47,7 @@ describe.skipIf(SKIP_E2E)('A customer deletes their account', () => {
     await fixture().addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
   });
 
-  it('deletes the account: signed out on /download, no sign-in, no license, the subscription cancelled at Stripe', async () => {
+  it('downloads the data, then deletes the account: signed out on /download, no sign-in, no license, the subscription cancelled at Stripe', async () => {
     const { page, story } = await stories.newPage();
     await story('account-deletion', async () => {
       const base = stories.product.url;
@@ -67,8 +69,17 @@ describe.skipIf(SKIP_E2E)('A customer deletes their account', () => {
       const token = await licenseTokenOf(page, base);
       expect(await pluginAsksWith(base, token)).toBe(200);
 
-      // Account, Delete account: the panel says what goes and what stays; the dialog asks to confirm.
+      // Account, Your data: the whole file downloads before anything is deleted.
       await page.goto(`${base}/dashboard#account`);
+      const download = page.waitForEvent('download');
+      await page.getByRole('region', { name: 'Your data' }).getByRole('link', { name: 'Download my data' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/^sage-data-\d{4}-\d{2}-\d{2}\.json$/);
+      const data = JSON.parse(fs.readFileSync(await file.path(), 'utf8')) as Record<string, unknown>;
+      expect(JSON.stringify(data)).toContain(email);
+      expect(JSON.stringify(data)).not.toContain(token);
+
+      // Account, Delete account: the panel says what goes and what stays; the dialog asks to confirm.
       const panel = page.getByRole('region', { name: 'Delete account' });
       await panel.getByText(/^Kept, without your name or e-mail address/).waitFor();
       await panel.getByRole('button', { name: 'Delete my account' }).click();
