@@ -5,10 +5,9 @@
 // the subscription cancelled at once.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe';
-import { SKIP_E2E, control, field, registerThroughUi, setupStories, toast, uniqueEmail, waitForPath } from './harness';
+import { SKIP_E2E, control, field, registerThroughUi, setupStoriesWithStripe, toast, uniqueEmail, waitForPath } from './harness';
 
 const PASSWORD = 'correct horse battery';
 
@@ -25,26 +24,12 @@ async function pluginAsksWith(base: string, token: string): Promise<number> {
 }
 
 describe.skipIf(SKIP_E2E)('A customer deletes their account', () => {
-  let stripe: StripeFixture | undefined;
-  beforeAll(async () => {
-    stripe = await startStripeServer();
-  });
-  afterAll(async () => {
-    await stripe?.close();
-  });
-  const fixture = () => {
-    if (!stripe) throw new Error('the Stripe server is not running');
-    return stripe;
-  };
-  const stories = setupStories({ env: () => fixture().env });
-
-  beforeAll(async () => {
-    fixture().deliverTo(`${stories.product.url}/api/stripe/webhook`);
-    const plan = await fixture().addProduct(
+  const { stories, fixture } = setupStoriesWithStripe(async (stripe) => {
+    const plan = await stripe.addProduct(
       { name: 'Sage Pro', description: 'Sage in every project', metadata: { popular: 'true', credits_amount: '1000' } },
       { emit: true },
     );
-    await fixture().addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
+    await stripe.addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
   });
 
   it('downloads the data, then deletes the account: signed out on /download, no sign-in, no license, the subscription cancelled at Stripe', async () => {

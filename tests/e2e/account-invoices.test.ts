@@ -1,31 +1,16 @@
 // Story (issue 27): a subscriber finds their invoices in the Account section, on a phone: the
 // table fits the screen (it scrolls within its own box), and its PDF link is Stripe's PDF.
 // Stripe is the Stripe-compatible test server, as in subscribe.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
+import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe';
-import { SKIP_E2E, control, registerThroughUi, setupStories, uniqueEmail, waitForPath } from './harness';
+import { SKIP_E2E, control, registerThroughUi, setupStoriesWithStripe, uniqueEmail, waitForPath } from './harness';
 
 const PHONE = { width: 360, height: 740 };
 
 describe.skipIf(SKIP_E2E)('A subscriber reads their invoices', () => {
-  let stripe: StripeFixture | undefined;
-  beforeAll(async () => {
-    stripe = await startStripeServer();
-  });
-  afterAll(async () => {
-    await stripe?.close();
-  });
-  const fixture = () => {
-    if (!stripe) throw new Error('the Stripe server is not running');
-    return stripe;
-  };
-  const stories = setupStories({ env: () => fixture().env });
-
-  beforeAll(async () => {
-    fixture().deliverTo(`${stories.product.url}/api/stripe/webhook`);
-    const plan = await fixture().addProduct({ name: 'Sage Pro', metadata: { credits_amount: '1000' } }, { emit: true });
-    await fixture().addPrice({ product: plan.id, unit_amount: 19999, currency: 'usd', recurring: { interval: 'year' } }, { emit: true });
+  const { stories, fixture } = setupStoriesWithStripe(async (stripe) => {
+    const plan = await stripe.addProduct({ name: 'Sage Pro', metadata: { credits_amount: '1000' } }, { emit: true });
+    await stripe.addPrice({ product: plan.id, unit_amount: 19999, currency: 'usd', recurring: { interval: 'year' } }, { emit: true });
   });
 
   it('starts a trial, and finds its invoice and PDF in the Account section on a phone', async () => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
 import {
   CHROMIUM_FLAGS,
   CHROMIUM_PATH,
@@ -331,4 +332,29 @@ export function startPluginClient(server: string, env: Record<string, string> = 
     }
   }
   return { child, exited, output, waitForLine };
+}
+
+/**
+ * setupStories with the Stripe-compatible test server: started before the product (whose settings
+ * point at it), its signed webhooks delivered to the product, and `catalogue` run once to fill it
+ * (Stripe announces products and prices by webhooks, as in production).
+ */
+export function setupStoriesWithStripe(catalogue: (stripe: StripeFixture) => Promise<void>) {
+  let stripe: StripeFixture | undefined;
+  beforeAll(async () => {
+    stripe = await startStripeServer();
+  });
+  afterAll(async () => {
+    await stripe?.close();
+  });
+  const fixture = (): StripeFixture => {
+    if (!stripe) throw new Error('the Stripe server is not running');
+    return stripe;
+  };
+  const stories = setupStories({ env: () => fixture().env });
+  beforeAll(async () => {
+    fixture().deliverTo(`${stories.product.url}/api/stripe/webhook`);
+    await catalogue(fixture());
+  });
+  return { stories, fixture };
 }

@@ -3,11 +3,10 @@
 // keyboard's focus shows on the navigation's links. On a phone a toast keeps off the form it
 // answers, and a long e-mail address stays inside the Check Your Email card.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAGES, type PagePath } from '../../contract/pages';
-import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
 import { expectNoAxeViolations } from './axe';
-import { SKIP_E2E, control, field, runCli, setupStories, signInThroughUi, toast, uniqueEmail, waitForPath } from './harness';
+import { SKIP_E2E, control, field, runCli, setupStoriesWithStripe, signInThroughUi, toast, uniqueEmail, waitForPath } from './harness';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
@@ -124,27 +123,13 @@ interface Box {
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe.skipIf(SKIP_E2E)('The portal is accessible on a desktop and on a phone', () => {
-  let stripe: StripeFixture | undefined;
-  beforeAll(async () => {
-    stripe = await startStripeServer();
-  });
-  afterAll(async () => {
-    await stripe?.close();
-  });
-  const fixture = () => {
-    if (!stripe) throw new Error('the Stripe server is not running');
-    return stripe;
-  };
-  const stories = setupStories({ env: () => fixture().env });
-
-  beforeAll(async () => {
-    // A plan to choose, so the plans page shows its cards rather than an empty list.
-    fixture().deliverTo(`${stories.product.url}/api/stripe/webhook`);
-    const plan = await fixture().addProduct(
+  // A plan to choose, so the plans page shows its cards rather than an empty list.
+  const { stories } = setupStoriesWithStripe(async (stripe) => {
+    const plan = await stripe.addProduct(
       { name: 'Sage Pro', description: 'Sage in every project', metadata: { popular: 'true', credits_amount: '1000' } },
       { emit: true },
     );
-    await fixture().addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
+    await stripe.addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
   });
 
   /** An admin made with the CLI, signed in: they see every signed-in page, and the Admin link. */

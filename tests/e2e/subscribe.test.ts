@@ -2,38 +2,23 @@
 // a dashboard that shows the trial, and opens the billing portal from it. Stripe is the
 // Stripe-compatible test server: its hosted checkout page completes the session and sends the
 // signed webhooks to the running product.
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
-import { SKIP_E2E, control, registerThroughUi, setupStories, toast, uniqueEmail, waitForPath } from './harness';
+import { describe, it } from 'vitest';
+import { SKIP_E2E, control, registerThroughUi, setupStoriesWithStripe, toast, uniqueEmail, waitForPath } from './harness';
 
 describe.skipIf(SKIP_E2E)('A user starts a free trial and manages it', () => {
-  let stripe: StripeFixture | undefined;
-  beforeAll(async () => {
-    stripe = await startStripeServer();
-  });
-  afterAll(async () => {
-    await stripe?.close();
-  });
-  const fixture = () => {
-    if (!stripe) throw new Error('the Stripe server is not running');
-    return stripe;
-  };
-  const stories = setupStories({ env: () => fixture().env });
-
-  beforeAll(async () => {
-    // Stripe announces the catalogue to the product the way it does in production: by webhooks.
-    fixture().deliverTo(`${stories.product.url}/api/stripe/webhook`);
-    const plan = await fixture().addProduct(
+  // Stripe announces the catalogue to the product the way it does in production: by webhooks.
+  const { stories, fixture } = setupStoriesWithStripe(async (stripe) => {
+    const plan = await stripe.addProduct(
       { name: 'Sage Pro', description: 'Sage in every project', metadata: { popular: 'true', credits_amount: '1000' } },
       { emit: true },
     );
-    await fixture().addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
-    await fixture().addPrice({ product: plan.id, unit_amount: 19999, currency: 'usd', recurring: { interval: 'year' } }, { emit: true });
-    const pack = await fixture().addProduct(
+    await stripe.addPrice({ product: plan.id, unit_amount: 1999, currency: 'usd', recurring: { interval: 'month' } }, { emit: true });
+    await stripe.addPrice({ product: plan.id, unit_amount: 19999, currency: 'usd', recurring: { interval: 'year' } }, { emit: true });
+    const pack = await stripe.addProduct(
       { name: 'Query pack', description: '500 more queries', metadata: { credits_amount: '500' } },
       { emit: true },
     );
-    await fixture().addPrice({ product: pack.id, unit_amount: 999, currency: 'usd', recurring: null }, { emit: true });
+    await stripe.addPrice({ product: pack.id, unit_amount: 999, currency: 'usd', recurring: null }, { emit: true });
   });
 
   it('chooses a plan, starts the trial at checkout, sees it on the dashboard and opens the portal', async () => {
