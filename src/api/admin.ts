@@ -32,6 +32,7 @@ import {
   type UsageRange,
   type UsageSummary,
 } from '../../contract/usage';
+import { userNoteSchema, userNotesSchema, type NoteInput, type UserNote } from '../../contract/userNotes';
 import { sendFor, sendForFile, type DownloadedFile } from './adminHttp';
 
 /**
@@ -123,3 +124,15 @@ export const fetchCreditPacks = (userId: string): Promise<CreditPackPurchase[]> 
 /** Refunds a pack's payment through Stripe and takes back its unspent credits. */
 export const refundCreditPack = (userId: string, purchaseId: string): Promise<CreditPackRefunded> =>
   sendFor(creditPackRefundedSchema, `${userPath(userId)}/credit-packs/${encodeURIComponent(purchaseId)}/refund`, { method: 'POST' });
+
+/** Staff's notes on a user (issue 28), newest first, each saying until when the signed-in admin may edit it. */
+export const fetchUserNotes = (userId: string): Promise<UserNote[]> =>
+  sendFor(userNotesSchema, `${userPath(userId)}/notes`).then(({ notes }) => notes);
+
+/** Writes a note on the user; answers it as saved (trimmed). */
+export const addUserNote = (userId: string, note: NoteInput): Promise<UserNote> =>
+  sendFor(userNoteSchema, `${userPath(userId)}/notes`, { method: 'POST', body: note });
+
+/** Changes the text of one's own note within 15 minutes of writing it; 403 not_note_author or note_locked otherwise. */
+export const editUserNote = (userId: string, noteId: string, note: NoteInput): Promise<UserNote> =>
+  sendFor(userNoteSchema, `${userPath(userId)}/notes/${encodeURIComponent(noteId)}`, { method: 'PUT', body: note });

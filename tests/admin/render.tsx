@@ -50,12 +50,13 @@ export function noUsageHistory(days = 30, today = '2026-11-23'): UsageHistory {
   return { days: labels, units: labels.map(() => 0), byProject: [], byEngineVersion: [] };
 }
 
-/** The Usage panel's calls for a user with no usage and no credit packs, for stubFetch beside a test's own. */
+/** The Usage and Notes panels' calls for a user with no usage, no credit packs and no notes, for stubFetch beside a test's own. */
 export const emptyUsage = (userId: string) => ({
   [`GET /api/admin/users/${userId}/usage`]: () => json(noUsage),
   [`GET /api/admin/users/${userId}/usage/history`]: (_init: RequestInit | undefined, url: URL) =>
     json(noUsageHistory(Number(url.searchParams.get('days') ?? 30))),
   [`GET /api/admin/users/${userId}/credit-packs`]: () => json({ purchases: [] }),
+  [`GET /api/admin/users/${userId}/notes`]: () => json({ notes: [] }),
 });
 
 /** `GET /api/admin/insights` of a fresh install: the range's UTC days, every figure zero. */

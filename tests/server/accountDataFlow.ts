@@ -22,6 +22,7 @@ export interface SeededData {
   auditIds: string[];
   installId: string;
   emailChangeToken: string;
+  noteId: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -143,6 +144,21 @@ export async function seedAccountData(db: Db, userId: string, opts: { messages?:
     })
     .execute();
 
+  // Staff's note on the user (issue 28), written by a staff member whose e-mail the export withholds.
+  const noteId = randomUUID();
+  await db
+    .insertInto('user_notes')
+    .values({
+      id: noteId,
+      user_id: userId,
+      author_id: null,
+      author_email: 'staff@sage.test',
+      text: `${marker} asked about refunds`,
+      created_at: now - 6,
+      updated_at: now - 6,
+    })
+    .execute();
+
   const auditIds = [randomUUID(), randomUUID()];
   await db
     .insertInto('audit_log')
@@ -183,6 +199,7 @@ export async function seedAccountData(db: Db, userId: string, opts: { messages?:
     auditIds,
     installId,
     emailChangeToken,
+    noteId,
   };
 }
 

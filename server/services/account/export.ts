@@ -122,6 +122,16 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     order: ['thread_id', 'position'],
   },
   {
+    key: 'staffNotes',
+    table: 'user_notes',
+    owned: byUser,
+    order: ['created_at', 'id'],
+    // The notes are about the person, so theirs to see (Art. 15); who wrote each is said by id, as in
+    // the audit log: the staff member's e-mail address is their personal data, not the user's.
+    withheld: { author_email: 'The e-mail address of the staff member who wrote a note: theirs, not yours (authorId says who, as an id).' },
+    ms: ['created_at', 'updated_at'],
+  },
+  {
     key: 'auditLog',
     table: 'audit_log',
     // What staff or the user did to the account, and what the user did as staff.

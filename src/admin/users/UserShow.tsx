@@ -4,6 +4,7 @@ import { ReissueLicenseButton, SignOutEverywhereButton } from './AccountControlB
 import { AccountDetailsPanel } from './AccountDetailsPanel';
 import { AiHistoryPanel } from './AiHistoryPanel';
 import { DownloadLicenseButton } from './DownloadLicenseButton';
+import { NotesPanel } from './NotesPanel';
 import { UsagePanel } from './UsagePanel';
 
 function UserShowActions() {
@@ -37,6 +38,7 @@ export function UserShow() {
         <TextField source="id" />
       </SimpleShowLayout>
       <AccountDetailsPanel />
+      <NotesPanel />
       <UsagePanel />
       <AiHistoryPanel />
     </Show>

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { singleLine } from '../../../../contract/text';
+import { noteInputSchema, userNoteSchema, userNotesSchema } from '../../../../contract/userNotes';
+import { actorOf, userParams } from '../../../http/adminTarget';
+import type { App, RouteContext } from '../../../http/types';
+
+/** Staff's notes on a user (issue 28): listed newest first, written, and edited by their author for 15 minutes; never deleted. */
+export async function adminNoteRoutes(app: App, { services }: RouteContext) {
+  const { userNotes } = services;
+
+  app.get('/users/:id/notes', { schema: { params: userParams, response: { 200: userNotesSchema } } }, async (request) =>
+    userNotes.list(actorOf(request.user), request.params.id),
+  );
+
+  app.post(
+    '/users/:id/notes',
+    { schema: { params: userParams, body: noteInputSchema, response: { 200: userNoteSchema } } },
+    async (request) => userNotes.add(actorOf(request.user), request.params.id, request.body),
+  );
+
+  // 403 not_note_author for another staff member's note, note_locked once its 15 minutes are over.
+  app.put(
+    '/users/:id/notes/:noteId',
+    { schema: { params: noteParams, body: noteInputSchema, response: { 200: userNoteSchema } } },
+    async (request) => userNotes.edit(actorOf(request.user), request.params.id, request.params.noteId, request.body),
+  );
+}
+
+const noteParams = userParams.extend({ noteId: z.string().check(singleLine('noteId')).trim().min(1).max(100) });
