@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditAction, AuditEntry } from '../../contract/admin';
+import type { AuditAction, AuditEntry, AuditFilter } from '../../contract/admin';
 import type { Db } from '../db';
+import { auditMatch } from './auditFilter';
 
 /** Who did it: the signed-in admin, or null for operator commands. */
 export interface Actor {
@@ -40,21 +41,29 @@ export function createAuditService(db: Db) {
         .execute();
     },
 
-    /** `limit` entries from the `offset`-th, by time (`order`), with how many there are. */
-    async list(offset: number, limit: number, order: 'ASC' | 'DESC'): Promise<{ entries: AuditEntry[]; total: number }> {
+    /** `limit` entries from the `offset`-th that match `filter`, by time (`order`), with how many match. */
+    async list(
+      offset: number,
+      limit: number,
+      order: 'ASC' | 'DESC',
+      filter?: AuditFilter,
+    ): Promise<{ entries: AuditEntry[]; total: number }> {
       const direction = order === 'ASC' ? 'asc' : 'desc';
-      const rows = await db
-        .selectFrom('audit_log')
-        .selectAll()
-        .orderBy('created_at', direction)
-        .orderBy('id', direction)
-        .limit(limit)
-        .offset(offset)
-        .execute();
-      const { total } = await db
-        .selectFrom('audit_log')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow();
+      const match = auditMatch(filter);
+      const matching = db.selectFrom('audit_log').$call((q) => {
+        let where = q;
+        if (match.actorId !== undefined) where = where.where('actor_id', '=', match.actorId);
+        if (match.actorEmail !== undefined) where = where.where('actor_email', '=', match.actorEmail);
+        if (match.action !== undefined) where = where.where('action', '=', match.action);
+        if (match.targetId !== undefined) where = where.where('target_id', '=', match.targetId);
+        if (match.since !== undefined) where = where.where('created_at', '>=', match.since);
+        if (match.before !== undefined) where = where.where('created_at', '<', match.before);
+        return where;
+      });
+      const [rows, { total }] = await Promise.all([
+        matching.selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(limit).offset(offset).execute(),
+        matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      ]);
       return {
         total: Number(total),
         entries: rows.map((r) => ({

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Layout, Menu, useBasename } from 'react-admin';
+import { useTabTitle } from './useTabTitle';
 import { AuditIcon, FindMessageIcon, HomeIcon, MessagesIcon, ReleaseIcon, SearchIcon, UsersIcon } from './icons';
 
 /** Paths of the console's own pages, inside its `/admin` basename. */
@@ -27,5 +28,6 @@ export function AdminMenu() {
 }
 
 export function AdminLayout({ children }: { children: ReactNode }) {
+  useTabTitle();
   return <Layout menu={AdminMenu}>{children}</Layout>;
 }

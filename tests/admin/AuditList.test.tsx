@@ -1,6 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../contract/admin';
+import { AUDIT_ACTIONS, type AuditEntry } from '../../contract/admin';
 import { stubFetch } from '../portal/render';
 import { listPage, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
 
@@ -33,5 +34,44 @@ describe('Audit Log', () => {
     expect(screen.getByText('1-25 of 30')).toBeInTheDocument();
     const url = new URL(String(fetch.mock.calls.find(([u]) => String(u).startsWith('/api/admin/audit'))?.[0]), 'http://localhost');
     expect(Object.fromEntries(url.searchParams)).toEqual({ sort: '["createdAt","DESC"]', range: '[0,24]', filter: '{}' });
+  });
+
+  it('filters by who, action, target and UTC days, asking the server with each', async () => {
+    const fetch = stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/audit': () => listPage('audit', [entry], 1),
+    });
+    renderAdmin('/admin/audit');
+    await screen.findByText('root@example.com');
+    const lastFilter = () => {
+      const calls = fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/admin/audit'));
+      const url = new URL(String(calls.at(-1)?.[0]), 'http://localhost');
+      return JSON.parse(url.searchParams.get('filter') ?? '{}') as Record<string, unknown>;
+    };
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Who (e-mail or ID)' }), 'root@example.com');
+    await waitFor(() => expect(lastFilter()).toEqual({ actor: 'root@example.com' }));
+
+    await userEvent.click(screen.getByRole('combobox', { name: 'Action' }));
+    const options = within(await screen.findByRole('listbox')).getAllByRole('option');
+    // Every action the server records, after the choice that clears the filter.
+    expect(options.map((o) => o.textContent)).toEqual(['Any action', ...AUDIT_ACTIONS]);
+    await userEvent.click(screen.getByRole('option', { name: 'user.delete' }));
+    await waitFor(() => expect(lastFilter()).toEqual({ actor: 'root@example.com', action: 'user.delete' }));
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Target ID' }), 'u1');
+    await waitFor(() => expect(lastFilter()).toMatchObject({ target: 'u1' }));
+
+    await userEvent.type(screen.getByLabelText('From (UTC day)'), '2026-01-02');
+    await userEvent.type(screen.getByLabelText('To (UTC day)'), '2026-01-03');
+    await waitFor(() =>
+      expect(lastFilter()).toEqual({
+        actor: 'root@example.com',
+        action: 'user.delete',
+        target: 'u1',
+        from: '2026-01-02',
+        to: '2026-01-03',
+      }),
+    );
   });
 });

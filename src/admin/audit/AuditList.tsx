@@ -1,5 +1,5 @@
 import { Typography } from '@mui/material';
-import { Datagrid, DateField, FunctionField, List, SelectField, TextField } from 'react-admin';
+import { Datagrid, DateField, DateInput, FunctionField, List, SelectField, SelectInput, TextField, TextInput } from 'react-admin';
 import { AUDIT_ACTIONS, DEFAULT_PAGE_SIZE, type AuditEntry } from '../../../contract/admin';
 import { prettyJson } from '../messages/messageRules';
 
@@ -15,10 +15,36 @@ function Json({ value }: { value: unknown }) {
 /** The actions the server records, each shown by its own name (`user.update`). */
 const ACTION_CHOICES = AUDIT_ACTIONS.map((action) => ({ id: action, name: action }));
 
+/**
+ * The filters the server applies (contract auditFilterSchema), each exact: who by e-mail or ID, one
+ * action, the changed record's ID, and whole UTC days from and to, both included.
+ */
+const auditFilters = [
+  <TextInput key="actor" source="actor" label="Who (e-mail or ID)" alwaysOn />,
+  <SelectInput
+    key="action"
+    source="action"
+    label="Action"
+    choices={ACTION_CHOICES}
+    translateChoice={false}
+    emptyText="Any action"
+    alwaysOn
+  />,
+  <TextInput key="target" source="target" label="Target ID" alwaysOn />,
+  <DateInput key="from" source="from" label="From (UTC day)" alwaysOn />,
+  <DateInput key="to" source="to" label="To (UTC day)" alwaysOn />,
+];
+
 /** Every admin write, newest first: when, who, what, on which record, before and after. */
 export function AuditList() {
   return (
-    <List title="admin.menu.audit" sort={{ field: 'createdAt', order: 'DESC' }} perPage={DEFAULT_PAGE_SIZE} exporter={false}>
+    <List
+      title="admin.menu.audit"
+      filters={auditFilters}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      perPage={DEFAULT_PAGE_SIZE}
+      exporter={false}
+    >
       <Datagrid bulkActionButtons={false} rowClick={false}>
         <DateField source="createdAt" showTime sortable={false} />
         <TextField source="actorEmail" sortable={false} emptyText="—" />

@@ -2,8 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { BooleanInput, Button, Edit, SaveButton, SimpleForm, TextInput, Toolbar, useRecordContext, useRedirect } from 'react-admin';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import { userUpdateSchema } from '../../../contract/admin';
+import { ADMIN_MESSAGES, userUpdateSchema } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
+import { useIsOwnAccount } from './ownAccount';
 
 /**
  * The form's rule is the contract's, the one the server checks an update with (§5: `Username and
@@ -35,6 +36,21 @@ function UserEditToolbar() {
   );
 }
 
+/** Is Admin, switched off on the admin's own record with the reason under it, read with the switch. */
+function IsAdminInput() {
+  const own = useIsOwnAccount();
+  if (!own) return <BooleanInput source="isAdmin" />;
+  return (
+    <BooleanInput
+      source="isAdmin"
+      disabled
+      options={{ slotProps: { input: { 'aria-describedby': OWN_ADMIN_REASON_ID } } }}
+      helperText={<span id={OWN_ADMIN_REASON_ID}>{ADMIN_MESSAGES.selfDemotion}</span>}
+    />
+  );
+}
+const OWN_ADMIN_REASON_ID = 'own-admin-role-reason';
+
 /** §2 User editing: Save (`User updated successfully`) or Cancel; `Update Error` with the server's message. */
 export function UserEdit() {
   const notifyError = useNotifyError();
@@ -51,7 +67,7 @@ export function UserEdit() {
         <TextInput source="username" />
         <TextInput source="email" type="email" />
         <TextInput source="status" isRequired />
-        <BooleanInput source="isAdmin" />
+        <IsAdminInput />
       </SimpleForm>
     </Edit>
   );

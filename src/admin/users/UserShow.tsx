@@ -1,24 +1,46 @@
 import { BooleanField, DateField, DeleteWithConfirmButton, EditButton, Show, SimpleShowLayout, TextField, TopToolbar } from 'react-admin';
+import { Typography } from '@mui/material';
+import { ADMIN_MESSAGES } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
 import { ReissueLicenseButton, SignOutEverywhereButton } from './AccountControlButtons';
 import { AccountDetailsPanel } from './AccountDetailsPanel';
 import { AiHistoryPanel } from './AiHistoryPanel';
 import { DownloadLicenseButton } from './DownloadLicenseButton';
-import { NotesPanel } from './NotesPanel';
+import { useIsOwnAccount } from './ownAccount';
 import { UsagePanel } from './UsagePanel';
 
-function UserShowActions() {
+const OWN_DELETION_REASON_ID = 'own-account-deletion-reason';
+
+/** Delete, asking first; on the admin's own record switched off, with the reason beside it. */
+function DeleteUserButton() {
   const notifyError = useNotifyError();
+  const own = useIsOwnAccount();
+  if (own) {
+    return (
+      <>
+        <DeleteWithConfirmButton disabled aria-describedby={OWN_DELETION_REASON_ID} />
+        <Typography id={OWN_DELETION_REASON_ID} variant="caption" color="text.secondary" sx={{ alignSelf: 'center' }}>
+          {ADMIN_MESSAGES.selfDeletion}
+        </Typography>
+      </>
+    );
+  }
+  return (
+    // Success: `resources.users.notifications.deleted`, then the list.
+    <DeleteWithConfirmButton
+      mutationOptions={{ onError: (error: unknown) => notifyError({ title: 'admin.error', message: 'admin.users.deleteFailed', error }) }}
+    />
+  );
+}
+
+function UserShowActions() {
   return (
     <TopToolbar>
       <EditButton />
       <DownloadLicenseButton />
       <ReissueLicenseButton />
       <SignOutEverywhereButton />
-      {/* Success: `resources.users.notifications.deleted`, then the list. */}
-      <DeleteWithConfirmButton
-        mutationOptions={{ onError: (error: unknown) => notifyError({ title: 'admin.error', message: 'admin.users.deleteFailed', error }) }}
-      />
+      <DeleteUserButton />
     </TopToolbar>
   );
 }
@@ -38,7 +60,6 @@ export function UserShow() {
         <TextField source="id" />
       </SimpleShowLayout>
       <AccountDetailsPanel />
-      <NotesPanel />
       <UsagePanel />
       <AiHistoryPanel />
     </Show>

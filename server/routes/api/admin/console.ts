@@ -147,7 +147,7 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
     async (request, reply) => {
       const [start, end] = request.query.range ?? [0, DEFAULT_PAGE_SIZE - 1];
       const [, order] = request.query.sort ?? ['createdAt', 'DESC'];
-      const { entries, total } = await audit.list(start, end - start + 1, order);
+      const { entries, total } = await audit.list(start, end - start + 1, order, request.query.filter);
       return sendList(reply, 'audit', start, entries, total);
     },
   );

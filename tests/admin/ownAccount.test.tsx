@@ -1,0 +1,59 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_MESSAGES, type AdminUser } from '../../contract/admin';
+import { json, stubFetch } from '../portal/render';
+import { ada, admin, emptyUsage, noAccountDetails, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
+
+setUpAdminTests();
+
+/** The signed-in admin's own record, as the console lists it. */
+const own: AdminUser = { ...ada, id: admin.id, username: admin.username, email: admin.email, isAdmin: true };
+
+function stubUsers() {
+  const routes = [own, ada].map((user) => ({
+    [`GET /api/admin/users/${user.id}`]: () => json(user),
+    [`GET /api/admin/users/${user.id}/ai-history`]: () => json({ threads: [] }),
+    [`GET /api/admin/users/${user.id}/details`]: () => json(noAccountDetails),
+    ...emptyUsage(user.id),
+  }));
+  return stubFetch(Object.assign({ ...signedInAdmin }, ...routes));
+}
+
+describe('your own account in the console (issue 28)', () => {
+  it('cannot lose its admin role: the switch is off-limits, the reason shown and read with it', async () => {
+    stubUsers();
+    renderAdmin(`/admin/users/${own.id}/edit`);
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Username' })).toHaveValue('root'));
+    const isAdmin = await screen.findByRole('switch', { name: 'Is Admin' });
+    await waitFor(() => expect(isAdmin).toBeDisabled());
+    expect(isAdmin).toBeChecked();
+    expect(isAdmin).toHaveAccessibleDescription(ADMIN_MESSAGES.selfDemotion);
+    expect(screen.getByText(ADMIN_MESSAGES.selfDemotion)).toBeVisible();
+  });
+
+  it('another user’s admin role can still be switched', async () => {
+    stubUsers();
+    renderAdmin('/admin/users/u1/edit');
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Username' })).toHaveValue('ada'));
+    expect(screen.getByRole('switch', { name: 'Is Admin' })).toBeEnabled();
+    expect(screen.queryByText(ADMIN_MESSAGES.selfDemotion)).not.toBeInTheDocument();
+  });
+
+  it('cannot be deleted: Delete is off-limits on your own page, the reason shown and read with it', async () => {
+    stubUsers();
+    renderAdmin(`/admin/users/${own.id}/show`);
+    await screen.findByText('root@example.com');
+    const remove = await screen.findByRole('button', { name: 'Delete' });
+    await waitFor(() => expect(remove).toBeDisabled());
+    expect(remove).toHaveAccessibleDescription(ADMIN_MESSAGES.selfDeletion);
+    expect(screen.getByText(ADMIN_MESSAGES.selfDeletion)).toBeVisible();
+  });
+
+  it('another user can still be deleted', async () => {
+    stubUsers();
+    renderAdmin('/admin/users/u1/show');
+    await screen.findByText('ada@example.com');
+    expect(await screen.findByRole('button', { name: 'Delete' })).toBeEnabled();
+    expect(screen.queryByText(ADMIN_MESSAGES.selfDeletion)).not.toBeInTheDocument();
+  });
+});

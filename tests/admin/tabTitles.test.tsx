@@ -1,0 +1,69 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { adminTab } from '../../src/admin/useTabTitle';
+import { json, stubFetch } from '../portal/render';
+import { ada, emptyUsage, listPage, noAccountDetails, noInsights, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
+
+setUpAdminTests();
+
+describe('the console tab of a path', () => {
+  it.each([
+    ['/', { menu: 'admin.menu.home' }],
+    ['/release', { menu: 'admin.menu.release' }],
+    ['/search', { menu: 'admin.menu.search' }],
+    ['/find-message', { menu: 'admin.menu.findMessage' }],
+    ['/recent-messages', { menu: 'admin.menu.recentMessages' }],
+    ['/users', { menu: 'admin.menu.userList' }],
+    ['/users/', { menu: 'admin.menu.userList' }],
+    ['/audit', { menu: 'admin.menu.audit' }],
+    ['/users/u1', { userId: 'u1' }],
+    ['/users/u1/show', { userId: 'u1' }],
+    ['/users/u%201/edit', { userId: 'u 1' }],
+    ['/users/u1/other', null],
+    ['/elsewhere', null],
+  ])('%s', (path, tab) => {
+    expect(adminTab(path)).toEqual(tab);
+  });
+});
+
+describe('a title per console tab (issue 28)', () => {
+  const api = () =>
+    stubFetch({
+      ...signedInAdmin,
+      'GET /api/admin/insights': () => json(noInsights()),
+      'GET /api/admin/grove-metrics': () => json({ userStats: { totalUsers: 1 } }),
+      'GET /api/admin/users': () => listPage('users', [ada], 1),
+      'GET /api/admin/audit': () => listPage('audit', [], 0),
+      'GET /api/admin/users/u1': () => json(ada),
+      'GET /api/admin/users/u1/ai-history': () => json({ threads: [] }),
+      'GET /api/admin/users/u1/details': () => json(noAccountDetails),
+      ...emptyUsage('u1'),
+    });
+
+  it.each([
+    ['/admin', 'Home · Admin · Sage Dashboard'],
+    ['/admin/release', 'Release · Admin · Sage Dashboard'],
+    ['/admin/search', 'Search · Admin · Sage Dashboard'],
+    ['/admin/find-message', 'Find Message · Admin · Sage Dashboard'],
+    ['/admin/recent-messages', 'Recent Messages · Admin · Sage Dashboard'],
+    ['/admin/users', 'User List · Admin · Sage Dashboard'],
+    ['/admin/users/u1/show', 'User ada · Admin · Sage Dashboard'],
+    ['/admin/users/u1/edit', 'User ada · Admin · Sage Dashboard'],
+    ['/admin/audit', 'Audit Log · Admin · Sage Dashboard'],
+  ])('%s is titled “%s”', async (path, title) => {
+    api();
+    renderAdmin(path);
+    await waitFor(() => expect(document.title).toBe(title));
+  });
+
+  it('follows the menu from tab to tab', async () => {
+    api();
+    renderAdmin('/admin/users');
+    await waitFor(() => expect(document.title).toBe('User List · Admin · Sage Dashboard'));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Audit Log' }));
+    await waitFor(() => expect(document.title).toBe('Audit Log · Admin · Sage Dashboard'));
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Release' }));
+    await waitFor(() => expect(document.title).toBe('Release · Admin · Sage Dashboard'));
+  });
+});
