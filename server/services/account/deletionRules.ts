@@ -47,8 +47,11 @@ export function reauthenticationRefusal(
 /** What stands in an audit entry for a name or an e-mail address of a deleted user. */
 export const ERASED = '(erased)';
 
-/** Keys of an audit record whose values name or reach a person: every spelling the services use. */
-const PERSONAL_KEY = /(e-?mail|username|displayname|^name$|fullname)/i;
+/**
+ * Keys of an audit record whose values name or reach a person: every spelling the services use,
+ * and `text`, a staff note's words about the person (issue 28), which may say anything of them.
+ */
+const PERSONAL_KEY = /(e-?mail|username|displayname|^name$|fullname|^text$)/i;
 const EMAIL_ADDRESS = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[^\s@"'<>(),;:]+/g;
 
 /**
