@@ -16,6 +16,7 @@ export const AUTH_FAILURE_REASONS = [
   'invalid_plugin_request',
   'verification_required',
   'rate_limited',
+  'account_suspended',
 ] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LICENSE_REVOKED } from '../../contract/license';
+import { isSuspended } from '../../contract/suspension';
 import { AppError, unauthorized } from '../errors';
 import type { Services } from '../services';
 import type { NewSession, SessionOrigin, SignInMethod } from '../services/sessions';
-import type { User } from '../services/users';
+import { accountSuspended, type User } from '../services/users';
 
 /** The session cookie of an http deployment (development, tests); on https it is HOST_SESSION_COOKIE. */
 export const SESSION_COOKIE = 'sage_session';
@@ -61,12 +62,16 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
 
 const resolved = new WeakMap<FastifyRequest, User | null>();
 
-/** The signed-in user of this request, or null; looked up once per request. */
+/**
+ * The signed-in user of this request, or null; looked up once per request. A suspended user is
+ * nobody: their sessions were ended at suspension, and one that slipped through signs nobody in.
+ */
 export async function sessionUser(request: FastifyRequest, services: Services): Promise<User | null> {
   if (resolved.has(request)) return resolved.get(request) ?? null;
   identified.add(request);
   const token = sessionToken(request);
-  const user = token ? await services.sessions.userFor(token) : null;
+  const found = token ? await services.sessions.userFor(token) : null;
+  const user = found && !isSuspended(found.status) ? found : null;
   resolved.set(request, user);
   return user;
 }
@@ -113,10 +118,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The 401 for a bearer license token that is no user's: `license_revoked` (sign in again) when an
- * admin replaced it, else the route's own `unauthorized` message.
+ * The refusal of a bearer license token that signs nobody in: 403 `account_suspended` when its user
+ * is suspended; 401 `license_revoked` (sign in again) when an admin replaced it; else 401 with the
+ * route's own `unauthorized` message.
  */
 export async function licenseTokenRefusal(services: Services, token: string | undefined, message: string): Promise<AppError> {
+  if (token && (await services.users.isSuspendedLicenseToken(token))) return accountSuspended();
   if (token && (await services.users.isRevokedLicenseToken(token)))
     return new AppError(401, LICENSE_REVOKED.error, LICENSE_REVOKED.message);
   return unauthorized(message);

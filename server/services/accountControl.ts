@@ -1,4 +1,5 @@
 import type { AccountDetails, AdminSubscription, AdminUser } from '../../contract/admin';
+import { isSuspended } from '../../contract/suspension';
 import type { Db } from '../db';
 import type { BillingSubscriptionsTable } from '../db/schema';
 import { AppError } from '../errors';
@@ -141,6 +142,9 @@ export function createAccountControlService(deps: AccountControlDeps) {
         subscriptions: subscriptions.map(toAdminSubscription),
         creditBalance,
         storedMessages: Number(messages.total),
+        ...(isSuspended(user.status)
+          ? { suspension: { suspendedAt: iso(user.suspended_at ?? user.updated_at) ?? '', reason: user.suspension_reason ?? '' } }
+          : {}),
       };
     },
   };

@@ -284,7 +284,6 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
           // A changed address is no longer the one that was verified.
           email_verified_at: email === before.email ? before.email_verified_at : null,
           is_admin: isAdmin ? 1 : 0,
-          status: changes.status ?? before.status,
           updated_at: Date.now(),
         };
         try {

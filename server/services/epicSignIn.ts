@@ -1,4 +1,5 @@
 import type { AuthFailureReason, AuthStatus, LinkResponse, SignInClient } from '../../contract/epic';
+import { ACCOUNT_SUSPENDED, isSuspended } from '../../contract/suspension';
 import { ACCOUNT_EXISTS_MESSAGE } from '../../contract/user';
 import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
@@ -53,6 +54,16 @@ export function createEpicSignInService(deps: {
    */
   const signIn = (trx: Db, userId: string, previousSession: string | undefined, origin?: SessionOrigin): Promise<NewSession> =>
     sessions.signIn(previousSession, userId, true, 'epic', trx, origin);
+
+  /**
+   * A suspended account signs nobody in (decision 029): the browser lands on
+   * `/authentication_failed?reason=account_suspended`, and a plugin waiting on this flow is told why.
+   */
+  async function refuseSuspended(flow: SignInFlowsTable, user: UsersTable): Promise<CallbackOutcome | null> {
+    if (!isSuspended(user.status)) return null;
+    await update(flow, { ue_status: 'failed', ue_message: ACCOUNT_SUSPENDED.message });
+    return { kind: 'failed', reason: 'account_suspended' };
+  }
 
   const service = {
     available: epic !== null,
@@ -148,6 +159,8 @@ export function createEpicSignInService(deps: {
       }
       const user = await users.findByEpicAccount(account.accountId);
       if (user?.email) {
+        const refused = await refuseSuspended(flow, user);
+        if (refused) return refused;
         // The display name, the flow's success and the session land together or not at all.
         const session = await db.transaction().execute(async (trx) => {
           await users.recordEpicDisplayName(user.id, account.displayName, trx);
@@ -228,6 +241,8 @@ export function createEpicSignInService(deps: {
       if (!user || user.email !== flow.link_email || (!verified && user.email_verified_at === null)) {
         return { kind: 'failed', reason: 'verification_required' };
       }
+      const refused = await refuseSuspended(flow, user);
+      if (refused) return refused;
       // The spent links, the flow's success and the session land together or not at all.
       const session = await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('email_verifications').where('flow_id', '=', flow.id).execute();

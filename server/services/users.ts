@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
+import { ACCOUNT_SUSPENDED, isSuspended } from '../../contract/suspension';
 import { ACCOUNT_EXISTS_MESSAGE, type CurrentUser } from '../../contract/user';
 import type { Db } from '../db';
 import type { UsersTable } from '../db/schema';
-import { conflict } from '../errors';
+import { conflict, forbidden } from '../errors';
 import { burnPasswordCheck, hashPassword, verifyPassword, type ScryptCost } from './passwords';
 import { hashToken, newToken } from './tokens';
 
 /** A user as the services hand it out: the HTTP layer names this, never a table of db/. */
 export type User = UsersTable;
+
+/** 403 `account_suspended`: what a suspended account's sign-ins and tokens are answered (decision 029). */
+export const accountSuspended = () => forbidden(ACCOUNT_SUSPENDED.error, ACCOUNT_SUSPENDED.message);
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -85,9 +89,19 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
       });
     },
 
-    /** The plugin's (and the AI service's, on its behalf) proof of who the user is. */
+    /**
+     * The plugin's (and the AI service's, on its behalf) proof of who the user is. A suspended
+     * user's token proves nothing: http/sessionCookie.ts licenseTokenRefusal says why.
+     */
     async findByLicenseToken(token: string): Promise<UsersTable | undefined> {
-      return db.selectFrom('users').selectAll().where('license_token', '=', token).executeTakeFirst();
+      const user = await db.selectFrom('users').selectAll().where('license_token', '=', token).executeTakeFirst();
+      return user && !isSuspended(user.status) ? user : undefined;
+    },
+
+    /** True when `token` is the license token of a suspended user. */
+    async isSuspendedLicenseToken(token: string): Promise<boolean> {
+      const row = await db.selectFrom('users').select('status').where('license_token', '=', token).executeTakeFirst();
+      return row !== undefined && isSuspended(row.status);
     },
 
     /** True when `token` was a license token an admin replaced (only its hash is kept). */
@@ -100,8 +114,14 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
       return row !== undefined;
     },
 
+    /**
+     * Whether the user the AI service names exists; 403 `account_suspended` when they are suspended:
+     * nothing is stored or metered on a suspended account's behalf (issue 26).
+     */
     async exists(id: string): Promise<boolean> {
-      return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+      const row = await db.selectFrom('users').select('status').where('id', '=', id).executeTakeFirst();
+      if (row && isSuspended(row.status)) throw accountSuspended();
+      return row !== undefined;
     },
 
     async findByEpicAccount(epicAccountId: string, trx: Db = db): Promise<UsersTable | undefined> {
@@ -160,14 +180,19 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
       throw conflict('email_taken', EMAIL_TAKEN);
     },
 
-    /** The user whose e-mail and password match, else null; takes as long either way. */
+    /**
+     * The user whose e-mail and password match, else null; takes as long either way. A suspended
+     * account is refused (403) only once its password matched: strangers learn nothing of it.
+     */
     async authenticate(email: string, password: string): Promise<UsersTable | null> {
       const user = await service.findByEmail(email);
       if (!user?.password_hash) {
         await burnPasswordCheck(password, scryptCost);
         return null;
       }
-      return (await verifyPassword(password, user.password_hash)) ? user : null;
+      if (!(await verifyPassword(password, user.password_hash))) return null;
+      if (isSuspended(user.status)) throw accountSuspended();
+      return user;
     },
 
     async setPassword(userId: string, password: string): Promise<void> {

@@ -160,6 +160,24 @@ export const messages: TranslationMessages = {
         done: 'Signed out everywhere: %{smart_count} session ended |||| Signed out everywhere: %{smart_count} sessions ended',
         failed: 'Failed to sign the user out',
       },
+      suspend: {
+        label: 'Suspend',
+        title: 'Suspend %{name}?',
+        content:
+          '%{name} will be signed out everywhere and unable to sign in, and their license will stop working in the plugin and the AI until the account is reinstated. Their subscription is not changed. They get an e-mail with the reason below.',
+        reason: 'Reason',
+        reasonHelp: 'Sent to the user and kept in the audit log.',
+        submit: 'Suspend',
+        done: '%{name} is suspended.',
+        failed: 'Failed to suspend the user',
+      },
+      reinstate: {
+        label: 'Reinstate',
+        confirmTitle: 'Reinstate %{name}?',
+        confirmContent: '%{name} can sign in again and their license works again. They get an e-mail saying so.',
+        done: '%{name} is reinstated.',
+        failed: 'Failed to reinstate the user',
+      },
     },
     account: {
       title: 'Account',
@@ -182,6 +200,8 @@ export const messages: TranslationMessages = {
       periodEnd: 'Current period ends',
       trialEnd: 'Trial ends',
       failed: 'Failed to fetch account details',
+      suspendedSince: 'Suspended since',
+      suspensionReason: 'Suspension reason',
     },
     usage: {
       title: 'Usage',

@@ -3,10 +3,10 @@ import { withLifecycleCallbacks, type DataProvider, type UpdateParams } from 're
 import { adminUserSchema, auditEntrySchema, type AdminUser, type UserUpdate } from '../../contract/admin';
 import { httpClient } from './http';
 
-/** What an admin edits of a user: only that travels, not the license token or the times. */
+/** What an admin edits of a user: only that travels, not the license token, the times or the status (decision 029). */
 function editedUser(params: UpdateParams): UpdateParams {
-  const { username, email, isAdmin, status } = params.data as Partial<AdminUser>;
-  const data: Partial<UserUpdate> = { username, email: email ?? undefined, isAdmin, status };
+  const { username, email, isAdmin } = params.data as Partial<AdminUser>;
+  const data: Partial<UserUpdate> = { username, email: email ?? undefined, isAdmin };
   return { ...params, data };
 }
 

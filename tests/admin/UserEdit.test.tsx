@@ -66,9 +66,10 @@ describe('User editing (§2, §5)', () => {
     expect(puts(fetch)).toHaveLength(0);
   });
 
-  it('saves the username, e-mail, status and admin flag, then shows the user', async () => {
+  it('saves the username, e-mail and admin flag, then shows the user; the status is not edited here (decision 029)', async () => {
     const fetch = stubUser();
     const username = await openEdit();
+    expect(screen.queryByRole('textbox', { name: /Status/ })).not.toBeInTheDocument();
     await replace(username, 'ada2');
     await userEvent.click(screen.getByRole('switch', { name: 'Is Admin' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
@@ -76,7 +77,7 @@ describe('User editing (§2, §5)', () => {
     await expectNotification('User updated successfully');
     await waitFor(() => expect(currentLocation()).toBe('/admin/users/u1/show'));
     expect(await screen.findByText('ada2')).toBeInTheDocument();
-    expect(bodyOf(puts(fetch)[0]?.[1])).toEqual({ username: 'ada2', email: 'ada@example.com', isAdmin: true, status: 'Active' });
+    expect(bodyOf(puts(fetch)[0]?.[1])).toEqual({ username: 'ada2', email: 'ada@example.com', isAdmin: true });
   });
 
   it('shows Update Error with the server’s message and stays on the form', async () => {

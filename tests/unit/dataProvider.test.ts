@@ -86,7 +86,7 @@ describe('users', () => {
       path: '/api/admin/users/u1',
       method: 'PUT',
       credentials: 'include',
-      body: { username: 'ada2', email: 'ada@example.com', isAdmin: true, status: 'Active' },
+      body: { username: 'ada2', email: 'ada@example.com', isAdmin: true },
     });
   });
 

@@ -87,6 +87,12 @@ function Details({ details }: { details: AccountDetails }) {
         </Detail>
         <Detail label={translate('admin.account.creditBalance')}>{whole.format(details.creditBalance)}</Detail>
         <Detail label={translate('admin.account.storedMessages')}>{whole.format(details.storedMessages)}</Detail>
+        {details.suspension && (
+          <>
+            <Detail label={translate('admin.account.suspendedSince')}>{formatDateTime(details.suspension.suspendedAt)}</Detail>
+            <Detail label={translate('admin.account.suspensionReason')}>{details.suspension.reason}</Detail>
+          </>
+        )}
       </Box>
       <Typography id="account-subscriptions-title" component="h3" variant="subtitle1" gutterBottom>
         {translate('admin.account.subscriptions')}

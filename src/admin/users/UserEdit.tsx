@@ -1,21 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { BooleanInput, Button, Edit, SaveButton, SimpleForm, TextInput, Toolbar, useRecordContext, useRedirect } from 'react-admin';
 import type { FieldValues, Resolver } from 'react-hook-form';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ADMIN_MESSAGES, userUpdateSchema } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
 import { useIsOwnAccount } from './ownAccount';
 
 /**
  * The form's rule is the contract's, the one the server checks an update with (§5: `Username and
- * email are required`). The API lets an update leave the status out; this form always sends it, so
- * a cleared status is refused here, in react-admin's own words.
+ * email are required`). No status here: Suspend and Reinstate on the user's page set it (decision 029).
  */
-const userEditSchema = userUpdateSchema.extend({
-  status: z.string({ error: 'ra.validation.required' }).pipe(userUpdateSchema.shape.status.unwrap()),
-});
 /** react-admin's forms hold any record: the rule reads the fields it knows. */
-const userEditResolver = zodResolver(userEditSchema as z.ZodType<FieldValues, FieldValues>) as Resolver<FieldValues>;
+const userEditResolver = zodResolver(userUpdateSchema as z.ZodType<FieldValues, FieldValues>) as Resolver<FieldValues>;
 
 /**
  * Cancel goes back to the user's page: nothing was saved (the edit is pessimistic), so the page and
@@ -66,7 +62,6 @@ export function UserEdit() {
       <SimpleForm resolver={userEditResolver} toolbar={<UserEditToolbar />}>
         <TextInput source="username" />
         <TextInput source="email" type="email" />
-        <TextInput source="status" isRequired />
         <IsAdminInput />
       </SimpleForm>
     </Edit>

@@ -7,6 +7,7 @@ import { AccountDetailsPanel } from './AccountDetailsPanel';
 import { AiHistoryPanel } from './AiHistoryPanel';
 import { DownloadLicenseButton } from './DownloadLicenseButton';
 import { useIsOwnAccount } from './ownAccount';
+import { SuspensionButton } from './SuspensionButtons';
 import { UsagePanel } from './UsagePanel';
 
 const OWN_DELETION_REASON_ID = 'own-account-deletion-reason';
@@ -40,6 +41,7 @@ function UserShowActions() {
       <DownloadLicenseButton />
       <ReissueLicenseButton />
       <SignOutEverywhereButton />
+      <SuspensionButton />
       <DeleteUserButton />
     </TopToolbar>
   );

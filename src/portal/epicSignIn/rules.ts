@@ -1,4 +1,5 @@
 import type { AuthStatus, SignInClient } from '../../../contract/epic';
+import { ACCOUNT_SUSPENDED } from '../../../contract/suspension';
 
 /** What /authentication_failed says for a reason (§2 Authentication failed; decision 005). */
 export interface FailureText {
@@ -40,6 +41,7 @@ const FAILURES: Record<string, FailureText> = {
     title: 'Email Not Verified',
     description: 'Your email address has not been verified yet. Open the link in the verification email, then try again.',
   },
+  account_suspended: { title: 'Account Suspended', description: ACCOUNT_SUSPENDED.message },
 };
 
 /** The title and description for `reason`; unknown or missing reasons get the unexpected-error text. */

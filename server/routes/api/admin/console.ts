@@ -22,6 +22,7 @@ import {
 import { sageBuildSchema } from '../../../../contract/builds';
 import { CONTENT_RANGE_HEADER, contentRange } from '../../../../contract/restList';
 import { insightsQuerySchema, insightsSchema } from '../../../../contract/insights';
+import { suspendRequestSchema } from '../../../../contract/suspension';
 import { actorOf, userParams } from '../../../http/adminTarget';
 import type { App, RouteContext } from '../../../http/types';
 
@@ -122,6 +123,17 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
 
   app.post('/users/:id/sessions/revoke', { schema: { params: userParams, response: { 200: sessionsRevokedSchema } } }, async (request) =>
     accountControl.revokeSessions(actorOf(request.user), request.params.id),
+  );
+
+  // Issue 28: suspension with a reason (sessions ended, tokens refused, a mail), and reinstatement.
+  app.post(
+    '/users/:id/suspend',
+    { schema: { params: userParams, body: suspendRequestSchema, response: { 200: adminUserSchema } } },
+    async (request) => services.suspension.suspend(actorOf(request.user), request.params.id, request.body.reason),
+  );
+
+  app.post('/users/:id/reinstate', { schema: { params: userParams, response: { 200: adminUserSchema } } }, async (request) =>
+    services.suspension.reinstate(actorOf(request.user), request.params.id),
   );
 
   app.get(
