@@ -14,7 +14,8 @@ import { toCsvRow } from '../csv';
 import type { Mailer } from '../mailer';
 import { usageNoticeMail } from './notices';
 import { charge, noticesDue, spend, type UsageNotice } from './rules';
-import { lockAccount, remainingOf, standingOf } from './standing';
+import { createRecordingStatements } from './recording';
+import { planOf, remainingOf, standingOf } from './standing';
 
 const DAY_MS = 86_400_000;
 /** Raw uses deleted per statement when pruning: short transactions that never hold up a use for long. */
@@ -59,10 +60,11 @@ function tallied<K extends string>(rows: { key: string; uses: number; units: num
 /**
  * Usage metering (issue 26, decisions 027 and 028): every use of the AI charged once against the
  * period's allowance and then pack credits, what is left, and the figures the dashboard and the
- * console show. One user's uses are serialised on their credit balance row (standing.ts).
+ * console show. One user's uses are serialised on their credit balance row (standing.ts, recording.ts).
  */
 export function createMeteringService(deps: MeteringDeps) {
   const { db, freeQueriesPerMonth } = deps;
+  const statements = createRecordingStatements(db);
 
   async function sendNotices(userId: string, notices: UsageNotice[]): Promise<void> {
     if (notices.length === 0) return;
@@ -81,65 +83,36 @@ export function createMeteringService(deps: MeteringDeps) {
      */
     async record(userId: string, input: RecordUsage, now = Date.now()): Promise<UsageRecorded> {
       const fingerprint = fingerprintOf(input);
+      // The plan is read before the user's account is taken, outside the transaction: the use is
+      // charged against the plan as it stood when the use arrived. Plans change rarely (a checkout,
+      // a renewal), and a change landing meanwhile would only be seen by the next use; the lock
+      // then covers only what uses of the user change (the balance and this period's totals).
+      const plan = await planOf(db, userId, now, freeQueriesPerMonth);
       const { answer, notices } = await db.transaction().execute(async (trx) => {
-        const credits = await lockAccount(trx, userId);
-        const seen = await trx
-          .selectFrom('usage_events')
-          .select(['answer', 'fingerprint'])
-          .where('user_id', '=', userId)
-          .where('request_id', '=', input.requestId)
-          .executeTakeFirst();
+        const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId);
+        const { seen, credits } = account;
         if (seen) {
           if (seen.fingerprint !== fingerprint)
             throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
           return { answer: JSON.parse(seen.answer) as UsageRecorded, notices: [] };
         }
 
-        const standing = await standingOf(trx, userId, now, freeQueriesPerMonth, credits);
-        const before = remainingOf(standing);
+        const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
         const paid = charge(input.units, { allowanceLeft: before.allowance, credits });
         if (!paid) throw new AppError(402, 'quota_exhausted', QUOTA_EXHAUSTED_MESSAGE);
         const after = spend({ allowanceLeft: before.allowance, credits }, paid);
 
         const notices = noticesDue({
-          allowance: standing.allowance,
-          usedBefore: standing.allowanceUsed,
-          usedAfter: standing.allowanceUsed + paid.allowance,
-          sent80: standing.sent80,
-          sent100: standing.sent100,
+          allowance: plan.allowance,
+          usedBefore: account.allowanceUsed,
+          usedAfter: account.allowanceUsed + paid.allowance,
+          sent80: account.sent80,
+          sent100: account.sent100,
           creditsBefore: credits,
           creditsAfter: after.credits,
         });
         const marks80 = notices.includes('allowance_80') || notices.includes('allowance_100');
         const marks100 = notices.includes('allowance_100');
-        await trx
-          .insertInto('usage_periods')
-          .values({
-            user_id: userId,
-            period_start: standing.period.start,
-            period_end: standing.period.end,
-            allowance_used: paid.allowance,
-            credits_used: paid.credits,
-            notified_80_at: marks80 ? now : null,
-            notified_100_at: marks100 ? now : null,
-          })
-          .onConflict((oc) =>
-            oc.columns(['user_id', 'period_start']).doUpdateSet((eb) => ({
-              allowance_used: eb('usage_periods.allowance_used', '+', eb.ref('excluded.allowance_used')),
-              credits_used: eb('usage_periods.credits_used', '+', eb.ref('excluded.credits_used')),
-              notified_80_at: eb.fn.coalesce('usage_periods.notified_80_at', 'excluded.notified_80_at'),
-              notified_100_at: eb.fn.coalesce('usage_periods.notified_100_at', 'excluded.notified_100_at'),
-            })),
-          )
-          .execute();
-
-        const id = randomUUID();
-        if (paid.credits > 0) {
-          await trx
-            .insertInto('credit_ledger')
-            .values({ id: randomUUID(), user_id: userId, amount: -paid.credits, reason: 'Queries', source: `usage:${id}`, created_at: now })
-            .execute();
-        }
         const answer: UsageRecorded = {
           requestId: input.requestId,
           units: input.units,
@@ -147,44 +120,28 @@ export function createMeteringService(deps: MeteringDeps) {
           remaining: { ...before, allowance: after.allowanceLeft, credits: after.credits },
         };
         const occurredAt = Math.min(input.occurredAt ? Date.parse(input.occurredAt) : now, now);
-        await trx
-          .insertInto('usage_events')
-          .values({
-            id,
-            user_id: userId,
-            request_id: input.requestId,
-            fingerprint,
-            units: input.units,
-            from_allowance: paid.allowance,
-            from_credits: paid.credits,
-            period_start: standing.period.start,
-            occurred_at: occurredAt,
-            recorded_at: now,
-            project_id: input.projectId ?? null,
-            engine_version: input.engineVersion ?? null,
-            plugin_version: input.pluginVersion ?? null,
-            model: input.model ?? null,
-            feature: input.feature ?? null,
-            answer: JSON.stringify(answer),
-          })
-          .execute();
-        await trx
-          .insertInto('usage_daily')
-          .values({
-            user_id: userId,
-            day: dayOf(occurredAt),
-            project_id: input.projectId ?? '',
-            engine_version: input.engineVersion ?? '',
-            uses: 1,
-            units: input.units,
-          })
-          .onConflict((oc) =>
-            oc.columns(['user_id', 'day', 'project_id', 'engine_version']).doUpdateSet((eb) => ({
-              uses: eb('usage_daily.uses', '+', eb.ref('excluded.uses')),
-              units: eb('usage_daily.units', '+', eb.ref('excluded.units')),
-            })),
-          )
-          .execute();
+        await statements.write(trx, {
+          id: randomUUID(),
+          ledgerId: randomUUID(),
+          userId,
+          requestId: input.requestId,
+          fingerprint,
+          units: input.units,
+          fromAllowance: paid.allowance,
+          fromCredits: paid.credits,
+          period: plan.period,
+          occurredAt,
+          recordedAt: now,
+          day: dayOf(occurredAt),
+          projectId: input.projectId ?? null,
+          engineVersion: input.engineVersion ?? null,
+          pluginVersion: input.pluginVersion ?? null,
+          model: input.model ?? null,
+          feature: input.feature ?? null,
+          answer: JSON.stringify(answer),
+          notified80At: marks80 ? now : null,
+          notified100At: marks100 ? now : null,
+        });
         return { answer, notices };
       });
       await sendNotices(userId, notices);

@@ -58,8 +58,15 @@ export async function creditsOf(db: Db, userId: string): Promise<number> {
   return Number(row?.credits ?? 0);
 }
 
-/** Where the user stands at `now`; `credits` when the caller already read them (under its lock). */
-export async function standingOf(db: Db, userId: string, now: number, freeQueriesPerMonth: number, credits?: number): Promise<Standing> {
+/** The plan that governs a user's uses at a moment: its name (null: the free allowance), period and allowance. */
+export interface PlanStanding {
+  plan: string | null;
+  period: Period;
+  allowance: number | null;
+}
+
+/** The plan governing the user's uses at `now`, from their subscriptions and the products they are for. */
+export async function planOf(db: Db, userId: string, now: number, freeQueriesPerMonth: number): Promise<PlanStanding> {
   const rows = await db
     .selectFrom('billing_subscriptions as s')
     .leftJoin('billing_products as p', 'p.id', 's.product_id')
@@ -74,7 +81,16 @@ export async function standingOf(db: Db, userId: string, now: number, freeQuerie
     name: r.product_name,
   }));
   const governing = governingSubscription(subscriptions) as NamedSubscription | null;
-  const period = billingPeriod(governing, now);
+  return {
+    plan: governing?.name ?? null,
+    period: billingPeriod(governing, now),
+    allowance: periodAllowance(governing, freeQueriesPerMonth),
+  };
+}
+
+/** Where the user stands at `now`; `credits` when the caller already read them (under its lock). */
+export async function standingOf(db: Db, userId: string, now: number, freeQueriesPerMonth: number, credits?: number): Promise<Standing> {
+  const { plan, period, allowance } = await planOf(db, userId, now, freeQueriesPerMonth);
   const [spent, balance] = await Promise.all([
     db
       .selectFrom('usage_periods')
@@ -85,9 +101,9 @@ export async function standingOf(db: Db, userId: string, now: number, freeQuerie
     credits === undefined ? creditsOf(db, userId) : Promise.resolve(credits),
   ]);
   return {
-    plan: governing?.name ?? null,
+    plan,
     period,
-    allowance: periodAllowance(governing, freeQueriesPerMonth),
+    allowance,
     allowanceUsed: Number(spent?.allowance_used ?? 0),
     creditsUsed: Number(spent?.credits_used ?? 0),
     sent80: spent?.notified_80_at != null,
@@ -96,7 +112,7 @@ export async function standingOf(db: Db, userId: string, now: number, freeQuerie
   };
 }
 
-export const remainingOf = (standing: Standing): UsageRemaining => ({
+export const remainingOf = (standing: Pick<Standing, 'allowance' | 'allowanceUsed' | 'credits' | 'period'>): UsageRemaining => ({
   allowance: allowanceLeft(standing.allowance, standing.allowanceUsed),
   credits: standing.credits,
   periodEnd: new Date(standing.period.end).toISOString(),
