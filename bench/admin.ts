@@ -1,5 +1,6 @@
 // `npm run bench:admin`: the admin console's reads at scale. Seeds BENCH_USERS users (default
-// 1,000,000) and BENCH_MESSAGES stored messages (default 5,000,000) into a fresh SQLite file (or
+// 1,000,000), BENCH_MESSAGES stored messages (default 5,000,000) and BENCH_AUDIT audit entries
+// (default 1,000,000, bench/adminAudit.ts: the audit log's filters) into a fresh SQLite file (or
 // PostgreSQL with BENCH_DATABASE_URL, into a schema of its own), starts the compiled server on it as
 // `npm start` does, and measures each read one request at a time, as an admin's clicks arrive.
 // Seeding takes minutes; the figures go in docs/performance.md.
@@ -14,10 +15,13 @@ import { migrateToLatest, openDatabase } from '../server/db';
 import { listQuery, type ListParams } from '../contract/restList';
 import { createPostgresSchema, keptPostgresSchema } from '../scripts/postgresSchema';
 import { seedDemoData } from '../server/services/demoData';
+import { auditCases, seedAudit } from './adminAudit';
 import { run, type Case } from './measure';
 import { startProduct, stopServers } from './serverProcess';
 
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
+/** Audit entries (issue 28's filters are measured at 1,000,000). */
+const AUDIT = Number(process.env.BENCH_AUDIT ?? 1_000_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5_000_000);
 /** One of seedDemoData's 20 last names: in one username and e-mail in 20. */
 const COMMON = 'lovelace';
@@ -58,6 +62,7 @@ async function main() {
         console.log(`seeding ${what}: ${done}/${total} (${Math.round((performance.now() - started) / 1000)} s)`);
       }
     });
+  await seedAudit(db, AUDIT);
   // Statistics and the visibility map, as autovacuum keeps them on a live database after bulk
   // inserts (PostgreSQL reads an index alone only where the map says so; SQLite needs neither).
   if (pgSchema) await sql`vacuum analyze`.execute(db);
@@ -126,10 +131,11 @@ async function main() {
     one('user count (grove-metrics)', '/api/admin/grove-metrics'),
     one('Home charts, 30 days (insights)', '/api/admin/insights?days=30'),
     one('Home charts, 90 days (insights)', '/api/admin/insights?days=90'),
+    ...auditCases(one),
   ];
   const results = [];
   for (const c of cases) results.push(await run(base, c));
-  console.log(`${pgSchema ? 'PostgreSQL' : 'SQLite'}: ${USERS} users, ${MESSAGES} stored messages`);
+  console.log(`${pgSchema ? 'PostgreSQL' : 'SQLite'}: ${USERS} users, ${MESSAGES} stored messages, ${AUDIT} audit entries`);
   console.table(results);
 
   stopServers();
