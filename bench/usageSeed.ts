@@ -4,10 +4,9 @@
 // PostgreSQL, a recursive CTE on SQLite); the daily roll-ups and period totals are summed from them.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../server/db';
+import { isPostgres, type Db } from '../server/db';
 import type { UsersTable } from '../server/db/schema';
 import { seedDemoData } from '../server/services/demoData';
-import { isPostgres } from '../server/services/metering/standing';
 
 const DAY_MS = 86_400_000;
 /** Billing periods of the seeded plans: 30 days, the current one started 10 days ago. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { filterParam, rangeParam, sortParam } from './restList';
+import { suspensionSchema } from './suspension';
 import { singleLine } from './text';
 
 /**
@@ -107,7 +108,7 @@ export const userUpdateSchema = z.object({
     .min(1, USER_FIELDS_REQUIRED)
     .pipe(z.email('Invalid email address').max(254)),
   isAdmin: z.boolean().optional(),
-  status: z.string().check(singleLine('Status')).trim().min(1).max(50).optional(),
+  // No status: it is Active or Suspended, set only by Suspend (with a reason) and Reinstate (decision 029).
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
@@ -233,6 +234,12 @@ export const AUDIT_ACTIONS = [
   'account.install.forget',
   'account.email.change',
   'account.delete',
+  // Suspension (issue 28, decision 029).
+  'user.suspend',
+  'user.reinstate',
+  // Staff's notes on a user (issue 28).
+  'user.note.add',
+  'user.note.edit',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;
@@ -250,16 +257,35 @@ export const auditEntrySchema = z.object({
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+/** A UTC day, `2026-11-26`, as the console's date inputs give it. */
+const auditDay = (name: string) => z.iso.date({ error: `${name} must be a day, like 2026-11-26` });
+/**
+ * The audit log's filters, each exact: `actor` an admin's e-mail (it has an @) or id, `target` the
+ * changed record's id, `from`–`to` UTC days, both included.
+ */
+export const auditFilterSchema = z
+  .strictObject(
+    {
+      actor: z.string().trim().min(1).max(254).optional(),
+      action: auditActionSchema.optional(),
+      target: z.string().trim().min(1).max(200).optional(),
+      from: auditDay('from').optional(),
+      to: auditDay('to').optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? 'the audit log filters by actor, action, target, from and to'
+          : 'filter must be an object, like {}',
+    },
+  )
+  .refine((f) => f.from === undefined || f.to === undefined || f.from <= f.to, 'from must not be after to');
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
 /** `GET /api/admin/audit?sort=&range=&filter={}` (simple-rest's dialect): by time, newest first unless asked. */
 export const auditListQuerySchema = z.object({
   sort: sortParam(['createdAt']).optional(),
   range: rangeParam(MAX_PAGE_SIZE).optional(),
-  filter: filterParam(
-    z.strictObject(
-      {},
-      { error: (issue) => (issue.code === 'unrecognized_keys' ? 'the audit log has no filters' : 'filter must be an object, like {}') },
-    ),
-  ).optional(),
+  filter: filterParam(auditFilterSchema).optional(),
 });
 
 /** `POST /api/admin/users/{id}/license/reissue` answers the user with their new license token. */
@@ -300,5 +326,7 @@ export const accountDetailsSchema = z.object({
   /** Query credits bought minus spent. */
   creditBalance: z.number().int(),
   storedMessages: z.number().int().min(0),
+  /** Sent only while the account is suspended (decision 029). */
+  suspension: suspensionSchema.optional(),
 });
 export type AccountDetails = z.infer<typeof accountDetailsSchema>;

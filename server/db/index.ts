@@ -20,6 +20,9 @@ import * as m013 from './migrations/013_account_sessions';
 import * as m014 from './migrations/014_password_change_required';
 import * as m015 from './migrations/015_email_changes';
 import * as m016 from './migrations/016_keep_accounting_rows';
+import * as m017 from './migrations/017_suspension';
+import * as m018 from './migrations/018_user_notes';
+import * as m019 from './migrations/019_audit_filters';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -28,6 +31,9 @@ export type Db = Kysely<Database>;
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** Whether `db` is PostgreSQL (else the embedded SQLite): where the two dialects' SQL differs. */
+export const isPostgres = (db: Kysely<Database>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** Told how long each query took and whether it failed (the server's metrics); never its SQL. */
 export type QueryObserver = (database: DatabaseKind, durationMs: number, ok: boolean) => void;
@@ -113,6 +119,9 @@ const migrations: Record<string, Migration> = {
   '014_password_change_required': m014,
   '015_email_changes': m015,
   '016_keep_accounting_rows': m016,
+  '017_suspension': m017,
+  '018_user_notes': m018,
+  '019_audit_filters': m019,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -26,6 +26,9 @@ export interface UsersTable {
    * Optional here only so that rows written whole (tests, seeds) may leave it to the default 0.
    */
   password_change_required?: number;
+  /** While `status` is `Suspended` (migration 017, decision 029): since when and why; null otherwise. Optional as above. */
+  suspended_at?: number | null;
+  suspension_reason?: string | null;
 }
 
 /** How a session was started: Sign in with Epic, or the legacy e-mail and password. */
@@ -93,6 +96,19 @@ export interface SignInFlowsTable {
   /** The engine and plugin versions the plugin said at the start (migration 013). */
   plugin_engine_version: string | null;
   plugin_version: string | null;
+}
+
+/** Staff's note on a user (migration 018): never deleted; editable by its author for 15 minutes. */
+export interface UserNotesTable {
+  id: string;
+  user_id: string;
+  /** Null once the author's account is deleted. */
+  author_id: string | null;
+  /** The author's e-mail when they wrote it, so the note still says who after their account goes. */
+  author_email: string | null;
+  text: string;
+  created_at: number;
+  updated_at: number;
 }
 
 /** A requested change of a user's e-mail: the link mailed to the new address; single use (migration 015). */
@@ -391,4 +407,5 @@ export interface Database {
   usage_daily: UsageDailyTable;
   plugin_installs: PluginInstallsTable;
   email_changes: EmailChangesTable;
+  user_notes: UserNotesTable;
 }

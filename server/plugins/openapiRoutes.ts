@@ -86,10 +86,13 @@ const BILLING_WRITE: RouteDoc = {
   errors: { 503: 'Billing is not configured (billing_unavailable)' },
 };
 
+/** A suspended account's sign-in, license token, or (named by the AI service) user (decision 029). */
+const SUSPENDED = 'The account is suspended (account_suspended)';
+
 /** What both ingestion writes answer a license token they refuse. */
 const INGESTION_REFUSALS = {
   401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)',
-  403: 'A license token storing for another user (forbidden)',
+  403: `A license token storing for another user (forbidden); ${SUSPENDED}`,
 };
 
 /** By `METHOD url`, the url as the route module writes it. */
@@ -103,7 +106,12 @@ const ROUTES: Record<string, RouteDoc> = {
   },
 
   'GET /api/user': { tag: ACCOUNT, security: SESSION },
-  'POST /api/login': { tag: ACCOUNT, security: PUBLIC, limited: true, errors: { 401: 'Wrong e-mail or password (invalid_credentials)' } },
+  'POST /api/login': {
+    tag: ACCOUNT,
+    security: PUBLIC,
+    limited: true,
+    errors: { 401: 'Wrong e-mail or password (invalid_credentials)', 403: SUSPENDED },
+  },
   'POST /api/register': {
     tag: ACCOUNT,
     security: PUBLIC,
@@ -257,7 +265,7 @@ const ROUTES: Record<string, RouteDoc> = {
     tag: LICENSES,
     security: BEARER,
     limited: true,
-    errors: { 401: 'The token was replaced by an admin: sign in again from the plugin (license_revoked)' },
+    errors: { 401: 'The token was replaced by an admin: sign in again from the plugin (license_revoked)', 403: SUSPENDED },
   },
   'GET /api/:product/:id/license': {
     tag: LICENSES,
@@ -278,6 +286,22 @@ const ROUTES: Record<string, RouteDoc> = {
   'GET /api/admin/users/:id/details': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'POST /api/admin/users/:id/license/reissue': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'POST /api/admin/users/:id/sessions/revoke': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
+  'POST /api/admin/users/:id/suspend': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: {
+      400: 'No reason given, or the admin suspending their own account (self_suspension)',
+      404: 'No such user (not_found)',
+      409: 'Already suspended (already_suspended)',
+    },
+  },
+  'POST /api/admin/users/:id/reinstate': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: { 404: 'No such user (not_found)', 409: 'Not suspended (not_suspended)' },
+  },
   'GET /api/admin/users/export': {
     tag: ADMIN,
     security: SESSION,
@@ -325,7 +349,7 @@ const ROUTES: Record<string, RouteDoc> = {
     tag: USAGE,
     security: BEARER_OR_SESSION,
     limited: true,
-    errors: { 401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)' },
+    errors: { 401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)', 403: SUSPENDED },
   },
   'GET /api/usage/period.csv': {
     tag: USAGE,
@@ -366,6 +390,24 @@ const ROUTES: Record<string, RouteDoc> = {
     admin: true,
     errors: { 404: 'No such user (not_found)', 409: 'A deduction larger than the balance (insufficient_credits)' },
   },
+  // Staff's notes on a user (issue 28).
+  'GET /api/admin/users/:id/notes': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
+  'POST /api/admin/users/:id/notes': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: { 400: 'No text, or more than 2,000 characters (invalid_request)', 404: 'No such user (not_found)' },
+  },
+  'PUT /api/admin/users/:id/notes/:noteId': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    errors: {
+      400: 'No text, or more than 2,000 characters (invalid_request)',
+      403: "Another staff member's note (not_note_author), or more than 15 minutes since it was written (note_locked)",
+      404: 'No such user, or no such note on them (not_found)',
+    },
+  },
 };
 
 /** Whole areas that share one description; ROUTES adds a route's own failures. */
@@ -378,7 +420,7 @@ const AREAS: [prefix: string, doc: RouteDoc][] = [
       tag: INGESTION,
       security: BEARER,
       limited: true,
-      errors: { 401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)' },
+      errors: { 401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)', 403: SUSPENDED },
     },
   ],
 ];

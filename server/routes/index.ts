@@ -16,6 +16,7 @@ import { accountSessionRoutes } from './api/account/sessions';
 import { accountDataRoutes } from './api/account/data';
 import { adminConsoleRoutes } from './api/admin/console';
 import { adminUsageRoutes } from './api/admin/usage';
+import { adminNoteRoutes } from './api/admin/notes';
 import { analyticsLocationRoutes } from './api/analytics/location';
 import { epicRoutes } from './api/auth/epic';
 import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
@@ -46,7 +47,7 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '/api/auth': [epicRoutes, pluginHandOffRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
-  '/api/admin': [adminConsoleRoutes, adminUsageRoutes],
+  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes],
   '/api/ingest': [ingestionRoutes],
   '/api/analytics': [analyticsLocationRoutes],
   // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).

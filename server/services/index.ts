@@ -32,7 +32,9 @@ import { createPasswordResetService } from './passwordReset';
 import { createPluginHandOffService } from './pluginHandOff';
 import type { RateLimiter } from './rateLimiter';
 import { createSessionService } from './sessions';
+import { createSuspensionService } from './suspension';
 import { createUserService } from './users';
+import { createUserNoteService } from './userNotes';
 
 export interface ServiceDeps {
   config: Config;
@@ -150,6 +152,15 @@ export function createServices(deps: ServiceDeps) {
     audit,
     adminUsers: createAdminUserService({ db: deps.db, sessions, audit, deletion: accountDeletion }),
     accountControl: createAccountControlService({ db: deps.db, sessions, audit, creditBalance: billing.creditBalance }),
+    suspension: createSuspensionService({
+      db: deps.db,
+      sessions,
+      audit,
+      mailer,
+      publicUrl: deps.config.publicUrl,
+      supportEmail: deps.config.runtime.supportEmail,
+      onMailError: deps.onMailError,
+    }),
     pluginInstalls,
     accountSessions: createAccountSessionService({ db: deps.db, sessions, installs: pluginInstalls, audit }),
     accountPassword: createAccountPasswordService({
@@ -182,6 +193,7 @@ export function createServices(deps: ServiceDeps) {
       gateway: stripeGateway,
     }),
     insights: createInsightService(deps.db),
+    userNotes: createUserNoteService({ db: deps.db, audit }),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,
     metrics,

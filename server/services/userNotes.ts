@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { PostgresAdapter } from 'kysely';
 import { ADMIN_MESSAGES } from '../../contract/admin';
 import { NOTE_MESSAGES, type NoteInput, type UserNote, type UserNotes } from '../../contract/userNotes';
-import type { Db } from '../db';
+import { isPostgres, type Db } from '../db';
 import type { UserNotesTable } from '../db/schema';
 import { forbidden, notFound } from '../errors';
 import type { Actor, AuditService } from './audit';
@@ -40,7 +39,7 @@ export function createUserNoteService(deps: { db: Db; audit: AuditService }) {
    */
   async function requireUser(trx: Db, userId: string): Promise<void> {
     const query = trx.selectFrom('users').select('id').where('id', '=', userId);
-    const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+    const postgres = isPostgres(trx);
     if (!(await (postgres ? query.forShare() : query).executeTakeFirst())) throw notFound(ADMIN_MESSAGES.userNotFound);
   }
 
@@ -86,7 +85,7 @@ export function createUserNoteService(deps: { db: Db; audit: AuditService }) {
         await requireUser(trx, userId);
         const read = trx.selectFrom('user_notes').selectAll().where('id', '=', noteId).where('user_id', '=', userId);
         // Locked on PostgreSQL so two edits at once each audit the text they replaced.
-        const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+        const postgres = isPostgres(trx);
         const before = await (postgres ? read.forUpdate() : read).executeTakeFirst();
         if (!before) throw notFound(NOTE_MESSAGES.noteNotFound);
         const refusal = noteEditRefusal({ authorId: before.author_id, createdAt: before.created_at }, editor.id, now);

@@ -179,21 +179,22 @@ describe.each(databases)('the admin lists’ wire on $label', (database) => {
   it('lists the audit log by time both ways, with Content-Range', async () => {
     const admin = await signedInAdmin(server());
     const [row] = await insertUsers(server().db, [userRow()]);
-    for (const status of ['Suspended', 'Active', 'Banned']) {
+    for (const username of ['first', 'second', 'third']) {
       await tick();
-      const edit = await put(admin.client, `/api/admin/users/${row!.id}`, { username: row!.username, email: row!.email, status });
+      const edit = await put(admin.client, `/api/admin/users/${row!.id}`, { username, email: row!.email });
       expect(edit.statusCode, edit.body).toBe(200);
     }
     const newest = await page(admin.client, 'audit', { sort: ['createdAt', 'DESC'], range: [0, 2], filter: {} });
     const total = newest.total;
     expect(total).toBeGreaterThanOrEqual(3);
     expect(newest.contentRange).toBe(`audit 0-2/${total}`);
-    const statuses = (response: typeof newest.response) => response.json<AuditEntry[]>().map((e) => (e.after as { status: string }).status);
-    expect(statuses(newest.response)).toEqual(['Banned', 'Active', 'Suspended']);
+    const names = (response: typeof newest.response) =>
+      response.json<AuditEntry[]>().map((e) => (e.after as { username: string }).username);
+    expect(names(newest.response)).toEqual(['third', 'second', 'first']);
 
     const oldestFirst = await page(admin.client, 'audit', { sort: ['createdAt', 'ASC'], range: [total - 3, total - 1] });
     expect(oldestFirst.contentRange).toBe(`audit ${total - 3}-${total - 1}/${total}`);
-    expect(statuses(oldestFirst.response)).toEqual(['Suspended', 'Active', 'Banned']);
+    expect(names(oldestFirst.response)).toEqual(['first', 'second', 'third']);
 
     // One order is the other reversed; every entry once; newest first by default.
     const asc = await page(admin.client, 'audit', { sort: ['createdAt', 'ASC'], range: [0, 999] });

@@ -104,11 +104,7 @@ describe('an audit record about a deleted user, without what identifies them', (
       { ended: 3, credits: -50, reason: 'refund', productName: 'Sage Pro' },
       { ended: 3, credits: -50, reason: 'refund', productName: 'Sage Pro' },
     ],
-    [
-      "a staff note's words about them",
-      { noteId: 'n1', text: 'Refunded on 3 Nov, lives in Lyon' },
-      { noteId: 'n1', text: ERASED },
-    ],
+    ["a staff note's words about them", { noteId: 'n1', text: 'Refunded on 3 Nov, lives in Lyon' }, { noteId: 'n1', text: ERASED }],
     ['nothing', null, null],
   ])('%s', (_name, record, erased) => {
     expect(eraseIdentity(record, who)).toEqual(erased);

@@ -1,4 +1,3 @@
-import { PostgresAdapter } from 'kysely';
 import { isLiveStatus } from '../../../contract/billing';
 import {
   ACCOUNT_DATA_MESSAGES,
@@ -8,7 +7,7 @@ import {
   type DeleteAccountRequest,
 } from '../../../contract/accountData';
 import { ADMIN_MESSAGES } from '../../../contract/admin';
-import type { Db } from '../../db';
+import { isPostgres, type Db } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { Actor, AuditService } from '../audit';
@@ -70,7 +69,7 @@ function deletedMail(user: UsersTable, by: DeletionRequester['by'], deps: Pick<A
 
 export function createAccountDeletionService(deps: AccountDeletionDeps) {
   const { db, audit, gateway } = deps;
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
 
   async function findUser(trx: Db, id: string): Promise<UsersTable> {
     const user = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

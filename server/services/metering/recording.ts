@@ -1,8 +1,7 @@
 import type { QueryCreator } from 'kysely';
-import type { Db } from '../../db';
+import { isPostgres, type Db } from '../../db';
 import type { Database } from '../../db/schema';
 import { withParameters } from '../../db/compiledQuery';
-import { isPostgres } from './standing';
 
 /** What recording a use reads under the user's lock: the balance, this period's totals and a use with the same id. */
 export interface AccountAtUse {

@@ -1,6 +1,5 @@
-import { PostgresAdapter } from 'kysely';
 import type { UsageRemaining } from '../../../contract/usage';
-import type { Db } from '../../db';
+import { isPostgres, type Db } from '../../db';
 import { allowanceLeft, billingPeriod, governingSubscription, periodAllowance, type Period, type PlanSubscription } from './rules';
 
 /** Where a user stands at a moment: the governing plan, its period, what that period allows and has used, and credits. */
@@ -27,8 +26,6 @@ function metadataCredits(metadata: string | null): string | undefined {
     return undefined;
   }
 }
-
-export const isPostgres = (db: Db): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * Takes the user's account for the rest of the transaction and answers their credit balance. On

@@ -6,6 +6,7 @@ import { ReissueLicenseButton, SignOutEverywhereButton } from './AccountControlB
 import { AccountDetailsPanel } from './AccountDetailsPanel';
 import { AiHistoryPanel } from './AiHistoryPanel';
 import { DownloadLicenseButton } from './DownloadLicenseButton';
+import { NotesPanel } from './NotesPanel';
 import { useIsOwnAccount } from './ownAccount';
 import { SuspensionButton } from './SuspensionButtons';
 import { UsagePanel } from './UsagePanel';
@@ -62,6 +63,7 @@ export function UserShow() {
         <TextField source="id" />
       </SimpleShowLayout>
       <AccountDetailsPanel />
+      <NotesPanel />
       <UsagePanel />
       <AiHistoryPanel />
     </Show>
