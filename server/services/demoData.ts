@@ -291,7 +291,8 @@ async function seedBusinessActivity(db: Db, userIds: readonly string[], now: num
       user_id: buyers[i]!,
       amount: pick(PACK_CREDITS, i),
       reason: 'Credit pack',
-      source: `demo:${run}:${i}`,
+      // A Checkout purchase's source, as billing writes it: the Home counts only these as credits sold.
+      source: `checkout:cs_demo_${run}_${i}`,
       created_at: now - agoInRange(7 * i + 4),
     }),
     (trx, rows) => trx.insertInto('credit_ledger').values(rows).execute(),
