@@ -225,7 +225,12 @@ const ROUTES: Record<string, RouteDoc> = {
   'POST /api/auth/ue-store-payload': { tag: PLUGIN, security: [{ sessionCookie: [], signInCookie: [] }] },
   'POST /api/auth/ue-clear': { tag: PLUGIN, security: SIGN_IN_OPTIONAL },
   // The one-time code and its PKCE verifier, in the query, are the credentials.
-  'GET /api/auth/ue-payload': { tag: PLUGIN, security: PUBLIC, limited: true },
+  'GET /api/auth/ue-payload': {
+    tag: PLUGIN,
+    security: PUBLIC,
+    limited: true,
+    errors: { 403: 'The account was suspended after the code was issued; the code is spent (account_suspended)' },
+  },
 
   'POST /api/email/send-verification': { tag: EMAIL, security: SIGN_IN, limited: true },
   'POST /api/email/resend-verification': { tag: EMAIL, security: SIGN_IN, limited: true },

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PluginPayload } from '../../contract/epic';
+import { ACCOUNT_SUSPENDED, isSuspended } from '../../contract/suspension';
 import type { UsageRemaining } from '../../contract/usage';
 import type { Db } from '../db';
 import type { SignInFlowsTable, UsersTable } from '../db/schema';
@@ -110,6 +111,11 @@ export function createPluginHandOffService(deps: {
       if (!safeEqual(row.code_challenge, s256(codeVerifier))) throw refuse('wrong_verifier', WRONG_VERIFIER);
       const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
       if (!user) throw refuse('invalid_code', INVALID_CODE);
+      // Suspended after the code was issued: the code is spent, and no token leaves (decision 029).
+      if (isSuspended(user.status)) {
+        count('refused');
+        throw forbidden(ACCOUNT_SUSPENDED.error, ACCOUNT_SUSPENDED.message);
+      }
       const versions = { engineVersion: row.engine_version, pluginVersion: row.plugin_version };
       const [subscription, remaining, installId] = await Promise.all([
         deps.subscriptionSummary(user.id),

@@ -167,6 +167,17 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
       expect(errorBody(right)).toEqual(INVALID_CODE);
     });
 
+    it('refuses the code of an account suspended after it was issued, and spends it', async () => {
+      const { browser, pkce, email } = await pluginSignUp();
+      const { code } = await storePayload(browser);
+      await server().db.updateTable('users').set({ status: 'Suspended' }).where('email', '=', email).execute();
+      const refused = await redeem(code, pkce.verifier);
+      expect(refused.statusCode).toBe(403);
+      expect(errorBody(refused)).toEqual({ error: 'account_suspended', message: 'This account is suspended. Please contact support.' });
+      await server().db.updateTable('users').set({ status: 'Active' }).where('email', '=', email).execute();
+      expect(errorBody(await redeem(code, pkce.verifier))).toEqual(INVALID_CODE);
+    });
+
     it('refuses a code used before', async () => {
       const { browser, pkce } = await pluginSignUp();
       const { code } = await storePayload(browser);
