@@ -1,22 +1,10 @@
 import { Alert, Box, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useCurrentUser } from '../../authProvider/session';
+import { Field } from './Field';
 
 /** §2: the status badge keeps the default look for Active and turns secondary otherwise. */
 export const statusChipColor = (status: string): 'default' | 'secondary' => (status === 'Active' ? 'default' : 'secondary');
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '160px 1fr' }, gap: 0.5, alignItems: 'center' }}>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-        {children}
-      </Box>
-    </Box>
-  );
-}
 
 function ProfileSkeleton() {
   return (

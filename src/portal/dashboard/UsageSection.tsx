@@ -4,19 +4,7 @@ import type { UsageSummary } from '../../../contract/usage';
 import { USAGE_PERIOD_CSV_PATH, useUsageSummary } from '../../api/usage';
 import { UsageHistoryCard } from './UsageHistoryCard';
 import { allowanceView, formatCount, formatDate, planName } from './usageRules';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '160px 1fr' }, gap: 0.5, alignItems: 'start' }}>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Box component="dd" sx={{ m: 0 }}>
-        {children}
-      </Box>
-    </Box>
-  );
-}
+import { Field } from './Field';
 
 function Allowance({ summary }: { summary: UsageSummary }) {
   const view = allowanceView(summary);
@@ -44,13 +32,13 @@ function PeriodFigures({ summary }: { summary: UsageSummary }) {
   return (
     <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
       <Stack component="dl" spacing={2} sx={{ m: 0, width: '100%' }}>
-        <Field label="Plan">
+        <Field label="Plan" align="start">
           <Typography>{planName(summary.plan)}</Typography>
         </Field>
-        <Field label="Allowance">
+        <Field label="Allowance" align="start">
           <Allowance summary={summary} />
         </Field>
-        <Field label="Credits left">
+        <Field label="Credits left" align="start">
           <Typography>{formatCount(summary.remaining.credits)}</Typography>
           <Typography variant="body2" color="text.secondary">
             Pack credits never expire.

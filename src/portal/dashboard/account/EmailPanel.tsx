@@ -1,4 +1,4 @@
-import { Alert, Box, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
+import { Alert, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import type { AccountEmail } from '../../../../contract/accountEmail';
 import { epicSignInUrl } from '../../../api/auth';
@@ -6,26 +6,14 @@ import { useAccountEmail } from '../../../api/accountEmail';
 import { EmailChangeForm } from './EmailChangeForm';
 import { pendingText } from './emailChangeRules';
 import { useEmailChangeNotice } from './useEmailChangeNotice';
+import { Field } from '../Field';
 
 const HEADING_ID = 'account-email-heading';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '200px 1fr' }, gap: 0.5, alignItems: 'center' }}>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-        {children}
-      </Box>
-    </Box>
-  );
-}
 
 function Details({ account }: { account: AccountEmail }) {
   return (
     <Stack component="dl" spacing={2} sx={{ m: 0 }}>
-      <Field label="Current e-mail">
+      <Field label="Current e-mail" labelWidth={200}>
         {account.email ? (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
             <Typography>{account.email}</Typography>
@@ -36,7 +24,7 @@ function Details({ account }: { account: AccountEmail }) {
         )}
       </Field>
       {account.epicDisplayName !== null && (
-        <Field label="Linked Epic account">
+        <Field label="Linked Epic account" labelWidth={200}>
           <Typography>{account.epicDisplayName}</Typography>
         </Field>
       )}
