@@ -51,6 +51,18 @@ describe('AuthenticationFailedPage (§2 Authentication failed)', () => {
     expect(assignLocation).toHaveBeenCalledWith('/api/auth/login?client=web');
   });
 
+  it('a suspended account is sent to support rather than asked to try again', async () => {
+    renderPortal('/authentication_failed?reason=account_suspended');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Account Suspended' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('This account is suspended. Please contact support.');
+    expect(screen.queryByRole('button', { name: 'Try Again' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Start the sign-in again/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
+    await userEvent.setup().click(screen.getByRole('link', { name: 'Contact Support' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Get Support' })).toBeInTheDocument();
+    expect(assignLocation).not.toHaveBeenCalled();
+  });
+
   it('Return to Home goes to / and on to the download page', async () => {
     renderPortal('/authentication_failed?reason=canceled');
     const home = await screen.findByRole('link', { name: 'Return to Home' });

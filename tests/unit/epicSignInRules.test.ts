@@ -34,6 +34,12 @@ describe('failureText (§2 Authentication failed)', () => {
     expect(new Set(descriptions).size).toBe(AUTH_FAILURE_REASONS.length);
   });
 
+  it('sends only a suspended account to support: signing in again cannot help it', () => {
+    expect(failureText('account_suspended')).toMatchObject({ title: 'Account Suspended', contactSupport: true });
+    const others = [...AUTH_FAILURE_REASONS.filter((reason) => reason !== 'account_suspended'), null];
+    for (const reason of others) expect(failureText(reason).contactSupport, String(reason)).toBeUndefined();
+  });
+
   it('titles a cancel differently from a failure', () => {
     expect(failureText('canceled').title).toBe('Login Canceled');
     expect(failureText('state_mismatch').title).toBe('Authentication Failed');

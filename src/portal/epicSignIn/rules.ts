@@ -5,6 +5,8 @@ import { ACCOUNT_SUSPENDED } from '../../../contract/suspension';
 export interface FailureText {
   title: string;
   description: string;
+  /** Signing in again cannot help (a suspended account): the page offers support instead of Try Again. */
+  contactSupport?: true;
 }
 
 export const UNEXPECTED_FAILURE: FailureText = {
@@ -41,7 +43,7 @@ const FAILURES: Record<string, FailureText> = {
     title: 'Email Not Verified',
     description: 'Your email address has not been verified yet. Open the link in the verification email, then try again.',
   },
-  account_suspended: { title: 'Account Suspended', description: ACCOUNT_SUSPENDED.message },
+  account_suspended: { title: 'Account Suspended', description: ACCOUNT_SUSPENDED.message, contactSupport: true },
 };
 
 /** The title and description for `reason`; unknown or missing reasons get the unexpected-error text. */
