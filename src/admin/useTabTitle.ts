@@ -28,7 +28,7 @@ export function adminTab(path: string): AdminTab | null {
 }
 
 /**
- * The browser tab says which console tab it shows: `User List · Admin · Sage Dashboard`, a user's
+ * The browser tab says which console tab it shows: `Users · Admin · Sage Dashboard`, a user's
  * page by their username. The portal titles `/admin/*` as the console as a whole on every
  * navigation; this runs after it (its effects come later in the tree), with the same path.
  */
@@ -43,7 +43,9 @@ export function useTabTitle(): void {
   const whole = documentTitle(pageFor(pathname));
   const userWord = translate('resources.users.name', { smart_count: 1 });
   let name: string | null = null;
-  if (tab && 'menu' in tab) name = translate(tab.menu);
+  // The users list is titled as react-admin names the resource (issue 28), its menu entry says User List.
+  if (tab && 'menu' in tab)
+    name = tab.menu === 'admin.menu.userList' ? translate('resources.users.name', { smart_count: 2 }) : translate(tab.menu);
   else if (userId !== undefined) name = user?.username ? `${userWord} ${user.username}` : userWord;
   const title = name ? `${name} · ${whole}` : whole;
   useEffect(() => {

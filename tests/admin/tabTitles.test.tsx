@@ -47,7 +47,7 @@ describe('a title per console tab (issue 28)', () => {
     ['/admin/search', 'Search · Admin · Sage Dashboard'],
     ['/admin/find-message', 'Find Message · Admin · Sage Dashboard'],
     ['/admin/recent-messages', 'Recent Messages · Admin · Sage Dashboard'],
-    ['/admin/users', 'User List · Admin · Sage Dashboard'],
+    ['/admin/users', 'Users · Admin · Sage Dashboard'],
     ['/admin/users/u1/show', 'User ada · Admin · Sage Dashboard'],
     ['/admin/users/u1/edit', 'User ada · Admin · Sage Dashboard'],
     ['/admin/audit', 'Audit Log · Admin · Sage Dashboard'],
@@ -60,7 +60,7 @@ describe('a title per console tab (issue 28)', () => {
   it('follows the menu from tab to tab', async () => {
     api();
     renderAdmin('/admin/users');
-    await waitFor(() => expect(document.title).toBe('User List · Admin · Sage Dashboard'));
+    await waitFor(() => expect(document.title).toBe('Users · Admin · Sage Dashboard'));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Audit Log' }));
     await waitFor(() => expect(document.title).toBe('Audit Log · Admin · Sage Dashboard'));
     await userEvent.click(screen.getByRole('menuitem', { name: 'Release' }));
