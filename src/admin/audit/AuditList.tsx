@@ -1,7 +1,20 @@
-import { Typography } from '@mui/material';
-import { Datagrid, DateField, DateInput, FunctionField, List, SelectField, SelectInput, TextField, TextInput } from 'react-admin';
+import { Typography, useMediaQuery, type Theme } from '@mui/material';
+import {
+  Datagrid,
+  DateField,
+  DateInput,
+  FunctionField,
+  List,
+  SelectField,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+} from 'react-admin';
 import { AUDIT_ACTIONS, DEFAULT_PAGE_SIZE, type AuditEntry } from '../../../contract/admin';
+import { formatDateTime } from '../format';
 import { prettyJson } from '../messages/messageRules';
+import { SavedViews } from '../SavedViews';
 
 function Json({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <>—</>;
@@ -35,8 +48,15 @@ const auditFilters = [
   <DateInput key="to" source="to" label="To (UTC day)" alwaysOn />,
 ];
 
-/** Every admin write, newest first: when, who, what, on which record, before and after. */
+const targetOf = (entry: AuditEntry) => [entry.targetType, entry.targetId].filter(Boolean).join(' ');
+
+/**
+ * Every admin write, newest first: when, who, what, on which record, before and after; saved views
+ * keep the filters. On a phone it is a simple list of when, who, what and on which record, as
+ * react-admin's demo does: the table, with its before and after, is wider than the screen.
+ */
 export function AuditList() {
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   return (
     <List
       title="admin.menu.audit"
@@ -45,18 +65,24 @@ export function AuditList() {
       perPage={DEFAULT_PAGE_SIZE}
       exporter={false}
     >
-      <Datagrid bulkActionButtons={false} rowClick={false}>
-        <DateField source="createdAt" showTime sortable={false} />
-        <TextField source="actorEmail" sortable={false} emptyText="—" />
-        <SelectField source="action" choices={ACTION_CHOICES} translateChoice={false} sortable={false} />
-        <FunctionField<AuditEntry>
-          source="target"
-          sortable={false}
-          render={(entry) => [entry.targetType, entry.targetId].filter(Boolean).join(' ')}
+      <SavedViews />
+      {phone ? (
+        <SimpleList<AuditEntry>
+          primaryText={(entry) => entry.action}
+          secondaryText={(entry) => [entry.actorEmail ?? '—', targetOf(entry)].filter(Boolean).join(' · ')}
+          tertiaryText={(entry) => formatDateTime(entry.createdAt)}
+          linkType={false}
         />
-        <FunctionField<AuditEntry> source="before" sortable={false} render={(entry) => <Json value={entry.before} />} />
-        <FunctionField<AuditEntry> source="after" sortable={false} render={(entry) => <Json value={entry.after} />} />
-      </Datagrid>
+      ) : (
+        <Datagrid bulkActionButtons={false} rowClick={false}>
+          <DateField source="createdAt" showTime sortable={false} />
+          <TextField source="actorEmail" sortable={false} emptyText="—" />
+          <SelectField source="action" choices={ACTION_CHOICES} translateChoice={false} sortable={false} />
+          <FunctionField<AuditEntry> source="target" sortable={false} render={targetOf} />
+          <FunctionField<AuditEntry> source="before" sortable={false} render={(entry) => <Json value={entry.before} />} />
+          <FunctionField<AuditEntry> source="after" sortable={false} render={(entry) => <Json value={entry.after} />} />
+        </Datagrid>
+      )}
     </List>
   );
 }

@@ -21,19 +21,34 @@ import { glyph } from '../../ui/icons';
 import { useAdminCall } from '../useAdminCall';
 import { useNotifyError, useNotifySuccess } from '../notify';
 
-const SuspendIcon = glyph(
+export const SuspendIcon = glyph(
   'M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2M4 12c0-4.42 3.58-8 8-8 1.85 0 3.55.63 4.9 1.69L5.69 16.9C4.63 15.55 4 13.85 4 12m8 8c-1.85 0-3.55-.63-4.9-1.69L18.31 7.1C19.37 8.45 20 10.15 20 12c0 4.42-3.58 8-8 8',
   'SuspendIcon',
 );
-const ReinstateIcon = glyph(
+export const ReinstateIcon = glyph(
   'M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2m-2 15-5-5 1.41-1.41L10 14.17l7.59-7.59L19 8z',
   'ReinstateIcon',
 );
 
-/** react-admin's forms hold any record: the rule reads the fields it knows. */
-const resolver = zodResolver(suspendRequestSchema as z.ZodType<FieldValues, FieldValues>) as Resolver<FieldValues>;
+/** The suspend form's rule (a required reason); react-admin's forms hold any record: the rule reads the fields it knows. */
+export const suspendResolver = zodResolver(suspendRequestSchema as z.ZodType<FieldValues, FieldValues>) as Resolver<FieldValues>;
 /** Text as typed: react-admin would make a cleared field null, which the contract reads as no text at all. */
 const asTyped = (value: string) => value;
+
+/** The reason a suspension is for, mailed to the user and kept in the audit log; inside a form with `suspendResolver`. */
+export function SuspensionReasonInput() {
+  return (
+    <TextInput
+      source="reason"
+      label="admin.users.suspend.reason"
+      parse={asTyped}
+      multiline
+      minRows={2}
+      slotProps={{ htmlInput: { maxLength: SUSPENSION_REASON_MAX } }}
+      helperText="admin.users.suspend.reasonHelp"
+    />
+  );
+}
 
 /**
  * Suspends the user with a required reason (issue 28). The dialog says what a suspension does, since
@@ -60,7 +75,7 @@ export function SuspendDialog({ user, onClose }: { user: AdminUser; onClose: () 
     <Dialog open onClose={suspend.isPending ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
       <Form
         noValidate
-        resolver={resolver}
+        resolver={suspendResolver}
         defaultValues={{ reason: '' }}
         onSubmit={(values: FieldValues) => suspend.mutate(values as SuspendRequest)}
         disableInvalidFormNotification
@@ -69,15 +84,7 @@ export function SuspendDialog({ user, onClose }: { user: AdminUser; onClose: () 
         <DialogTitle id={titleId}>{translate('admin.users.suspend.title', { name: who })}</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>{translate('admin.users.suspend.content', { name: who })}</DialogContentText>
-          <TextInput
-            source="reason"
-            label="admin.users.suspend.reason"
-            parse={asTyped}
-            multiline
-            minRows={2}
-            slotProps={{ htmlInput: { maxLength: SUSPENSION_REASON_MAX } }}
-            helperText="admin.users.suspend.reasonHelp"
-          />
+          <SuspensionReasonInput />
           {/* In the dialog, not a toast: the open dialog hides the rest of the page from screen readers. */}
           {suspend.error && (
             <Alert severity="error" sx={{ mt: 1 }}>

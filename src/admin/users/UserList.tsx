@@ -4,16 +4,20 @@ import {
   DateField,
   List,
   SearchInput,
+  SimpleList,
   TextField,
   TopToolbar,
   useListContext,
   useTranslate,
   type SearchInputProps,
 } from 'react-admin';
-import { Alert } from '@mui/material';
-import { DEFAULT_PAGE_SIZE, SEARCH_LIST_LIMIT } from '../../../contract/admin';
+import { Alert, useMediaQuery, type Theme } from '@mui/material';
+import { DEFAULT_PAGE_SIZE, SEARCH_LIST_LIMIT, type AdminUser } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
+import { RowCheckboxNames } from '../RowCheckboxNames';
+import { SavedViews } from '../SavedViews';
 import { ExportUsersButton } from './ExportUsersButton';
+import { useUserBulkActions } from './UserBulkActions';
 
 /** The `q` filter (part of a username or e-mail, or an id), named for screen readers like its placeholder. */
 function UserSearchInput(props: SearchInputProps) {
@@ -43,9 +47,16 @@ function SearchLimitNote() {
   );
 }
 
-/** §2 User List tab: every user, paged, sorted and searched by the server. */
+/**
+ * §2 User List tab: every user, paged, sorted and searched by the server; the rows a role may act on
+ * are selected for its bulk actions (issue 28). On a phone it is a simple list, as react-admin's demo
+ * does: a table is wider than the screen, and a phone gets no selection, so bulk actions are for
+ * wider screens.
+ */
 export function UserList() {
   const notifyError = useNotifyError();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const bulkActions = useUserBulkActions();
   return (
     <List
       title="admin.menu.userList"
@@ -56,14 +67,26 @@ export function UserList() {
       exporter={false}
       queryOptions={{ onError: (error: unknown) => notifyError({ title: 'admin.error', message: 'admin.users.fetchFailed', error }) }}
     >
+      <SavedViews />
       <SearchLimitNote />
-      <Datagrid rowClick="show" bulkActionButtons={false}>
-        <TextField source="username" />
-        <TextField source="email" />
-        <TextField source="status" sortable={false} />
-        <BooleanField source="isAdmin" sortable={false} />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
+      {phone ? (
+        <SimpleList<AdminUser>
+          primaryText={(user) => user.username}
+          secondaryText={(user) => user.email ?? user.epicDisplayName ?? ''}
+          tertiaryText={(user) => user.status}
+          linkType="show"
+        />
+      ) : (
+        <RowCheckboxNames>
+          <Datagrid rowClick="show" bulkActionButtons={bulkActions}>
+            <TextField source="username" />
+            <TextField source="email" />
+            <TextField source="status" sortable={false} />
+            <BooleanField source="isAdmin" sortable={false} />
+            <DateField source="createdAt" showTime />
+          </Datagrid>
+        </RowCheckboxNames>
+      )}
     </List>
   );
 }
