@@ -57,6 +57,20 @@ describe('a title per console tab (issue 28)', () => {
     await waitFor(() => expect(document.title).toBe(title));
   });
 
+  it.each<[string, string | RegExp]>([
+    ['/admin', 'Home'],
+    ['/admin/release', 'Release'],
+    ['/admin/search', 'Search'],
+    ['/admin/users', 'User List'],
+    ['/admin/users/u1/show', /ada/],
+    ['/admin/audit', 'Audit Log'],
+  ])('%s names itself in its one h1, the app bar’s title', async (path, name) => {
+    api();
+    renderAdmin(path);
+    expect(await screen.findByRole('heading', { level: 1, name })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+  });
+
   it('follows the menu from tab to tab', async () => {
     api();
     renderAdmin('/admin/users');

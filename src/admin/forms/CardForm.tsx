@@ -79,7 +79,8 @@ export function CardForm<Schema extends FormSchema>({
         >
           {onRefused && <WhenRefused then={onRefused} />}
           {layout === 'row' ? (
-            <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start' }}>
+            // On a phone the buttons wrap under the field rather than push the page wider than the screen.
+            <Stack direction="row" spacing={2} useFlexGap sx={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
               {fields}
               {buttons}
             </Stack>

@@ -6,6 +6,7 @@ import { RECENT_LIMIT, recentMessagesFormSchema } from '../../../contract/admin'
 import { fetchRecentMessages } from '../../api/admin';
 import { saveFile } from '../../browser';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
+import { TableScroller } from '../TableScroller';
 import { formatDateTime } from '../format';
 import { useNotifyError, useNotifySuccess } from '../notify';
 import { useAdminCall } from '../useAdminCall';
@@ -70,7 +71,7 @@ export function RecentMessages() {
         </Button>
       }
     >
-      <Box sx={{ mt: 2, overflowX: 'auto' }}>
+      <Box sx={{ mt: 2 }}>
         {recent.isPending ? (
           <CircularProgress size={24} aria-label={translate('ra.message.loading')} />
         ) : recent.isError ? (
@@ -78,26 +79,28 @@ export function RecentMessages() {
         ) : recent.data.length === 0 ? (
           <Typography color="text.secondary">{translate('admin.recentMessages.none')}</Typography>
         ) : (
-          <Table size="small" aria-label={translate('admin.menu.recentMessages')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('admin.findMessage.sessionId')}</TableCell>
-                <TableCell>{translate('admin.findMessage.createdAt')}</TableCell>
-                <TableCell>{translate('admin.findMessage.size')}</TableCell>
-                <TableCell>{translate('admin.findMessage.message')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {recent.data.map((message) => (
-                <TableRow key={message.id}>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{message.sessionId}</TableCell>
-                  <TableCell>{formatDateTime(message.createdAt)}</TableCell>
-                  <TableCell>{translate('admin.findMessage.characters', { count: message.messageSize })}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>{preview(message.message)}</TableCell>
+          <TableScroller title={translate('admin.menu.recentMessages')}>
+            <Table size="small" aria-label={translate('admin.menu.recentMessages')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('admin.findMessage.sessionId')}</TableCell>
+                  <TableCell>{translate('admin.findMessage.createdAt')}</TableCell>
+                  <TableCell>{translate('admin.findMessage.size')}</TableCell>
+                  <TableCell>{translate('admin.findMessage.message')}</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {recent.data.map((message) => (
+                  <TableRow key={message.id}>
+                    <TableCell sx={{ fontFamily: 'monospace' }}>{message.sessionId}</TableCell>
+                    <TableCell>{formatDateTime(message.createdAt)}</TableCell>
+                    <TableCell>{translate('admin.findMessage.characters', { count: message.messageSize })}</TableCell>
+                    <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>{preview(message.message)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableScroller>
         )}
       </Box>
     </CardForm>

@@ -7,6 +7,7 @@ import { fetchAccountDetails } from '../../api/admin';
 import { formatAmount, intervalLabel } from '../../billing/plans';
 import { statusBadge } from '../../billing/subscriptionRules';
 import { formatDateTime } from '../format';
+import { TableScroller } from '../TableScroller';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { accountDetailsQueryKey } from './usageKeys';
@@ -40,33 +41,35 @@ function Subscriptions({ subscriptions }: { subscriptions: AdminSubscription[] }
   const translate = useTranslate();
   if (subscriptions.length === 0) return <Typography color="text.secondary">{translate('admin.account.noSubscriptions')}</Typography>;
   return (
-    <Table size="small" aria-labelledby="account-subscriptions-title">
-      <TableHead>
-        <TableRow>
-          <TableCell>{translate('admin.account.product')}</TableCell>
-          <TableCell>{translate('admin.account.status')}</TableCell>
-          <TableCell>{translate('admin.account.price')}</TableCell>
-          <TableCell>{translate('admin.account.periodEnd')}</TableCell>
-          <TableCell>{translate('admin.account.trialEnd')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {subscriptions.map((subscription) => {
-          const badge = statusBadge(subscription.status);
-          return (
-            <TableRow key={subscription.id}>
-              <TableCell>{subscription.productName}</TableCell>
-              <TableCell>
-                <Chip size="small" label={badge.label} color={badge.color} />
-              </TableCell>
-              <TableCell>{priceOf(subscription)}</TableCell>
-              <TableCell>{dateOrDash(subscription.currentPeriodEnd)}</TableCell>
-              <TableCell>{dateOrDash(subscription.trialEnd)}</TableCell>
-            </TableRow>
-          );
-        })}
-      </TableBody>
-    </Table>
+    <TableScroller title={translate('admin.account.subscriptions')}>
+      <Table size="small" aria-labelledby="account-subscriptions-title">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('admin.account.product')}</TableCell>
+            <TableCell>{translate('admin.account.status')}</TableCell>
+            <TableCell>{translate('admin.account.price')}</TableCell>
+            <TableCell>{translate('admin.account.periodEnd')}</TableCell>
+            <TableCell>{translate('admin.account.trialEnd')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {subscriptions.map((subscription) => {
+            const badge = statusBadge(subscription.status);
+            return (
+              <TableRow key={subscription.id}>
+                <TableCell>{subscription.productName}</TableCell>
+                <TableCell>
+                  <Chip size="small" label={badge.label} color={badge.color} />
+                </TableCell>
+                <TableCell>{priceOf(subscription)}</TableCell>
+                <TableCell>{dateOrDash(subscription.currentPeriodEnd)}</TableCell>
+                <TableCell>{dateOrDash(subscription.trialEnd)}</TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableScroller>
   );
 }
 

@@ -16,6 +16,7 @@ import { useTranslate } from 'react-admin';
 import { USAGE_RANGES, type UsageHistory, type UsageRange } from '../../../contract/usage';
 import { fetchUserUsageHistory } from '../../api/admin';
 import { useNotifyError } from '../notify';
+import { TableScroller } from '../TableScroller';
 import { useAdminCall } from '../useAdminCall';
 import { usageQueryKey } from './usageKeys';
 
@@ -35,26 +36,28 @@ function TallyTable({ title, column, rows }: { title: string; column: string; ro
       <Typography id={titleId} component="h4" variant="subtitle2" gutterBottom>
         {title}
       </Typography>
-      <Table size="small" aria-labelledby={titleId}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{column}</TableCell>
-            <TableCell align="right">{translate('admin.usage.history.uses')}</TableCell>
-            <TableCell align="right">{translate('admin.usage.history.queriesAxis')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((row) => (
-            <TableRow key={row.label}>
-              <TableCell component="th" scope="row" sx={{ wordBreak: 'break-all' }}>
-                {row.label}
-              </TableCell>
-              <TableCell align="right">{whole.format(row.uses)}</TableCell>
-              <TableCell align="right">{whole.format(row.units)}</TableCell>
+      <TableScroller title={title}>
+        <Table size="small" aria-labelledby={titleId}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{column}</TableCell>
+              <TableCell align="right">{translate('admin.usage.history.uses')}</TableCell>
+              <TableCell align="right">{translate('admin.usage.history.queriesAxis')}</TableCell>
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {rows.map((row) => (
+              <TableRow key={row.label}>
+                <TableCell component="th" scope="row" sx={{ wordBreak: 'break-all' }}>
+                  {row.label}
+                </TableCell>
+                <TableCell align="right">{whole.format(row.uses)}</TableCell>
+                <TableCell align="right">{whole.format(row.units)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableScroller>
     </Box>
   );
 }

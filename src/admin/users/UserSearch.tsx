@@ -1,4 +1,4 @@
-import { Box, List, ListItemButton, ListItemText, Typography } from '@mui/material';
+import { Box, List, ListItem, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { Link, useCreatePath, useTranslate } from 'react-admin';
 import { userSearchFormSchema } from '../../../contract/admin';
@@ -37,9 +37,11 @@ export function UserSearch() {
           ) : (
             <List aria-label={translate('admin.search.results')}>
               {search.data.map((user) => (
-                <ListItemButton key={user.id} component={Link} to={createPath({ resource: 'users', id: user.id, type: 'show' })}>
-                  <ListItemText primary={user.username} secondary={user.email} />
-                </ListItemButton>
+                <ListItem key={user.id} disablePadding>
+                  <ListItemButton component={Link} to={createPath({ resource: 'users', id: user.id, type: 'show' })}>
+                    <ListItemText primary={user.username} secondary={user.email} />
+                  </ListItemButton>
+                </ListItem>
               ))}
             </List>
           )}
