@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { filterParam, rangeParam, sortParam } from './restList';
+import { staffRoleSchema } from './staffRoles';
 import { suspensionSchema } from './suspension';
 import { singleLine } from './text';
 
@@ -15,6 +16,8 @@ export const adminUserSchema = z.object({
   email: z.string().nullable(),
   status: z.string(),
   isAdmin: z.boolean(),
+  /** Their role in the console while isAdmin (contract/staffRoles.ts); null otherwise. */
+  role: staffRoleSchema.nullable(),
   /** The license token (shown and downloadable in the admin view). */
   token: z.string(),
   epicDisplayName: z.string().nullable(),
@@ -108,6 +111,8 @@ export const userUpdateSchema = z.object({
     .min(1, USER_FIELDS_REQUIRED)
     .pipe(z.email('Invalid email address').max(254)),
   isAdmin: z.boolean().optional(),
+  /** The role while isAdmin; left out (or null, as a non-admin's record has it) an admin keeps theirs, a new admin is `admin`. */
+  role: staffRoleSchema.nullish(),
   // No status: it is Active or Suspended, set only by Suspend (with a reason) and Reinstate (decision 029).
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
@@ -240,6 +245,8 @@ export const AUDIT_ACTIONS = [
   // Staff's notes on a user (issue 28).
   'user.note.add',
   'user.note.edit',
+  // The User List's export of selected users (issue 28): one entry naming every user exported.
+  'users.export_selected',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { staffRoleSchema } from './staffRoles';
 
 /** An e-mail that already has an account: registration, Epic linking and the verification link. */
 export const ACCOUNT_EXISTS_MESSAGE = 'An account with this email already exists.';
@@ -10,6 +11,8 @@ export const currentUserSchema = z.object({
   email: z.string().nullable(),
   status: z.string(),
   isAdmin: z.boolean(),
+  /** What the console lets them do (contract/staffRoles.ts); null for anyone who is not an admin. */
+  staffRole: staffRoleSchema.nullable(),
   /**
    * True while the account must set its own password in place of a one-time one (issue 27); absent
    * otherwise. Until then the portal shows only that form, and the API answers 403

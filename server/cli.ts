@@ -13,11 +13,15 @@ import { seedDemoData } from './services/demoData';
 import { createSessionService } from './services/sessions';
 import { createUserService } from './services/users';
 import { MIN_PASSWORD_LENGTH } from '../contract/auth';
+import { STAFF_ROLES, staffRoleSchema } from '../contract/staffRoles';
 
 const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command> [options])
 
-  create-admin --email E [--password P]
-      Makes E an admin. A new account is created when E has none; without --password it gets a
+  create-admin --email E [--password P] [--role admin|support]
+      Makes E a member of staff who may open the console, with the role given (default admin:
+      everything; support: reads everything and signs out, reissues licenses, suspends and
+      reinstates, writes notes, but cannot delete users, change roles, release builds, grant or
+      refund credits, or export every user). A new account is created when E has none; without --password it gets a
       generated one-time password, printed once, which the admin must replace with their own at
       their first sign-in. An existing account keeps its password unless --password is given,
       which also ends every session of that account.
@@ -43,6 +47,8 @@ const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command>
 The database is the one the server uses (DATABASE_URL, else the SQLite file under DATA_DIR).`;
 
 const emailSchema = z.email({ error: 'create-admin needs --email with a valid e-mail address' });
+const roleSchema = staffRoleSchema.default('admin');
+const ROLE_REQUIRED = `create-admin --role must be one of: ${STAFF_ROLES.join(', ')}`;
 
 /** Runs one command; returns the process exit code. */
 export async function runCli(argv: string[], out: (line: string) => void = console.log): Promise<number> {
@@ -56,6 +62,7 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
+      role: { type: 'string' },
       version: { type: 'string' },
       ue54: { type: 'string' },
       ue55: { type: 'string' },
@@ -81,12 +88,15 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
     switch (command) {
       case 'create-admin': {
         const email = emailSchema.parse(values.email);
+        const parsedRole = roleSchema.safeParse(values.role);
+        if (!parsedRole.success) throw new Error(ROLE_REQUIRED);
+        const role = parsedRole.data;
         if (values.password !== undefined && values.password.length < MIN_PASSWORD_LENGTH) {
           throw new Error(`--password must be at least ${MIN_PASSWORD_LENGTH} characters`);
         }
         const users = createUserService(db);
-        const result = await users.ensureAdmin(email, values.password, () => randomBytes(12).toString('base64url'));
-        out(result.created ? `Created admin ${email}.` : `${email} is now an admin.`);
+        const result = await users.ensureAdmin(email, values.password, () => randomBytes(12).toString('base64url'), role);
+        out(result.created ? `Created ${role} ${email}.` : `${email} is now ${role === 'admin' ? 'an admin' : 'support staff'}.`);
         if (!result.created && values.password !== undefined) {
           // A new password is often set because the old one leaked: whoever used it is signed out.
           const sessions = createSessionService(db, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs });

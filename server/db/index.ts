@@ -23,6 +23,7 @@ import * as m016 from './migrations/016_keep_accounting_rows';
 import * as m017 from './migrations/017_suspension';
 import * as m018 from './migrations/018_user_notes';
 import * as m019 from './migrations/019_audit_filters';
+import * as m020 from './migrations/020_staff_roles';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -122,6 +123,7 @@ const migrations: Record<string, Migration> = {
   '017_suspension': m017,
   '018_user_notes': m018,
   '019_audit_filters': m019,
+  '020_staff_roles': m020,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

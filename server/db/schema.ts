@@ -29,6 +29,8 @@ export interface UsersTable {
   /** While `status` is `Suspended` (migration 017, decision 029): since when and why; null otherwise. Optional as above. */
   suspended_at?: number | null;
   suspension_reason?: string | null;
+  /** An admin's role in the console (migration 020): `support`, or `admin` (null: admin, as before roles). Optional as above. */
+  staff_role?: string | null;
 }
 
 /** How a session was started: Sign in with Epic, or the legacy e-mail and password. */

@@ -4,6 +4,9 @@
  *
  *   - `app.requireAdmin`, an `onRequest` hook for the admin folder's routes: 401 signed out,
  *     403 for anyone but an admin, before the query or body is validated (decision 007).
+ *     `app.requireStaff(action)` is the same, then 403 `role_forbidden` unless the admin's role
+ *     may take the route's action (contract/staffRoles.ts, decision 030); routes/access.ts says
+ *     which action each admin route is.
  *   - `app.requireUser`, a route's last `preHandler`: 401 signed out, after validation, as the user
  *     routes have always answered.
  *
@@ -20,10 +23,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { PASSWORD_CHANGE_REQUIRED } from '../../contract/accountPassword';
 import { ERROR_CODES } from '../../contract/errors';
+import { ROLE_REFUSAL, staffMay, type StaffAction } from '../../contract/staffRoles';
 import { forbidden, unauthorized } from '../errors';
 import { readSessionCookie, SESSION_COOKIE, sessionUser } from '../http/sessionCookie';
 import type { Services } from '../services';
-import type { User } from '../services/users';
+import { staffRoleOfUser, type User } from '../services/users';
 
 /** A hook that lets the request through or throws its 401 or 403. */
 export type Guard = (request: FastifyRequest) => Promise<void>;
@@ -34,6 +38,11 @@ declare module 'fastify' {
     requireUser: Guard;
     /** `onRequest` guard: the signed-in admin, else 401 `unauthorized` or 403 `forbidden`. */
     requireAdmin: Guard;
+    /**
+     * `requireAdmin`, then 403 `role_forbidden` unless the admin's role may take `action`; null: an
+     * admin route no action names, which only the `admin` role may call. One guard per action.
+     */
+    requireStaff: (action: StaffAction | null) => Guard;
   }
   interface FastifyRequest {
     /**
@@ -108,8 +117,23 @@ async function authPlugin(app: FastifyInstance, { services, secure }: AuthOption
     guarded.set(request, user);
   };
 
+  const staffGuards = new Map<StaffAction | null, Guard>();
+  const requireStaff = (action: StaffAction | null): Guard => {
+    let guard = staffGuards.get(action);
+    if (!guard) {
+      guard = async (request) => {
+        await requireAdmin(request);
+        const role = staffRoleOfUser(request.user);
+        if (action === null ? role !== 'admin' : !staffMay(role, action)) throw forbidden(ROLE_REFUSAL.error, ROLE_REFUSAL.message);
+      };
+      staffGuards.set(action, guard);
+    }
+    return guard;
+  };
+
   app.decorate('requireUser', requireUser);
   app.decorate('requireAdmin', requireAdmin);
+  app.decorate('requireStaff', requireStaff);
 }
 
 /** Registered once at the root (fastify-plugin), so every route module sees the guards. */

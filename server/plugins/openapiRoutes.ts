@@ -5,7 +5,9 @@
  * document; tests/server/openapi.test.ts fails when a route is missing from this table.
  */
 import type { FastifySchema } from 'fastify';
+import { STAFF_ROLES, staffMay } from '../../contract/staffRoles';
 import { SESSION_COOKIE, SIGN_IN_COOKIE } from '../http/sessionCookie';
+import { staffActionOf } from '../http/adminRouteActions';
 
 export const SECURITY_SCHEMES = {
   sessionCookie: {
@@ -313,6 +315,17 @@ const ROUTES: Record<string, RouteDoc> = {
     admin: true,
     ok: { 200: { description: 'Every user, as a CSV attachment', content: { 'text/csv': { schema: { type: 'string' } } } } },
   },
+  'POST /api/admin/users/export': {
+    tag: ADMIN,
+    security: SESSION,
+    admin: true,
+    ok: {
+      200: {
+        description: 'The users named (those that exist), as a CSV attachment',
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
+    },
+  },
   'GET /api/admin/messages/search': {
     tag: ADMIN,
     security: SESSION,
@@ -439,7 +452,7 @@ const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created' };
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The `{ error, message }` answers a route gives, by status, each with the reasons for it. */
-function errorResponses(method: string, schema: FastifySchema, doc: RouteDoc): Record<string, unknown> {
+function errorResponses(method: string, url: string, schema: FastifySchema, doc: RouteDoc): Record<string, unknown> {
   const reasons = new Map<string, string[]>();
   const add = (status: number | string, reason: string) => reasons.set(String(status), [...(reasons.get(String(status)) ?? []), reason]);
 
@@ -449,6 +462,12 @@ function errorResponses(method: string, schema: FastifySchema, doc: RouteDoc): R
   if (required && doc.security.every((s) => 'sessionCookie' in s)) add(401, 'Not signed in (unauthorized)');
   if (required && doc.security.every((s) => 'bearerToken' in s)) add(401, 'No valid token (unauthorized)');
   if (doc.admin) add(403, 'Signed in, but not as an admin (forbidden)');
+  if (doc.admin) {
+    // The roles that may not (decision 030); an admin route with no action is for admins only.
+    const action = staffActionOf(method, url);
+    const refused = STAFF_ROLES.filter((role) => (action === null ? role !== 'admin' : !staffMay(role, action)));
+    if (refused.length > 0) add(403, `Your role does not allow this (role_forbidden): not for ${refused.join(' or ')}`);
+  }
   if (required && doc.security.every((s) => 'signInCookie' in s))
     add(403, 'No Epic sign-in in progress in this browser (no_pending_sign_in)');
   if (STATE_CHANGING.has(method)) add(403, "Sent by another site's page: its Origin is not ours (cross_origin)");
@@ -495,6 +514,6 @@ export function documentRoute(method: string, url: string, schema: FastifySchema
           headers: { Location: { type: 'string', description: 'Where the browser goes next' } },
         },
       }
-    : { ...own, ...doc.ok, ...errorResponses(method, schema, doc) };
+    : { ...own, ...doc.ok, ...errorResponses(method, url, schema, doc) };
   return { ...schema, tags: [doc.tag], security: doc.security, response } as FastifySchema;
 }

@@ -7,6 +7,7 @@
  * stranger: each one not listed answers 401.
  */
 import type { RouteOptions } from 'fastify';
+import { staffActionOf } from '../http/adminRouteActions';
 import type { App } from '../http/types';
 
 /** The admin folder's prefix (routes/api/admin/): its routes are for admins only. */
@@ -88,14 +89,17 @@ function withGuard<H>(hooks: H | H[] | undefined, guard: H, first: boolean): H[]
 }
 
 /**
- * The default deny. An admin route gets `requireAdmin` first in `onRequest` (401 or 403 before its
- * input is validated); any other route not listed gets `requireUser` last in `preHandler` (after
+ * The default deny. An admin route gets `requireStaff` of its action first in `onRequest` (401 or
+ * 403 before its input is validated); any other route not listed gets `requireUser` last in `preHandler` (after
  * validation and the route's own checks, as the user routes have always answered).
  */
 export function denyUnlessPublic(app: App): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (isAdminRoute(route.url)) {
-      route.onRequest = withGuard(route.onRequest, app.requireAdmin, true);
+      // A route of several methods takes the strictest guard: null (admins only) unless all agree.
+      const actions = new Set([route.method].flat().map((method) => staffActionOf(String(method), route.url)));
+      const action = actions.size === 1 ? [...actions][0]! : null;
+      route.onRequest = withGuard(route.onRequest, app.requireStaff(action), true);
       return;
     }
     if ([route.method].flat().every((method) => publicReason(String(method), route.url) !== undefined)) return;

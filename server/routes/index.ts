@@ -17,6 +17,7 @@ import { accountDataRoutes } from './api/account/data';
 import { adminConsoleRoutes } from './api/admin/console';
 import { adminUsageRoutes } from './api/admin/usage';
 import { adminNoteRoutes } from './api/admin/notes';
+import { adminUserExportRoutes } from './api/admin/userExport';
 import { analyticsLocationRoutes } from './api/analytics/location';
 import { epicRoutes } from './api/auth/epic';
 import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
@@ -47,7 +48,7 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '/api/auth': [epicRoutes, pluginHandOffRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
-  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes],
+  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes],
   '/api/ingest': [ingestionRoutes],
   '/api/analytics': [analyticsLocationRoutes],
   // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).

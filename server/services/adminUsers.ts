@@ -15,7 +15,7 @@ import type { AccountDeletionService } from './account/deletion';
 import type { Actor, AuditService } from './audit';
 import { toCsvRow } from './csv';
 import type { SessionService } from './sessions';
-import { isUniqueViolation, normalizeEmail } from './users';
+import { isUniqueViolation, normalizeEmail, staffRoleOfUser } from './users';
 
 /** Rows a search answers; a search is for finding someone, not for paging. */
 export const SEARCH_LIMIT = 50;
@@ -43,6 +43,7 @@ export function toAdminUser(row: UsersTable): AdminUser {
     email: row.email,
     status: row.status,
     isAdmin: row.is_admin === 1,
+    role: staffRoleOfUser(row),
     token: row.license_token,
     epicDisplayName: row.epic_display_name,
     createdAt: iso(row.created_at),
@@ -63,9 +64,15 @@ const auditView = (row: UsersTable) => ({
   email: row.email,
   status: row.status,
   isAdmin: row.is_admin === 1,
+  role: staffRoleOfUser(row),
 });
 
 const CSV_COLUMNS = ['id', 'username', 'email', 'status', 'isAdmin', 'epicDisplayName', 'createdAt'] as const;
+/** One user's line of users.csv. */
+const csvRecord = (row: UsersTable): string => {
+  const user = toAdminUser(row);
+  return toCsvRow(CSV_COLUMNS.map((column) => String(user[column] ?? '')));
+};
 
 /** Users as admins search, page, edit, delete and export them (product §2 Admin dashboard). */
 export function createAdminUserService(deps: { db: Db; sessions: SessionService; audit: AuditService; deletion: AccountDeletionService }) {
@@ -276,7 +283,9 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       return db.transaction().execute(async (trx) => {
         const before = await findUser(trx, id);
         const isAdmin = changes.isAdmin ?? before.is_admin === 1;
-        if (id === actor.id && !isAdmin) throw badRequest('self_demotion', ADMIN_MESSAGES.selfDemotion);
+        const role = isAdmin ? (changes.role ?? staffRoleOfUser(before) ?? 'admin') : null;
+        // Only an admin edits users, so anything less for their own account is a demotion.
+        if (id === actor.id && role !== 'admin') throw badRequest('self_demotion', ADMIN_MESSAGES.selfDemotion);
         const email = normalizeEmail(changes.email);
         const values = {
           username: changes.username,
@@ -284,6 +293,7 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
           // A changed address is no longer the one that was verified.
           email_verified_at: email === before.email ? before.email_verified_at : null,
           is_admin: isAdmin ? 1 : 0,
+          staff_role: role,
           updated_at: Date.now(),
         };
         try {
@@ -326,16 +336,29 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
             page = page.where((eb) => eb.or([eb('created_at', '>', at), eb.and([eb('created_at', '=', at), eb('id', '>', id)])]));
           }
           const batch = await page.execute();
-          for (const row of batch) {
-            const user = toAdminUser(row);
-            yield toCsvRow(CSV_COLUMNS.map((column) => String(user[column] ?? '')));
-          }
+          for (const row of batch) yield csvRecord(row);
           if (batch.length < EXPORT_BATCH) return;
           const last = batch[batch.length - 1]!;
           after = { created_at: last.created_at, id: last.id };
         }
       }
       return Readable.from(rows());
+    },
+
+    /**
+     * The users with these ids (those that exist) as users.csv, oldest first like the whole export,
+     * audited as one `users.export_selected` entry that names them: who took whose data out.
+     */
+    async exportSelectedCsv(actor: Actor, ids: readonly string[]): Promise<string> {
+      const wanted = [...new Set(ids)];
+      const rows = await db.selectFrom('users').selectAll().where('id', 'in', wanted).orderBy('created_at').orderBy('id').execute();
+      await audit.record(actor, {
+        action: 'users.export_selected',
+        targetType: 'user',
+        targetId: null,
+        after: { count: rows.length, ids: rows.map((row) => row.id) },
+      });
+      return [toCsvRow([...CSV_COLUMNS]), ...rows.map(csvRecord)].join('');
     },
   };
 }

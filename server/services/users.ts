@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { VERIFY_LINK_MESSAGES } from '../../contract/emailVerification';
+import { staffRoleOf, type StaffRole } from '../../contract/staffRoles';
 import { ACCOUNT_SUSPENDED, isSuspended } from '../../contract/suspension';
 import { ACCOUNT_EXISTS_MESSAGE, type CurrentUser } from '../../contract/user';
 import type { Db } from '../db';
@@ -23,6 +24,10 @@ export function usernameFromEmail(email: string): string {
   return email.split('@')[0] || email;
 }
 
+/** A stored user's role in the console (contract/staffRoles.ts); null for anyone who is not an admin. */
+export const staffRoleOfUser = (row: Pick<UsersTable, 'is_admin' | 'staff_role'>): StaffRole | null =>
+  staffRoleOf(row.is_admin === 1, row.staff_role);
+
 export function toCurrentUser(row: UsersTable): CurrentUser {
   return {
     id: row.id,
@@ -30,6 +35,7 @@ export function toCurrentUser(row: UsersTable): CurrentUser {
     email: row.email,
     status: row.status,
     isAdmin: row.is_admin === 1,
+    staffRole: staffRoleOfUser(row),
     // Sent only while it holds, so every other account's answer stays as it was.
     ...(row.password_change_required === 1 ? { passwordChangeRequired: true as const } : {}),
   };
@@ -229,25 +235,34 @@ export function createUserService(db: Db, scryptCost?: ScryptCost) {
     },
 
     /**
-     * Makes the e-mail's account an admin. A new account gets `password`; an existing one keeps
-     * its password unless `password` is given. A new account given none gets `generated()`, a
-     * one-time password: it must set its own at its first sign-in.
+     * Makes the e-mail's account a member of staff with `role` (`create-admin --role`). A new account
+     * gets `password`; an existing one keeps its password unless `password` is given. A new account
+     * given none gets `generated()`, a one-time password: it must set its own at its first sign-in.
      */
-    async ensureAdmin(email: string, password: string | undefined, generated: () => string) {
+    async ensureAdmin(email: string, password: string | undefined, generated: () => string, role: StaffRole = 'admin') {
+      const staff = { is_admin: 1, staff_role: role };
       const existing = await service.findByEmail(email);
       if (existing) {
         if (password) await service.setPassword(existing.id, password);
-        await db.updateTable('users').set({ is_admin: 1, updated_at: Date.now() }).where('id', '=', existing.id).execute();
-        return { user: { ...existing, is_admin: 1 }, created: false, password };
+        await db
+          .updateTable('users')
+          .set({ ...staff, updated_at: Date.now() })
+          .where('id', '=', existing.id)
+          .execute();
+        return { user: { ...existing, ...staff }, created: false, password };
       }
       const initial = password ?? generated();
       const oneTime = password === undefined ? 1 : 0;
       // Created an admin in one transaction: never an ordinary account with the admin's password.
       const user = await service.registerWithPassword(email, initial, async (row, trx) => {
-        await trx.updateTable('users').set({ is_admin: 1, password_change_required: oneTime }).where('id', '=', row.id).execute();
+        await trx
+          .updateTable('users')
+          .set({ ...staff, password_change_required: oneTime })
+          .where('id', '=', row.id)
+          .execute();
         return row;
       });
-      return { user: { ...user, is_admin: 1, password_change_required: oneTime }, created: true, password: initial };
+      return { user: { ...user, ...staff, password_change_required: oneTime }, created: true, password: initial };
     },
   };
   return service;

@@ -2,7 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Admin, CustomRoutes, defaultTheme, localStorageStore, Resource, type RaThemeOptions } from 'react-admin';
 import { Route } from 'react-router-dom';
-import { createAuthProvider } from '../authProvider/authProvider';
+import { staffMay } from '../../contract/staffRoles';
+import { createAuthProvider, type StaffPermissions } from '../authProvider/authProvider';
 import { dataProvider } from '../dataProvider';
 import { theme as portalTheme } from '../ui/theme';
 import { AdminLayout, ADMIN_PAGES } from './AdminLayout';
@@ -13,6 +14,7 @@ import { FindMessage } from './messages/FindMessage';
 import { RecentMessages } from './messages/RecentMessages';
 import { AdminNotification } from './notify';
 import { ReleasePage } from './release/ReleasePage';
+import { consoleComponents } from './themeComponents';
 import { UserEdit } from './users/UserEdit';
 import { UserList } from './users/UserList';
 import { UserSearch } from './users/UserSearch';
@@ -24,10 +26,13 @@ const theme: RaThemeOptions = {
   palette: {
     primary: { main: portalTheme.palette.primary.main },
     secondary: { main: portalTheme.palette.secondary.main },
+    // MUI's red is under 4.5:1 on a filled field's grey: a refused field's label must stay readable.
+    error: { main: '#b71c1c' },
     background: { default: portalTheme.palette.background.default },
   },
   shape: portalTheme.shape,
   typography: { ...defaultTheme.typography, fontFamily: portalTheme.typography.fontFamily },
+  components: { ...defaultTheme.components, ...consoleComponents },
 };
 
 /** List settings and the sidebar state are kept per browser, apart from other apps on the origin. */
@@ -58,14 +63,25 @@ export default function AdminApp() {
       requireAuth
       disableTelemetry
     >
-      <Resource name="users" list={UserList} show={UserShow} edit={UserEdit} recordRepresentation="username" />
-      <Resource name="audit" list={AuditList} />
-      <CustomRoutes>
-        <Route path={ADMIN_PAGES.release} element={<ReleasePage />} />
-        <Route path={ADMIN_PAGES.search} element={<UserSearch />} />
-        <Route path={ADMIN_PAGES.findMessage} element={<FindMessage />} />
-        <Route path={ADMIN_PAGES.recentMessages} element={<RecentMessages />} />
-      </CustomRoutes>
+      {/* The pages of what the signed-in role may do (issue 28): no edit page or Release for support. */}
+      {(permissions: StaffPermissions | undefined) => (
+        <>
+          <Resource
+            name="users"
+            list={UserList}
+            show={UserShow}
+            edit={staffMay(permissions?.role, 'editUsers') ? UserEdit : undefined}
+            recordRepresentation="username"
+          />
+          <Resource name="audit" list={AuditList} />
+          <CustomRoutes>
+            {staffMay(permissions?.role, 'releaseBuilds') && <Route path={ADMIN_PAGES.release} element={<ReleasePage />} />}
+            <Route path={ADMIN_PAGES.search} element={<UserSearch />} />
+            <Route path={ADMIN_PAGES.findMessage} element={<FindMessage />} />
+            <Route path={ADMIN_PAGES.recentMessages} element={<RecentMessages />} />
+          </CustomRoutes>
+        </>
+      )}
     </Admin>
   );
 }

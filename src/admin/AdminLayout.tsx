@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react';
 import { Layout, Menu, useBasename } from 'react-admin';
+import { AdminAppBar } from './AdminAppBar';
+import { AdminSidebar } from './AdminSidebar';
+import { useStaffMay } from './useStaffMay';
 import { useTabTitle } from './useTabTitle';
 import { AuditIcon, FindMessageIcon, HomeIcon, MessagesIcon, ReleaseIcon, SearchIcon, UsersIcon } from './icons';
 
@@ -11,13 +14,14 @@ export const ADMIN_PAGES = {
   recentMessages: '/recent-messages',
 } as const;
 
-/** §2 Admin dashboard tabs, in the product's order and words, then the audit log. */
+/** §2 Admin dashboard tabs, in the product's order and words, then the audit log; Release only for a role that may release. */
 export function AdminMenu() {
   const basename = useBasename();
+  const mayRelease = useStaffMay('releaseBuilds');
   return (
     <Menu>
       <Menu.DashboardItem primaryText="admin.menu.home" leftIcon={<HomeIcon />} />
-      <Menu.Item to={`${basename}${ADMIN_PAGES.release}`} primaryText="admin.menu.release" leftIcon={<ReleaseIcon />} />
+      {mayRelease && <Menu.Item to={`${basename}${ADMIN_PAGES.release}`} primaryText="admin.menu.release" leftIcon={<ReleaseIcon />} />}
       <Menu.Item to={`${basename}${ADMIN_PAGES.search}`} primaryText="admin.menu.search" leftIcon={<SearchIcon />} />
       <Menu.Item to={`${basename}${ADMIN_PAGES.findMessage}`} primaryText="admin.menu.findMessage" leftIcon={<FindMessageIcon />} />
       <Menu.Item to={`${basename}${ADMIN_PAGES.recentMessages}`} primaryText="admin.menu.recentMessages" leftIcon={<MessagesIcon />} />
@@ -29,5 +33,9 @@ export function AdminMenu() {
 
 export function AdminLayout({ children }: { children: ReactNode }) {
   useTabTitle();
-  return <Layout menu={AdminMenu}>{children}</Layout>;
+  return (
+    <Layout menu={AdminMenu} appBar={AdminAppBar} sidebar={AdminSidebar}>
+      {children}
+    </Layout>
+  );
 }

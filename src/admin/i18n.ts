@@ -19,6 +19,7 @@ export const messages: TranslationMessages = {
         email: 'Email',
         status: 'Status',
         isAdmin: 'Is Admin',
+        role: 'Role',
         token: 'License Token',
         epicDisplayName: 'Epic Display Name',
         createdAt: 'Created',
@@ -50,7 +51,29 @@ export const messages: TranslationMessages = {
       userList: 'User List',
       audit: 'Audit Log',
     },
+    // The console's roles (issue 28, contract/staffRoles.ts).
+    roles: {
+      admin: 'Admin',
+      support: 'Support',
+      // Shown under the Role select: what each role may do.
+      help: 'Support reads everything, signs users out, reissues licenses, suspends and writes notes; only Admin deletes users, changes roles, releases builds, grants or refunds credits and exports every user.',
+    },
+    // The app bar's user menu, named with the username its button shows.
+    userMenu: 'Profile: %{name}',
+    // The menu drawer on a phone, and a wide table's scrolling region.
+    menuName: 'Menu',
+    tableRegion: '%{title} table',
     error: 'Error',
+    // A list's saved views (issue 28): react-admin's saved queries, in this browser.
+    savedViews: {
+      label: 'Saved view',
+      none: 'None (clear the filters)',
+      save: 'Save view',
+      saveTitle: 'Save the filters and sort as a view',
+      name: 'Name',
+      saved: 'View "%{name}" saved',
+      delete: 'Delete view "%{name}"',
+    },
     home: {
       groveUsers: 'Grove Users',
       refresh: 'Refresh',
@@ -177,6 +200,47 @@ export const messages: TranslationMessages = {
         confirmContent: '%{name} can sign in again and their license works again. They get an e-mail saying so.',
         done: '%{name} is reinstated.',
         failed: 'Failed to reinstate the user',
+      },
+      // The User List's actions on the selected users (issue 28).
+      bulk: {
+        suspend: {
+          label: 'Suspend',
+          title: 'Suspend %{smart_count} user? |||| Suspend %{smart_count} users?',
+          content:
+            'Each will be signed out everywhere and unable to sign in, and their license will stop working in the plugin and the AI until the account is reinstated. Their subscriptions are not changed. Each gets an e-mail with the reason below.',
+          submit: 'Suspend',
+          done: '%{smart_count} user suspended. |||| %{smart_count} users suspended.',
+          partly: 'Suspended %{done} of %{smart_count} user. |||| Suspended %{done} of %{smart_count} users.',
+        },
+        reinstate: {
+          label: 'Reinstate',
+          title: 'Reinstate %{smart_count} user? |||| Reinstate %{smart_count} users?',
+          content: 'Each can sign in again and their license works again. Each gets an e-mail saying so.',
+          submit: 'Reinstate',
+          done: '%{smart_count} user reinstated. |||| %{smart_count} users reinstated.',
+          partly: 'Reinstated %{done} of %{smart_count} user. |||| Reinstated %{done} of %{smart_count} users.',
+        },
+        signOut: {
+          label: 'Sign out everywhere',
+          title: 'Sign %{smart_count} user out everywhere? |||| Sign %{smart_count} users out everywhere?',
+          content:
+            'Every session of each ends now, in every browser. They can sign in again. Your own account, if selected, is signed out last.',
+          submit: 'Sign out everywhere',
+          done: '%{smart_count} user signed out everywhere. |||| %{smart_count} users signed out everywhere.',
+          partly: 'Signed out %{done} of %{smart_count} user everywhere. |||| Signed out %{done} of %{smart_count} users everywhere.',
+        },
+        export: {
+          label: 'Export selected',
+          title: 'Export %{smart_count} user? |||| Export %{smart_count} users?',
+          content:
+            'Their ID, username, e-mail, status, Is Admin, Epic display name and creation date are saved as a CSV file. The export is kept in the audit log.',
+          submit: 'Export',
+          done: 'Exported %{smart_count} user to %{filename} |||| Exported %{smart_count} users to %{filename}',
+          failed: 'Failed to export the selected users',
+        },
+        notDone: 'Not done for %{smart_count} user: |||| Not done for %{smart_count} users:',
+        reason: '%{name}: %{reason}',
+        close: 'Close',
       },
     },
     account: {

@@ -4,6 +4,7 @@ import { logout as endSession } from '../api/auth';
 import { assignLocation } from '../browser';
 import { PASSWORD_CHANGE_REQUIRED } from '../../contract/accountPassword';
 import { ERROR_CODES } from '../../contract/errors';
+import type { StaffRole } from '../../contract/staffRoles';
 import type { CurrentUser } from '../../contract/user';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
 import { currentUserQuery, USER_QUERY_KEY } from './session';
@@ -15,6 +16,12 @@ import { currentUserQuery, USER_QUERY_KEY } from './session';
 function elsewhere(user: CurrentUser | null): string | null {
   const decision = routeAccess('admin', sessionOf(user));
   return decision.kind === 'redirect' ? decision.to : null;
+}
+
+/** The console's permissions: whether the user may open it, and their role there. */
+export interface StaffPermissions {
+  isAdmin: boolean;
+  role: StaffRole | null;
 }
 
 /** What react-admin reads from a rejected check: where to go, and `message: false` for no notification. */
@@ -95,7 +102,7 @@ export function createAuthProvider(queryClient: QueryClient) {
 
     async getPermissions() {
       const user = await currentUser();
-      return { isAdmin: user?.isAdmin ?? false };
+      return { isAdmin: user?.isAdmin ?? false, role: user?.staffRole ?? null } satisfies StaffPermissions;
     },
   } satisfies AuthProvider;
 }

@@ -3,10 +3,11 @@ import { withLifecycleCallbacks, type DataProvider, type UpdateParams } from 're
 import { adminUserSchema, auditEntrySchema, type AdminUser, type UserUpdate } from '../../contract/admin';
 import { httpClient } from './http';
 
-/** What an admin edits of a user: only that travels, not the license token, the times or the status (decision 029). */
+/** What an admin edits of a user (its role too, issue 28): only that travels, not the license token, the times or the status (decision 029). */
 function editedUser(params: UpdateParams): UpdateParams {
-  const { username, email, isAdmin } = params.data as Partial<AdminUser>;
-  const data: Partial<UserUpdate> = { username, email: email ?? undefined, isAdmin };
+  const { username, email, isAdmin, role } = params.data as Partial<AdminUser>;
+  // The role travels only with Is Admin on: switched off, the server clears it.
+  const data: Partial<UserUpdate> = { username, email: email ?? undefined, isAdmin, role: isAdmin ? (role ?? undefined) : undefined };
   return { ...params, data };
 }
 

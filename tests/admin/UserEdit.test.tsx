@@ -77,7 +77,8 @@ describe('User editing (§2, §5)', () => {
     await expectNotification('User updated successfully');
     await waitFor(() => expect(currentLocation()).toBe('/admin/users/u1/show'));
     expect(await screen.findByText('ada2')).toBeInTheDocument();
-    expect(bodyOf(puts(fetch)[0]?.[1])).toEqual({ username: 'ada2', email: 'ada@example.com', isAdmin: true });
+    // A new admin starts as Support, the lesser role (issue 28).
+    expect(bodyOf(puts(fetch)[0]?.[1])).toEqual({ username: 'ada2', email: 'ada@example.com', isAdmin: true, role: 'support' });
   });
 
   it('shows Update Error with the server’s message and stays on the form', async () => {

@@ -7,7 +7,7 @@ import { ada, admin, emptyUsage, noAccountDetails, renderAdmin, setUpAdminTests,
 setUpAdminTests();
 
 /** The signed-in admin's own record, as the console lists it. */
-const own: AdminUser = { ...ada, id: admin.id, username: admin.username, email: admin.email, isAdmin: true };
+const own: AdminUser = { ...ada, id: admin.id, username: admin.username, email: admin.email, isAdmin: true, role: 'admin' };
 
 function stubUsers() {
   const routes = [own, ada].map((user) => ({
@@ -28,7 +28,11 @@ describe('your own account in the console (issue 28)', () => {
     await waitFor(() => expect(isAdmin).toBeDisabled());
     expect(isAdmin).toBeChecked();
     expect(isAdmin).toHaveAccessibleDescription(ADMIN_MESSAGES.selfDemotion);
-    expect(screen.getByText(ADMIN_MESSAGES.selfDemotion)).toBeVisible();
+    expect(screen.getAllByText(ADMIN_MESSAGES.selfDemotion)[0]).toBeVisible();
+    // Nor its role: the Role select is off-limits too, with the same reason.
+    const role = screen.getByRole('combobox', { name: 'Role' });
+    expect(role).toHaveTextContent('Admin');
+    expect(role).toHaveAttribute('aria-disabled', 'true');
   });
 
   it('another user’s admin role can still be switched', async () => {

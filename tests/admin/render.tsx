@@ -6,7 +6,7 @@ import type { UsageHistory, UsageSummary } from '../../contract/usage';
 import type { CurrentUser } from '../../contract/user';
 import { json, renderPortal } from '../portal/render';
 
-export const admin: CurrentUser = { id: 'admin-1', username: 'root', email: 'root@example.com', status: 'Active', isAdmin: true };
+export const admin: CurrentUser = { id: 'admin-1', username: 'root', email: 'root@example.com', status: 'Active', isAdmin: true, staffRole: 'admin' };
 
 /** `GET /api/user` answering the signed-in admin, for stubFetch. */
 export const signedInAdmin = { 'GET /api/user': () => json(admin) };
@@ -17,6 +17,7 @@ export const ada: AdminUser = {
   email: 'ada@example.com',
   status: 'Active',
   isAdmin: false,
+  role: null,
   token: 'lic-3f9a-77c2',
   epicDisplayName: 'AdaL',
   createdAt: '2026-01-02T03:04:05.000Z',

@@ -1,3 +1,4 @@
+import { ROLE_REFUSAL } from '../../contract/staffRoles';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, RELEASE_FIELDS_REQUIRED, SEARCH_TERM_REQUIRED, USER_FIELDS_REQUIRED, type AdminUser } from '../../contract/admin';
 import {
@@ -70,7 +71,7 @@ describe.each(databases)('admin users on $label', (database) => {
     // The admin registered last, so is on the first page.
     const [createdAt, updatedAt] = [row.created_at, row.updated_at].map((ms) => new Date(ms).toISOString());
     expect(users.find((u) => u.id === admin.id)).toEqual({
-      ...{ id: admin.id, username: row.username, email: admin.email, status: 'Active', isAdmin: true },
+      ...{ id: admin.id, username: row.username, email: admin.email, status: 'Active', isAdmin: true, role: 'admin' },
       ...{ token: row.license_token, epicDisplayName: null, createdAt, updatedAt },
     });
   });
@@ -294,6 +295,61 @@ describe.each(databases)('admin users on $label', (database) => {
     expect(updated.token).toBe(row.license_token);
     // Promoted: the member's own session now opens the console.
     expect((await member.client.get('/api/admin/grove-metrics')).statusCode).toBe(200);
+  });
+
+  it('sets a member of staff’s role: support can then read but not release; a demotion clears it; the audit says both', async () => {
+    const admin = await signedInAdmin(server());
+    const member = await signedInUser(server());
+    const edit = (changes: object) =>
+      put(admin.client, `/api/admin/users/${member.id}`, { username: 'helper', email: member.email, ...changes });
+
+    const promoted = await edit({ isAdmin: true, role: 'support' });
+    expect(promoted.statusCode).toBe(200);
+    expect(promoted.json<AdminUser>()).toMatchObject({ isAdmin: true, role: 'support' });
+    expect((await member.client.get('/api/user')).json()).toMatchObject({ isAdmin: true, staffRole: 'support' });
+    expect((await member.client.get('/api/admin/grove-metrics')).statusCode).toBe(200);
+    expect(errorBody(await member.client.post('/api/admin/release-sage-build', {}))).toEqual(ROLE_REFUSAL);
+
+    // Left out, the role stays as it is.
+    expect((await edit({ username: 'helper-2' })).json<AdminUser>().role).toBe('support');
+    expect((await edit({ role: 'admin' })).json<AdminUser>().role).toBe('admin');
+    const demoted = await edit({ isAdmin: false, role: 'support' });
+    expect(demoted.json<AdminUser>()).toMatchObject({ isAdmin: false, role: null });
+    const row = await server().db.selectFrom('users').select('staff_role').where('id', '=', member.id).executeTakeFirstOrThrow();
+    expect(row.staff_role).toBeNull();
+
+    const entries = await server()
+      .db.selectFrom('audit_log')
+      .select(['before_json', 'after_json'])
+      .where('action', '=', 'user.update')
+      .where('target_id', '=', member.id)
+      .execute();
+    const roles = entries.map((e) => [JSON.parse(e.before_json!).role, JSON.parse(e.after_json!).role]);
+    expect(roles).toHaveLength(4);
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        [null, 'support'],
+        ['support', 'support'],
+        ['support', 'admin'],
+        ['admin', null],
+      ]),
+    );
+
+    const invalid = await edit({ isAdmin: true, role: 'owner' });
+    expect(invalid.statusCode).toBe(400);
+  });
+
+  it('refuses to let an admin make themselves support', async () => {
+    const admin = await signedInAdmin(server());
+    const own = await put(admin.client, `/api/admin/users/${admin.id}`, {
+      username: 'me',
+      email: admin.email,
+      isAdmin: true,
+      role: 'support',
+    });
+    expect(own.statusCode).toBe(400);
+    expect(errorBody(own)).toEqual({ error: 'self_demotion', message: ADMIN_MESSAGES.selfDemotion });
+    expect((await admin.client.get('/api/user')).json()).toMatchObject({ staffRole: 'admin' });
   });
 
   it('refuses to let an admin remove their own admin flag, but lets them demote another admin, whose sessions end', async () => {

@@ -56,6 +56,7 @@ describe.each(databases)('legacy sign-in on $label', (database) => {
       email,
       status: 'Active',
       isAdmin: false,
+      staffRole: null,
     });
   });
 

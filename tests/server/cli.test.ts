@@ -50,6 +50,21 @@ describe('operator CLI', () => {
     expect(output.join('\n')).not.toMatch(/One-time password/);
   });
 
+  it('gives the role asked for: support, then admin; an unknown role changes nothing', async () => {
+    expect(await runCli(['create-admin', '--email', 'help@example.com', '--password', 'first-password', '--role', 'support'], out)).toBe(0);
+    expect(output).toContain('Created support help@example.com.');
+    expect(await userRow('help@example.com')).toMatchObject({ is_admin: 1, staff_role: 'support' });
+
+    await expect(runCli(['create-admin', '--email', 'help@example.com', '--role', 'owner'], out)).rejects.toThrow(
+      'create-admin --role must be one of: admin, support',
+    );
+    expect(await userRow('help@example.com')).toMatchObject({ is_admin: 1, staff_role: 'support' });
+
+    expect(await runCli(['create-admin', '--email', 'help@example.com', '--role', 'admin'], out)).toBe(0);
+    expect(output).toContain('help@example.com is now an admin.');
+    expect(await userRow('help@example.com')).toMatchObject({ is_admin: 1, staff_role: 'admin' });
+  });
+
   async function sessionsOf(email: string) {
     const db = openDatabase({ dataDir });
     try {

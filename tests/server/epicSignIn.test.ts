@@ -282,6 +282,7 @@ describe.each(databases)('Sign in with Epic on $label', (database) => {
         email,
         status: 'Active',
         isAdmin: false,
+        staffRole: null,
       });
       const row = await server().db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ epic_account_id: devAccountId(displayName), epic_display_name: displayName, password_hash: null });

@@ -8,7 +8,7 @@ import { responseJsonSchema } from '../../server/responseSerializer';
 
 const serializer = (schema: z.ZodType) => fastJsonStringify(responseJsonSchema(schema));
 
-const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
+const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false, staffRole: null };
 const product = {
   id: 'prod_1',
   name: 'Pro',

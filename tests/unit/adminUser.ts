@@ -7,6 +7,7 @@ export const ada: AdminUser = {
   email: 'ada@example.com',
   status: 'Active',
   isAdmin: false,
+  role: null,
   token: 'tok-1',
   epicDisplayName: null,
   createdAt: '2026-01-02T03:04:05.000Z',

@@ -9,8 +9,8 @@ import { jsonResponse, stubFetchWith } from './fetchStub';
 
 vi.mock('../../src/browser', () => ({ assignLocation: vi.fn(), closeWindow: vi.fn(), saveFile: vi.fn() }));
 
-const user: CurrentUser = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
-const admin: CurrentUser = { ...user, id: 'a1', username: 'root', isAdmin: true };
+const user: CurrentUser = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false, staffRole: null };
+const admin: CurrentUser = { ...user, id: 'a1', username: 'root', isAdmin: true, staffRole: 'admin' };
 const signedOut = () => jsonResponse({ error: 'Unauthorized', message: 'Authentication required' }, 401, 'Unauthorized');
 
 /** A fetch that answers `responses` in turn. */

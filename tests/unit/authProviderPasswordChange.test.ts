@@ -9,7 +9,7 @@ import { jsonResponse, stubFetchWith } from './fetchStub';
 vi.mock('../../src/browser', () => ({ assignLocation: vi.fn(), closeWindow: vi.fn(), saveFile: vi.fn() }));
 afterEach(() => vi.unstubAllGlobals());
 
-const admin: CurrentUser = { id: 'a1', username: 'root', email: 'root@example.com', status: 'Active', isAdmin: true };
+const admin: CurrentUser = { id: 'a1', username: 'root', email: 'root@example.com', status: 'Active', isAdmin: true, staffRole: 'admin' };
 
 describe('the console meets a one-time password (issue 27)', () => {
   it('reads the user again on 403 password_change_required, keeping the session and the page', async () => {

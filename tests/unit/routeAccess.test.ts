@@ -30,11 +30,11 @@ describe('routeAccess (§2, §6)', () => {
 });
 
 describe('sessionOf', () => {
-  const user = { id: 'u1', username: 'ada', email: null, status: 'Active', isAdmin: false };
+  const user = { id: 'u1', username: 'ada', email: null, status: 'Active', isAdmin: false, staffRole: null };
   it.each<[string, Parameters<typeof sessionOf>[0], SessionState]>([
     ['signed out', null, 'absent'],
     ['a user', user, 'present'],
-    ['an admin', { ...user, isAdmin: true }, 'admin'],
+    ['an admin', { ...user, isAdmin: true, staffRole: 'admin' }, 'admin'],
   ])('%s', (_name, current, expected) => {
     expect(sessionOf(current)).toBe(expected);
   });

@@ -14,6 +14,7 @@ import type { Actor, AuditService } from '../audit';
 import type { StripeGateway } from '../billing/stripeGateway';
 import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
+import { staffRoleOfUser } from '../users';
 import { eraseIdentity, reauthenticationOf, reauthenticationRefusal, type ReauthenticatingUser } from './deletionRules';
 
 /**
@@ -78,14 +79,17 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
   }
 
   /**
-   * Admins besides `userId`. In the deletion's transaction (`lock`) the admins' rows are locked on
+   * Admins (the role that can do everything: a console left with support staff alone could not
+   * change a role again) besides `userId`. In the deletion's transaction (`lock`) the admins' rows are locked on
    * PostgreSQL, so two last admins deleting themselves at once cannot both go; SQLite runs one
    * transaction at a time.
    */
   async function otherAdmins(trx: Db, userId: string, lock: boolean): Promise<number> {
-    let query = trx.selectFrom('users').select('id').where('is_admin', '=', 1).orderBy('id');
+    let query = trx.selectFrom('users').select(['id', 'staff_role']).where('is_admin', '=', 1).orderBy('id');
     if (lock && postgres) query = query.forUpdate();
-    return (await query.execute()).filter((row) => row.id !== userId).length;
+    return (await query.execute()).filter(
+      (row) => row.id !== userId && staffRoleOfUser({ is_admin: 1, staff_role: row.staff_role }) === 'admin',
+    ).length;
   }
 
   /** Every subscription of the user's customers still live at Stripe, cancelled now. Stripe, not the mirror, says which. */
@@ -139,12 +143,12 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
    */
   async function remove(userId: string, requester: DeletionRequester): Promise<UsersTable> {
     const before = await findUser(db, userId);
-    if (before.is_admin === 1 && (await otherAdmins(db, userId, false)) === 0) throw lastAdmin();
+    if (staffRoleOfUser(before) === 'admin' && (await otherAdmins(db, userId, false)) === 0) throw lastAdmin();
     await cancelLiveSubscriptions(userId);
 
     const removed = await db.transaction().execute(async (trx) => {
       const user = await findUser(trx, userId);
-      if (user.is_admin === 1 && (await otherAdmins(trx, userId, true)) === 0) throw lastAdmin();
+      if (staffRoleOfUser(user) === 'admin' && (await otherAdmins(trx, userId, true)) === 0) throw lastAdmin();
       await eraseFromAudit(trx, user);
       // The person's data, named here; the rest of what hangs off the user (billing mirror, usage
       // roll-ups, installs, tokens, sign-in flows) goes with the row by ON DELETE CASCADE, and the
@@ -188,7 +192,7 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
         username: user.username,
         reauthentication: method,
         epicSignInValidUntil: epicValidUntil === null ? null : new Date(epicValidUntil).toISOString(),
-        lastAdmin: user.is_admin === 1 && (await otherAdmins(db, user.id, false)) === 0,
+        lastAdmin: staffRoleOfUser(user) === 'admin' && (await otherAdmins(db, user.id, false)) === 0,
       };
     },
 

@@ -7,7 +7,9 @@ import type { CreditPackPurchase } from '../../../contract/usage';
 import { fetchCreditPacks } from '../../api/admin';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
+import { TableScroller } from '../TableScroller';
 import { useAdminCall } from '../useAdminCall';
+import { useStaffMay } from '../useStaffMay';
 import { RefundPackDialog } from './RefundPackDialog';
 import { usageQueryKey } from './usageKeys';
 
@@ -20,43 +22,48 @@ function PurchaseTable({
 }: {
   purchases: CreditPackPurchase[];
   titleId: string;
-  onRefund: (purchase: CreditPackPurchase) => void;
+  /** Absent for a role that may not refund: the column then only says which were refunded. */
+  onRefund?: (purchase: CreditPackPurchase) => void;
 }) {
   const translate = useTranslate();
   const t = (key: string, options?: Record<string, unknown>) => translate(`admin.usage.packs.${key}`, options);
   return (
-    <Table size="small" aria-labelledby={titleId}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{t('bought')}</TableCell>
-          <TableCell>{t('pack')}</TableCell>
-          <TableCell align="right">{t('credits')}</TableCell>
-          <TableCell align="right">{t('unspent')}</TableCell>
-          <TableCell>{t('refund')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {purchases.map((purchase) => (
-          <TableRow key={purchase.id}>
-            <TableCell>
-              <time dateTime={purchase.createdAt}>{formatDateTime(purchase.createdAt)}</time>
-            </TableCell>
-            <TableCell>{purchase.reason}</TableCell>
-            <TableCell align="right">{whole.format(purchase.credits)}</TableCell>
-            <TableCell align="right">{whole.format(purchase.unspent)}</TableCell>
-            <TableCell>
-              {purchase.refundedAt ? (
-                t('refunded', { date: formatDateTime(purchase.refundedAt) })
-              ) : (
-                <Button size="small" color="error" onClick={() => onRefund(purchase)}>
-                  {t('refund')}
-                </Button>
-              )}
-            </TableCell>
+    <TableScroller title={t('title')}>
+      <Table size="small" aria-labelledby={titleId}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('bought')}</TableCell>
+            <TableCell>{t('pack')}</TableCell>
+            <TableCell align="right">{t('credits')}</TableCell>
+            <TableCell align="right">{t('unspent')}</TableCell>
+            <TableCell>{t('refund')}</TableCell>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {purchases.map((purchase) => (
+            <TableRow key={purchase.id}>
+              <TableCell>
+                <time dateTime={purchase.createdAt}>{formatDateTime(purchase.createdAt)}</time>
+              </TableCell>
+              <TableCell>{purchase.reason}</TableCell>
+              <TableCell align="right">{whole.format(purchase.credits)}</TableCell>
+              <TableCell align="right">{whole.format(purchase.unspent)}</TableCell>
+              <TableCell>
+                {purchase.refundedAt ? (
+                  t('refunded', { date: formatDateTime(purchase.refundedAt) })
+                ) : onRefund ? (
+                  <Button size="small" color="error" onClick={() => onRefund(purchase)}>
+                    {t('refund')}
+                  </Button>
+                ) : (
+                  '—'
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableScroller>
   );
 }
 
@@ -66,6 +73,7 @@ export function CreditPacks({ user }: { user: AdminUser }) {
   const adminCall = useAdminCall();
   const notifyError = useNotifyError();
   const [refunding, setRefunding] = useState<CreditPackPurchase | null>(null);
+  const mayRefund = useStaffMay('refundCredits');
   const packs = useQuery({
     queryKey: [...usageQueryKey(user.id), 'packs'],
     queryFn: () => adminCall(fetchCreditPacks(user.id)),
@@ -90,7 +98,7 @@ export function CreditPacks({ user }: { user: AdminUser }) {
           {translate('admin.usage.packs.none')}
         </Typography>
       ) : (
-        <PurchaseTable purchases={packs.data} titleId={titleId} onRefund={setRefunding} />
+        <PurchaseTable purchases={packs.data} titleId={titleId} onRefund={mayRefund ? setRefunding : undefined} />
       )}
       {refunding && <RefundPackDialog user={user} purchase={refunding} onClose={() => setRefunding(null)} />}
     </Box>

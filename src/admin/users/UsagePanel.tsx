@@ -8,6 +8,7 @@ import { fetchUserUsage, userUsageCsvPath } from '../../api/admin';
 import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { useStaffMay } from '../useStaffMay';
 import { CreditAdjustmentDialog } from './CreditAdjustmentDialog';
 import { CreditPacks } from './CreditPacks';
 import { UsageHistorySection } from './UsageHistorySection';
@@ -76,6 +77,7 @@ export function UsagePanel() {
   const notifyError = useNotifyError();
   const adminCall = useAdminCall();
   const [adjusting, setAdjusting] = useState(false);
+  const mayAdjust = useStaffMay('adjustCredits');
   const summary = useQuery({
     queryKey: [...usageQueryKey(user?.id ?? ''), 'summary'],
     queryFn: () => adminCall(fetchUserUsage(user!.id)),
@@ -100,9 +102,11 @@ export function UsagePanel() {
         <>
           <PeriodFigures summary={summary.data} />
           <Stack direction="row" spacing={2} sx={{ mb: 3 }}>
-            <Button variant="outlined" onClick={() => setAdjusting(true)}>
-              {translate('admin.usage.adjust.label')}
-            </Button>
+            {mayAdjust && (
+              <Button variant="outlined" onClick={() => setAdjusting(true)}>
+                {translate('admin.usage.adjust.label')}
+              </Button>
+            )}
             {/* A plain link: the browser downloads the file with the session cookie. */}
             <Button variant="text" href={userUsageCsvPath(user.id)} download>
               {translate('admin.usage.downloadCsv')}

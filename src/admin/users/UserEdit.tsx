@@ -1,10 +1,23 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { BooleanInput, Button, Edit, SaveButton, SimpleForm, TextInput, Toolbar, useRecordContext, useRedirect } from 'react-admin';
-import type { FieldValues, Resolver } from 'react-hook-form';
+import {
+  BooleanInput,
+  Button,
+  Edit,
+  SaveButton,
+  SelectInput,
+  SimpleForm,
+  TextInput,
+  Toolbar,
+  useRecordContext,
+  useRedirect,
+} from 'react-admin';
+import { useEffect } from 'react';
+import { useFormContext, useWatch, type FieldValues, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { ADMIN_MESSAGES, userUpdateSchema } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
 import { useIsOwnAccount } from './ownAccount';
+import { ROLE_CHOICES } from './roleChoices';
 
 /**
  * The form's rule is the contract's, the one the server checks an update with (§5: `Username and
@@ -47,6 +60,24 @@ function IsAdminInput() {
 }
 const OWN_ADMIN_REASON_ID = 'own-admin-role-reason';
 
+/**
+ * The role, asked for while Is Admin is on (a new admin starts as Support, the lesser role); on
+ * the admin's own record switched off, with the same reason as the switch.
+ */
+function RoleInput() {
+  const own = useIsOwnAccount();
+  const isAdmin = useWatch({ name: 'isAdmin' }) === true;
+  const role: unknown = useWatch({ name: 'role' });
+  const { setValue } = useFormContext();
+  useEffect(() => {
+    if (isAdmin && role == null) setValue('role', 'support', { shouldDirty: true });
+  }, [isAdmin, role, setValue]);
+  if (!isAdmin) return null;
+  return (
+    <SelectInput source="role" choices={ROLE_CHOICES} disabled={own} helperText={own ? ADMIN_MESSAGES.selfDemotion : 'admin.roles.help'} />
+  );
+}
+
 /** §2 User editing: Save (`User updated successfully`) or Cancel; `Update Error` with the server's message. */
 export function UserEdit() {
   const notifyError = useNotifyError();
@@ -63,6 +94,7 @@ export function UserEdit() {
         <TextInput source="username" />
         <TextInput source="email" type="email" />
         <IsAdminInput />
+        <RoleInput />
       </SimpleForm>
     </Edit>
   );

@@ -1,4 +1,14 @@
-import { BooleanField, DateField, DeleteWithConfirmButton, EditButton, Show, SimpleShowLayout, TextField, TopToolbar } from 'react-admin';
+import {
+  BooleanField,
+  DateField,
+  DeleteWithConfirmButton,
+  EditButton,
+  SelectField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+} from 'react-admin';
 import { Typography } from '@mui/material';
 import { ADMIN_MESSAGES } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
@@ -10,6 +20,8 @@ import { NotesPanel } from './NotesPanel';
 import { useIsOwnAccount } from './ownAccount';
 import { SuspensionButton } from './SuspensionButtons';
 import { UsagePanel } from './UsagePanel';
+import { useStaffMay } from '../useStaffMay';
+import { ROLE_CHOICES } from './roleChoices';
 
 const OWN_DELETION_REASON_ID = 'own-account-deletion-reason';
 
@@ -35,15 +47,19 @@ function DeleteUserButton() {
   );
 }
 
+/** The page's actions; those the signed-in role cannot take are not shown (issue 28). */
 function UserShowActions() {
+  const mayEdit = useStaffMay('editUsers');
+  const mayDelete = useStaffMay('deleteUsers');
   return (
-    <TopToolbar>
-      <EditButton />
+    // Six actions wrap on a phone rather than push the page wider than the screen.
+    <TopToolbar sx={{ flexWrap: 'wrap' }}>
+      {mayEdit && <EditButton />}
       <DownloadLicenseButton />
       <ReissueLicenseButton />
       <SignOutEverywhereButton />
       <SuspensionButton />
-      <DeleteUserButton />
+      {mayDelete && <DeleteUserButton />}
     </TopToolbar>
   );
 }
@@ -57,6 +73,7 @@ export function UserShow() {
         <TextField source="email" emptyText="—" />
         <TextField source="status" />
         <BooleanField source="isAdmin" />
+        <SelectField source="role" choices={ROLE_CHOICES} emptyText="—" />
         <TextField source="epicDisplayName" emptyText="—" />
         <TextField source="token" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} />
         <DateField source="createdAt" showTime />

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * The console's roles (issue 28, decision 030). `isAdmin` keeps the spec's meaning, "may open the
+ * console"; a member of staff's role decides what they may do there. `support` answers tickets:
+ * it reads everything the console shows and takes the actions a ticket needs, but cannot delete
+ * users, change roles, release builds, grant or refund credits, or export every user.
+ */
+export const STAFF_ROLES = ['admin', 'support'] as const;
+export const staffRoleSchema = z.enum(STAFF_ROLES);
+export type StaffRole = z.infer<typeof staffRoleSchema>;
+
+/**
+ * The role of a user as stored: none unless they may open the console (`isAdmin`); an admin whose
+ * role was never set (`stored` null, every admin before roles) is `admin`; a value that is not a
+ * role gives the least: `support`.
+ */
+export function staffRoleOf(isAdmin: boolean, stored: string | null | undefined): StaffRole | null {
+  if (!isAdmin) return null;
+  if (stored == null) return 'admin';
+  return stored === 'admin' ? 'admin' : 'support';
+}
+
+/** Every action of the console, with the roles that may take it. The server checks it on every admin route. */
+export const STAFF_PERMISSIONS = {
+  /** Open the console; read users, messages, AI history, usage, notes, the audit log and the Home. */
+  read: ['admin', 'support'],
+  signOutEverywhere: ['admin', 'support'],
+  reissueLicense: ['admin', 'support'],
+  /** Suspend and reinstate. */
+  suspend: ['admin', 'support'],
+  writeNotes: ['admin', 'support'],
+  exportSelectedUsers: ['admin', 'support'],
+  /** Edit a user's name, e-mail, Is Admin and role. */
+  editUsers: ['admin'],
+  deleteUsers: ['admin'],
+  exportAllUsers: ['admin'],
+  adjustCredits: ['admin'],
+  refundCredits: ['admin'],
+  releaseBuilds: ['admin'],
+} as const satisfies Record<string, readonly StaffRole[]>;
+export type StaffAction = keyof typeof STAFF_PERMISSIONS;
+export const STAFF_ACTIONS = Object.keys(STAFF_PERMISSIONS) as StaffAction[];
+
+/** Whether a member of staff with `role` (null: not staff) may take `action`. */
+export function staffMay(role: StaffRole | null | undefined, action: StaffAction): boolean {
+  return role != null && (STAFF_PERMISSIONS[action] as readonly StaffRole[]).includes(role);
+}
+
+/** The refusal of an action the caller's role does not allow. */
+export const ROLE_REFUSAL = { error: 'role_forbidden', message: 'Your role does not allow this' } as const;

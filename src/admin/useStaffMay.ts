@@ -1,0 +1,12 @@
+import { usePermissions } from 'react-admin';
+import { staffMay, type StaffAction } from '../../contract/staffRoles';
+import type { StaffPermissions } from '../authProvider/authProvider';
+
+/**
+ * Whether the signed-in member of staff may take `action` (contract/staffRoles.ts): the console
+ * hides what their role cannot do. The server refuses it anyway (403 `role_forbidden`).
+ */
+export function useStaffMay(action: StaffAction): boolean {
+  const { permissions } = usePermissions<StaffPermissions>();
+  return staffMay(permissions?.role, action);
+}
