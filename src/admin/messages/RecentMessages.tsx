@@ -95,7 +95,10 @@ export function RecentMessages() {
                     <TableCell sx={{ fontFamily: 'monospace' }}>{message.sessionId}</TableCell>
                     <TableCell>{formatDateTime(message.createdAt)}</TableCell>
                     <TableCell>{translate('admin.findMessage.characters', { count: message.messageSize })}</TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-word' }}>{preview(message.message)}</TableCell>
+                    {/* Wide enough to read: on a phone the table scrolls sideways rather than squeeze it to a letter a line. */}
+                    <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-word', minWidth: '20em' }}>
+                      {preview(message.message)}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
