@@ -6,7 +6,14 @@ import type { UsageHistory, UsageSummary } from '../../contract/usage';
 import type { CurrentUser } from '../../contract/user';
 import { json, renderPortal } from '../portal/render';
 
-export const admin: CurrentUser = { id: 'admin-1', username: 'root', email: 'root@example.com', status: 'Active', isAdmin: true, staffRole: 'admin' };
+export const admin: CurrentUser = {
+  id: 'admin-1',
+  username: 'root',
+  email: 'root@example.com',
+  status: 'Active',
+  isAdmin: true,
+  staffRole: 'admin',
+};
 
 /** `GET /api/user` answering the signed-in admin, for stubFetch. */
 export const signedInAdmin = { 'GET /api/user': () => json(admin) };
