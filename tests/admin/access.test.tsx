@@ -153,7 +153,7 @@ describe('when the session changes while the console is open', () => {
       'POST /api/logout': () => json({ ok: true }),
     });
     renderAdmin('/admin');
-    await userEvent.click(await screen.findByRole('button', { name: 'Profile' }));
+    await userEvent.click(await screen.findByRole('button', { name: /^Profile/ }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/'));
     expect(fetch.mock.calls.some(([url, init]) => String(url) === '/api/logout' && init?.method === 'POST')).toBe(true);
