@@ -1,17 +1,25 @@
 // Shared by `npm run bench:web`: one Lighthouse run of one page in a fresh Chromium (Debian's, no
-// browser download), mobile preset with the default simulated throttling, and the figures kept of it.
+// browser download), mobile or desktop preset with simulated throttling, and the figures kept of it.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../scripts/localProduct';
 
 /** chrome-launcher adds its own defaults (no extensions, no default apps, …) to these. */
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+
+/**
+ * Lighthouse's two presets: mobile (a mid-range phone on slow 4G, 4× CPU slowdown: its default) and
+ * desktop (a desktop screen on a fast connection, no CPU slowdown: its `--preset=desktop`).
+ */
+export const FORM_FACTORS = ['mobile', 'desktop'] as const;
+export type FormFactor = (typeof FORM_FACTORS)[number];
 
 /** A run that did not finish within this is abandoned (its Chromium is killed). */
 const RUN_TIMEOUT_MS = 180_000;
@@ -22,7 +30,7 @@ export interface Figures {
   accessibility: number | null;
   bestPractices: number | null;
   seo: number | null;
-  /** Milliseconds (simulated mobile throttling). */
+  /** Milliseconds (simulated throttling of the run's preset). */
   fcp: number | null;
   lcp: number | null;
   tbt: number | null;
@@ -120,7 +128,12 @@ const bytes = (value: unknown) => (typeof value === 'number' && Number.isFinite(
  * Runs Lighthouse once on `url` in a new Chromium with a fresh profile (so a cold HTTP cache;
  * Lighthouse's own storage reset stays on too). `headers` go with every request (the session cookie).
  */
-export async function runLighthouse(url: string, headers: Record<string, string> = {}, tracker?: ChromeTracker): Promise<RunResult> {
+export async function runLighthouse(
+  url: string,
+  headers: Record<string, string> = {},
+  tracker?: ChromeTracker,
+  formFactor: FormFactor = 'mobile',
+): Promise<RunResult> {
   const started = performance.now();
   if (stopped) return { error: 'stopped', ms: 0 };
   // A profile of our own (chrome-launcher would make one too, but then only it knows where).
@@ -151,17 +164,20 @@ export async function runLighthouse(url: string, headers: Record<string, string>
       }, RUN_TIMEOUT_MS);
     });
     const result = await Promise.race([
-      lighthouse(url, {
-        port: chrome.port,
-        logLevel: 'error',
-        output: 'json',
-        onlyCategories: [...CATEGORIES],
-        extraHeaders: headers,
-        // The defaults, spelled out: mobile preset, simulated throttling, storage reset.
-        formFactor: 'mobile',
-        throttlingMethod: 'simulate',
-        disableStorageReset: false,
-      }),
+      lighthouse(
+        url,
+        {
+          port: chrome.port,
+          logLevel: 'error',
+          output: 'json',
+          onlyCategories: [...CATEGORIES],
+          extraHeaders: headers,
+          // The defaults, spelled out: simulated throttling, storage reset.
+          throttlingMethod: 'simulate',
+          disableStorageReset: false,
+        },
+        formFactor === 'desktop' ? desktopConfig : undefined,
+      ),
       timeout,
     ]);
     const lhr = result?.lhr;

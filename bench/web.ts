@@ -1,14 +1,17 @@
 // `npm run bench:web`: Lighthouse figures of the browser app's main pages on a fresh build.
 // Builds (`npm run build`), starts the product as `npm start` does (free port, fresh data directory,
 // a Stripe-compatible test server with a catalogue), signs a user in through the API, and runs
-// Lighthouse (mobile, simulated throttling, Debian's Chromium) BENCH_RUNS times per page, each in a
-// fresh browser; prints the median run by performance score as a markdown table and writes the full
-// figures as JSON. With BENCH_BASELINE=<git ref> that ref is built in a temporary worktree, started
+// Lighthouse (mobile and/or desktop preset, simulated throttling, Debian's Chromium) BENCH_RUNS
+// times per page, each in a fresh browser; prints the median run by performance score as a markdown
+// table and writes the full figures as JSON. For the admin console's Home (/admin) the data
+// directory also gets the demo data (`seed-demo`) and an admin (`create-admin`), who signs in
+// through the API. With BENCH_BASELINE=<git ref> that ref is built in a temporary worktree, started
 // on another port and measured in turns with this checkout (the machine is shared and noisy), and
 // each page of both builds is screenshot at 1280 and 375 px and compared pixel by pixel.
 //
 //   BENCH_RUNS=3                        runs per page and build
 //   BENCH_PAGES=/login,/dashboard       a subset of the pages
+//   BENCH_FORM_FACTORS=mobile,desktop   Lighthouse's presets to run (default mobile)
 //   BENCH_BASELINE=HEAD~3               compare with that commit
 //   BENCH_WEB_OUT=data/bench-web.json   where the JSON goes
 //
@@ -20,22 +23,39 @@ import os from 'node:os';
 import path from 'node:path';
 import { startStripeServer, type StripeFixture } from '../tests/fixtures/stripeServer';
 import { CHROMIUM_PATH, exited, freePort, killGroup, productEnv, waitForExit, waitUntilHealthy } from '../scripts/localProduct';
-import { chromiumVersion, killAllChromes, medianRun, runLighthouse, type ChromeTracker, type Figures, type RunResult } from './lighthouse';
+import {
+  chromiumVersion,
+  FORM_FACTORS,
+  killAllChromes,
+  medianRun,
+  runLighthouse,
+  type ChromeTracker,
+  type Figures,
+  type FormFactor,
+  type RunResult,
+} from './lighthouse';
 import { compareScreenshots, type ScreenshotComparison } from './screenshots';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 interface PageSpec {
   path: string;
-  signedIn: boolean;
+  /** Who opens it: a visitor, the signed-up user or the admin. */
+  signedIn: false | 'user' | 'admin';
 }
 
 const ALL_PAGES: PageSpec[] = [
   { path: '/download', signedIn: false },
   { path: '/login', signedIn: false },
-  { path: '/dashboard', signedIn: true },
-  { path: '/products-checkout', signedIn: true },
+  { path: '/dashboard', signedIn: 'user' },
+  { path: '/products-checkout', signedIn: 'user' },
+  { path: '/admin', signedIn: 'admin' },
 ];
+
+/** The console's Home shows the business: the demo data's users, sign-ups, subscriptions and messages. */
+const DEMO_USERS = 1000;
+const DEMO_MESSAGES = 5000;
+const ADMIN = { email: 'bench-web-admin@example.com', password: 'bench-web-admin-password' };
 
 const BUILD_TIMEOUT_MS = 10 * 60_000;
 const START_TIMEOUT_MS = 3 * 60_000;
@@ -53,9 +73,20 @@ function settings() {
   if (unknown.length)
     throw new Error(`BENCH_PAGES: unknown page ${unknown.join(', ')} (known: ${ALL_PAGES.map((p) => p.path).join(', ')})`);
   const pages = wanted.length ? ALL_PAGES.filter((p) => wanted.includes(p.path)) : ALL_PAGES;
+  const formFactors = [
+    ...new Set(
+      (process.env.BENCH_FORM_FACTORS ?? 'mobile')
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknownFactor = formFactors.find((f) => !(FORM_FACTORS as readonly string[]).includes(f));
+  if (unknownFactor !== undefined || !formFactors.length)
+    throw new Error(`BENCH_FORM_FACTORS: ${unknownFactor ?? 'none'} (known: ${FORM_FACTORS.join(', ')})`);
   const baseline = process.env.BENCH_BASELINE?.trim() || undefined;
   const out = path.resolve(ROOT, process.env.BENCH_WEB_OUT?.trim() || path.join('data', 'bench-web.json'));
-  return { runs, pages, baseline, out };
+  return { runs, pages, formFactors: formFactors as FormFactor[], baseline, out };
 }
 
 const log = (line: string) => process.stderr.write(`[bench:web] ${line}\n`);
@@ -250,16 +281,42 @@ interface Target {
   url: string;
   /** The signed-in user's session cookie. */
   cookie: string;
+  /** The admin's session cookie, when an admin page is measured. */
+  adminCookie?: string;
   /** Products and packs the product's billing mirror holds. */
   products: number;
 }
 
+/** The session cookie a sign-up or sign-in answered with, as a Cookie header. */
+function sessionCookie(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] ?? '')
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** The cookie's holder is signed in, as an admin when `admin`. */
+async function checkSignedIn(label: string, url: string, cookie: string, admin: boolean) {
+  const me = await fetch(`${url}/api/user`, { headers: { cookie }, signal: AbortSignal.timeout(10_000) });
+  if (!me.ok) throw new Error(`${label}: the session cookie does not sign in (GET /api/user answered ${me.status})`);
+  const user = (await me.json()) as { isAdmin?: unknown };
+  if (admin && user.isAdmin !== true) throw new Error(`${label}: ${ADMIN.email} signed in but is not an admin`);
+}
+
 /**
  * Fills the billing mirror (`npm run cli -- stripe-sync` against the data directory, before the
- * server opens it), starts `npm start` in `dir` on a free port, waits for GET /healthz and signs a
- * user up through the API.
+ * server opens it) and, with `admin`, the demo data and an admin; starts `npm start` in `dir` on a
+ * free port, waits for GET /healthz, signs a user up through the API and the admin in.
  */
-async function startTarget(label: Target['label'], dir: string, ref: string, commit: string, stripe: StripeFixture): Promise<Target> {
+async function startTarget(
+  label: Target['label'],
+  dir: string,
+  ref: string,
+  commit: string,
+  stripe: StripeFixture,
+  admin: boolean,
+): Promise<Target> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `sage-bench-web-${label}-`));
   const url = `http://127.0.0.1:${port}`;
@@ -284,6 +341,14 @@ async function startTarget(label: Target['label'], dir: string, ref: string, com
     );
   }
 
+  if (admin) {
+    const cli = (args: string[]) =>
+      runCommand('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: dir, env, timeoutMs: CLI_TIMEOUT_MS, quiet: true });
+    const seeded = await cli(['seed-demo', '--users', String(DEMO_USERS), '--messages', String(DEMO_MESSAGES)]);
+    log(`${label}: ${seeded.trim().split('\n').pop() ?? ''}`);
+    await cli(['create-admin', '--email', ADMIN.email, '--password', ADMIN.password]);
+  }
+
   log(`${label}: npm start on ${url}`);
   const child = spawn('npm', ['start'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const pid = child.pid;
@@ -303,25 +368,40 @@ async function startTarget(label: Target['label'], dir: string, ref: string, com
     signal: AbortSignal.timeout(30_000),
   });
   if (registered.status !== 201) throw new Error(`${label}: POST /api/register answered ${registered.status}: ${await registered.text()}`);
-  const cookie = registered.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0] ?? '')
-    .filter(Boolean)
-    .join('; ');
-  const me = await fetch(`${url}/api/user`, { headers: { cookie }, signal: AbortSignal.timeout(10_000) });
-  if (!me.ok) throw new Error(`${label}: the session cookie from /api/register does not sign in (GET /api/user answered ${me.status})`);
+  const cookie = sessionCookie(registered);
+  await checkSignedIn(label, url, cookie, false);
+
+  let adminCookie: string | undefined;
+  if (admin) {
+    const signedIn = await fetch(`${url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (!signedIn.ok) throw new Error(`${label}: POST /api/login as the admin answered ${signedIn.status}: ${await signedIn.text()}`);
+    adminCookie = sessionCookie(signedIn);
+    await checkSignedIn(label, url, adminCookie, true);
+  }
 
   const catalogue = await fetch(`${url}/api/stripe/products`, { signal: AbortSignal.timeout(10_000) });
   const body: unknown = catalogue.ok ? await catalogue.json() : [];
   const products = Array.isArray(body) ? body.length : typeof body === 'object' && body !== null ? Object.keys(body).length : 0;
-  return { label, dir, ref, commit, url, cookie, products };
+  return { label, dir, ref, commit, url, cookie, adminCookie, products };
+}
+
+/** The Cookie header the page is opened with, if any. */
+function cookieFor(target: Target, page: PageSpec): string | undefined {
+  if (page.signedIn === 'admin') return target.adminCookie;
+  return page.signedIn === 'user' ? target.cookie : undefined;
 }
 
 /** One request of every page, so the first Lighthouse run does not meet a cold server. */
 async function warmUp(target: Target, pages: PageSpec[]) {
   for (const page of pages) {
+    const cookie = cookieFor(target, page);
     const res = await fetch(`${target.url}${page.path}`, {
-      headers: page.signedIn ? { cookie: target.cookie } : {},
+      headers: cookie ? { cookie } : {},
       signal: AbortSignal.timeout(10_000),
     });
     await res.arrayBuffer();
@@ -442,11 +522,29 @@ const num = (f: Figures | undefined, key: keyof Figures): number | null | undefi
 
 interface PageResult {
   page: PageSpec;
+  formFactor: FormFactor;
   runs: Record<string, RunResult[]>;
   median: Record<string, Figures | undefined>;
 }
 
+/** One table per preset: its figures are not comparable with the other's. */
 function table(results: PageResult[], labels: Target['label'][], runs: number): string {
+  const factors = [...new Set(results.map((r) => r.formFactor))];
+  return factors
+    .map((factor) => {
+      const rows = tableOf(
+        results.filter((r) => r.formFactor === factor),
+        labels,
+        runs,
+      );
+      return factors.length > 1 ? `${factor === 'mobile' ? 'Mobile' : 'Desktop'} preset:\n\n${rows}` : rows;
+    })
+    .join('\n\n');
+}
+
+const who = (page: PageSpec) => (page.signedIn === 'admin' ? ' (admin)' : page.signedIn ? ' (signed in)' : '');
+
+function tableOf(results: PageResult[], labels: Target['label'][], runs: number): string {
   const head = ['Page', 'Build', ...COLUMNS.map((c) => c.title)];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const r of results) {
@@ -455,7 +553,7 @@ function table(results: PageResult[], labels: Target['label'][], runs: number): 
       const f = r.median[label];
       const note = f && (f.problems.length || new URL(f.finalUrl).pathname !== r.page.path) ? ' ⚠' : '';
       const cells = f ? COLUMNS.map((c) => c.fmt(num(f, c.key))) : COLUMNS.map((_, i) => (i === 0 ? 'failed' : dash));
-      lines.push(`| ${r.page.path}${r.page.signedIn ? ' (signed in)' : ''} | ${label} (${ok}/${runs})${note} | ${cells.join(' | ')} |`);
+      lines.push(`| ${r.page.path}${who(r.page)} | ${label} (${ok}/${runs})${note} | ${cells.join(' | ')} |`);
     }
     if (labels.length === 2) {
       const [a, b] = [r.median.current, r.median.baseline];
@@ -472,13 +570,13 @@ function notes(results: PageResult[], labels: Target['label'][]): string[] {
   for (const r of results) {
     for (const label of labels) {
       for (const [i, run] of (r.runs[label] ?? []).entries()) {
-        if (run.error) out.push(`- ${r.page.path}, ${label}, run ${i + 1}: failed: ${run.error.split('\n')[0] ?? ''}`);
+        if (run.error) out.push(`- ${r.page.path} (${r.formFactor}), ${label}, run ${i + 1}: failed: ${run.error.split('\n')[0] ?? ''}`);
       }
       const f = r.median[label];
       if (!f) continue;
       const landed = new URL(f.finalUrl).pathname;
-      if (landed !== r.page.path) out.push(`- ${r.page.path}, ${label}: the page ended on ${landed}`);
-      for (const p of f.problems) out.push(`- ${r.page.path}, ${label}: ${p}`);
+      if (landed !== r.page.path) out.push(`- ${r.page.path} (${r.formFactor}), ${label}: the page ended on ${landed}`);
+      for (const p of f.problems) out.push(`- ${r.page.path} (${r.formFactor}), ${label}: ${p}`);
     }
   }
   return out;
@@ -487,10 +585,10 @@ function notes(results: PageResult[], labels: Target['label'][]): string[] {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  const { runs, pages, baseline, out } = settings();
+  const { runs, pages, formFactors, baseline, out } = settings();
   if (!fs.existsSync(CHROMIUM_PATH))
     throw new Error(`Chromium was not found at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\``);
-  const pagesCount = pages.length * (baseline ? 2 : 1) * runs;
+  const pagesCount = pages.length * formFactors.length * (baseline ? 2 : 1) * runs;
   // Builds and starts, then at most 3 minutes a Lighthouse run (its own limit), with room to spare.
   const budgetMs = 30 * 60_000 + pagesCount * 3.5 * 60_000;
   const watchdog = setTimeout(() => {
@@ -525,25 +623,29 @@ async function main() {
   stripe.addPrice({ product: pack.id, unit_amount: 999, currency: 'usd', recurring: null });
 
   const targets: Target[] = [];
+  const admin = pages.some((p) => p.signedIn === 'admin');
   // Baseline first: in every round it is measured before the current build.
-  if (base && baseline) targets.push(await startTarget('baseline', base.dir, baseline, base.commit, stripe));
-  targets.push(await startTarget('current', ROOT, dirty ? 'working tree' : 'HEAD', currentCommit, stripe));
+  if (base && baseline) targets.push(await startTarget('baseline', base.dir, baseline, base.commit, stripe, admin));
+  targets.push(await startTarget('current', ROOT, dirty ? 'working tree' : 'HEAD', currentCommit, stripe, admin));
   for (const t of targets) {
     log(`${t.label}: ${t.url}, ${t.products} products in the billing mirror`);
     await warmUp(t, pages);
   }
   const labels = targets.map((t) => t.label);
 
-  const results: PageResult[] = pages.map((page) => ({ page, runs: Object.fromEntries(labels.map((l) => [l, []])), median: {} }));
+  const results: PageResult[] = formFactors.flatMap((formFactor) =>
+    pages.map((page) => ({ page, formFactor, runs: Object.fromEntries(labels.map((l) => [l, []])), median: {} })),
+  );
   for (let run = 1; run <= runs; run += 1) {
     for (const r of results) {
       for (const t of targets) {
         if (cleaningUp) throw new Error('stopped');
-        const result = await runLighthouse(`${t.url}${r.page.path}`, r.page.signedIn ? { Cookie: t.cookie } : {}, chromeTracker);
+        const cookie = cookieFor(t, r.page);
+        const result = await runLighthouse(`${t.url}${r.page.path}`, cookie ? { Cookie: cookie } : {}, chromeTracker, r.formFactor);
         r.runs[t.label]?.push(result);
         const f = result.figures;
         log(
-          `run ${run}/${runs} ${r.page.path} ${t.label}: ${
+          `run ${run}/${runs} ${r.page.path} ${r.formFactor} ${t.label}: ${
             f
               ? `perf ${fmtScore(f.performance)}, LCP ${fmtSeconds(f.lcp)}, TBT ${fmtMs(f.tbt)}, JS ${fmtKib(f.jsBytes)}`
               : `failed: ${result.error ?? ''}`
@@ -556,8 +658,23 @@ async function main() {
 
   // With a baseline: the pages as they look in both builds, at a desktop and a phone width.
   const [baselineTarget, currentTarget] = targets;
+  // The admin's pages with the admin's cookie, the others with the user's.
+  const asAdmin = (t: Target) => ({ ...t, cookie: t.adminCookie ?? '' });
   const screenshots =
-    baselineTarget && currentTarget && targets.length === 2 ? await compareScreenshots(baselineTarget, currentTarget, pages) : [];
+    baselineTarget && currentTarget && targets.length === 2
+      ? [
+          ...(await compareScreenshots(
+            baselineTarget,
+            currentTarget,
+            pages.filter((p) => p.signedIn !== 'admin').map((p) => ({ path: p.path, signedIn: p.signedIn !== false })),
+          )),
+          ...(await compareScreenshots(
+            asAdmin(baselineTarget),
+            asAdmin(currentTarget),
+            pages.filter((p) => p.signedIn === 'admin').map((p) => ({ path: p.path, signedIn: true })),
+          )),
+        ]
+      : [];
   for (const row of screenshots) log(`screenshots ${row.path} at ${row.width} px: ${fmtShare(row)}`);
 
   const cpus = os.cpus();
@@ -573,7 +690,7 @@ async function main() {
     `## Web performance (\`npm run bench:web\`)`,
     '',
     `${date} · ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB · ${chromium} · Lighthouse ${lighthouseVersion} · Node ${process.version}`,
-    `Mobile preset, simulated throttling; median of ${runs} run${runs === 1 ? '' : 's'} by performance score, each in a fresh Chromium. ${targets.map(describe).join('; ')}.`,
+    `${formFactors.map((f) => (f === 'mobile' ? 'Mobile' : 'Desktop')).join(' and ')} preset${formFactors.length === 1 ? '' : 's'}, simulated throttling; median of ${runs} run${runs === 1 ? '' : 's'} by performance score, each in a fresh Chromium. ${targets.map(describe).join('; ')}.`,
     '',
     table(results, labels, runs),
   ];
@@ -603,9 +720,9 @@ async function main() {
     },
     chromium,
     lighthouse: lighthouseVersion,
-    settings: { runs, formFactor: 'mobile', throttling: 'simulate', median: 'by performance score' },
+    settings: { runs, formFactors, throttling: 'simulate', median: 'by performance score' },
     builds: Object.fromEntries(targets.map((t) => [t.label, { ref: t.ref, commit: t.commit, products: t.products }])),
-    pages: results.map((r) => ({ path: r.page.path, signedIn: r.page.signedIn, median: r.median, runs: r.runs })),
+    pages: results.map((r) => ({ path: r.page.path, signedIn: r.page.signedIn, formFactor: r.formFactor, median: r.median, runs: r.runs })),
     screenshots,
   };
   fs.writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
