@@ -2,19 +2,13 @@
 // signs them out everywhere and exports just them as CSV; on a 360 px phone the User List and the
 // audit log stay as wide as the screen, and axe-core finds nothing to fix on any of it.
 import fs from 'node:fs';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe';
+import { expectNoHorizontalOverflow } from './screenWidth';
 import { SKIP_E2E, control, field, runCli, setupStories, signInThroughUi, uniqueEmail } from './harness';
 
 const ADMIN_PASSWORD = 'admin correct horse';
 const PHONE = { width: 360, height: 740 };
-
-/** How much wider than the screen the page is (0 when it fits). */
-const overflow = (page: Page) =>
-  page.evaluate<{ scrollWidth: number; innerWidth: number }>(
-    '({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })',
-  );
 
 describe.skipIf(SKIP_E2E)('An admin acts on several users at once', () => {
   const stories = setupStories();
@@ -98,8 +92,7 @@ describe.skipIf(SKIP_E2E)('An admin acts on several users at once', () => {
         await page.goto(`${base}${path}`);
         await page.getByText(shows).first().waitFor();
         await page.waitForTimeout(400); // MUI's entrance transitions
-        const { scrollWidth, innerWidth } = await overflow(page);
-        expect(scrollWidth, `${path} on a phone`).toBeLessThanOrEqual(innerWidth);
+        await expectNoHorizontalOverflow(page, `${path} on a phone`);
         await expectNoAxeViolations(page, `${path} at ${PHONE.width} px`);
       }
     });

@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PAGES, type PagePath } from '../../contract/pages';
 import { expectNoAxeViolations } from './axe';
+import { collect, expectNoHorizontalOverflow } from './screenWidth';
 import { SKIP_E2E, control, field, runCli, setupStoriesWithStripe, signInThroughUi, toast, uniqueEmail, waitForPath } from './harness';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -58,37 +59,6 @@ async function settle(page: Page) {
   // A page that polls (the sign-in status, the verification) is never quiet for long: a few seconds do for it.
   await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
   await page.waitForTimeout(400);
-}
-
-/** Runs a check and keeps its failure, so one sweep reports every page's problems at once. */
-async function collect(problems: string[], check: () => Promise<void>) {
-  try {
-    await check();
-  } catch (err) {
-    // An assertion's message names the page; what it found is in its `actual`.
-    const actual = (err as { actual?: unknown }).actual;
-    problems.push(`${err instanceof Error ? err.message : String(err)}${Array.isArray(actual) ? `\n    ${actual.join('\n    ')}` : ''}`);
-  }
-}
-
-/** The elements that reach past the right edge of the screen, for the failure message. */
-const OVERFLOW_SCRIPT = `(() => {
-  const width = window.innerWidth;
-  const wide = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > width + 0.5);
-  // The innermost ones: their parents are only wide because of them.
-  const innermost = wide.filter((el) => !wide.some((other) => other !== el && el.contains(other)));
-  return {
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: width,
-    culprits: innermost.slice(0, 5).map((el) => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ').join('.') : '') + ' "' + (el.textContent || '').slice(0, 40) + '"'),
-  };
-})()`;
-
-async function expectNoHorizontalOverflow(page: Page, where: string) {
-  const { scrollWidth, innerWidth, culprits } = await page.evaluate<{ scrollWidth: number; innerWidth: number; culprits: string[] }>(
-    OVERFLOW_SCRIPT,
-  );
-  expect(scrollWidth, `${where} is wider than the screen: ${culprits.join('; ')}`).toBeLessThanOrEqual(innerWidth);
 }
 
 /** The focused element's name and whether a ring shows on it (an outline or a box shadow). */
