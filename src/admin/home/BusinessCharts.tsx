@@ -1,22 +1,30 @@
 import { Box } from '@mui/material';
-import { BarChart } from '@mui/x-charts/BarChart';
-import { LineChart } from '@mui/x-charts/LineChart';
-import { PieChart } from '@mui/x-charts/PieChart';
+import { lazy } from 'react';
 import { useTranslate } from 'react-admin';
 import type { Insights } from '../../../contract/insights';
 import { ChartFigure } from './ChartFigure';
 import { conversionRate, formatCount, formatDay, formatMoney, formatTick, statusLabel, toMajorUnits, total } from './insightFormat';
 
+// The charts library is a chunk of its own (./charts), loaded when the first chart comes into view.
+const BarChart = lazy(() => import('./charts').then((m) => ({ default: m.BarChart })));
+const LineChart = lazy(() => import('./charts').then((m) => ({ default: m.LineChart })));
+const PieChart = lazy(() => import('./charts').then((m) => ({ default: m.PieChart })));
+
+// Every chart is drawn at once (skipAnimation): its bars and lines growing in kept a phone's main
+// thread busy for frame after frame while the admin waited to read the figures.
 const HEIGHT = 240;
+/** A legend above the chart: one line of 14 px labels (measured: 29 px). */
+const WITH_LEGEND = HEIGHT + 29;
 const MARGIN = { left: 8, right: 16, top: 16, bottom: 8 };
 /** A count axis: whole numbers, compact ticks. */
 const countAxis = (label: string) => [{ label, tickMinStep: 1, valueFormatter: formatTick }];
 
 /**
- * The Home's charts of the business (issue 14), drawn with MUI X Charts. Its own chunk: the console
- * shows Grove Users while this loads, and the portal never downloads it.
+ * The Home's charts of the business (issue 14), drawn with MUI X Charts: each figure's title,
+ * summary and table show with the figures, its drawing when it comes into view. The portal never
+ * downloads the charts.
  */
-export default function BusinessCharts({ insights, days }: { insights: Insights; days: number }) {
+export function BusinessCharts({ insights, days }: { insights: Insights; days: number }) {
   const translate = useTranslate();
   const t = (key: string, options?: Record<string, unknown>) => translate(`admin.home.insights.${key}`, options);
   const labels = insights.days.map(formatDay);
@@ -39,6 +47,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
       <ChartFigure
         wide
         title={t('signUps')}
+        height={WITH_LEGEND}
         summary={t('signUpsSummary', {
           total: formatCount(signUpsEpic + signUpsEmail),
           epic: formatCount(signUpsEpic),
@@ -57,6 +66,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
       >
         <BarChart
           height={HEIGHT}
+          skipAnimation
           margin={MARGIN}
           xAxis={dayAxis}
           yAxis={countAxis(t('signUpsAxis'))}
@@ -70,12 +80,14 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
       <ChartFigure
         wide
         title={t('queries')}
+        height={HEIGHT}
         summary={t('queriesSummary', { total: formatCount(queries), days })}
         empty={queries === 0 ? t('queriesEmpty', { days }) : null}
         table={{ columns: [t('dayColumn'), t('queriesAxis')], rows: perDay(insights.queriesPerDay) }}
       >
         <BarChart
           height={HEIGHT}
+          skipAnimation
           margin={MARGIN}
           xAxis={dayAxis}
           yAxis={countAxis(t('queriesAxis'))}
@@ -86,12 +98,14 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
 
       <ChartFigure
         title={t('pluginSignIns')}
+        height={HEIGHT}
         summary={t('pluginSignInsSummary', { total: formatCount(pluginSignIns), days })}
         empty={pluginSignIns === 0 ? t('pluginSignInsEmpty', { days }) : null}
         table={{ columns: [t('dayColumn'), t('pluginSignInsAxis')], rows: perDay(insights.pluginSignIns) }}
       >
         <LineChart
           height={HEIGHT}
+          skipAnimation
           margin={MARGIN}
           xAxis={[{ scaleType: 'point', data: labels, label: t('dayAxis') }]}
           yAxis={countAxis(t('pluginSignInsAxis'))}
@@ -102,12 +116,14 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
 
       <ChartFigure
         title={t('messagesStored')}
+        height={HEIGHT}
         summary={t('messagesStoredSummary', { total: formatCount(messages), days })}
         empty={messages === 0 ? t('messagesStoredEmpty', { days }) : null}
         table={{ columns: [t('dayColumn'), t('messagesAxis')], rows: perDay(insights.messagesStored) }}
       >
         <LineChart
           height={HEIGHT}
+          skipAnimation
           margin={MARGIN}
           xAxis={[{ scaleType: 'point', data: labels, label: t('dayAxis') }]}
           yAxis={countAxis(t('messagesAxis'))}
@@ -118,6 +134,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
 
       <ChartFigure
         title={t('subscriptionsByStatus')}
+        height={HEIGHT}
         summary={t('subscriptionsSummary', {
           total: formatCount(subscriptions),
           statuses: insights.subscriptionsByStatus
@@ -133,6 +150,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
         <BarChart
           layout="horizontal"
           height={HEIGHT}
+          skipAnimation
           margin={MARGIN}
           yAxis={[{ scaleType: 'band', data: insights.subscriptionsByStatus.map((row) => statusLabel(row.status)), width: 140 }]}
           xAxis={countAxis(t('subscriptionsAxis'))}
@@ -143,6 +161,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
 
       <ChartFigure
         title={t('monthlyRecurringRevenue')}
+        height={HEIGHT}
         summary={t('revenueSummary', { revenue, smart_count: insights.monthlyRecurringRevenue.length })}
         empty={insights.monthlyRecurringRevenue.length === 0 ? t('revenueEmpty') : null}
         table={{
@@ -156,6 +175,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
       >
         <BarChart
           height={HEIGHT}
+          skipAnimation
           margin={MARGIN}
           xAxis={[
             {
@@ -182,6 +202,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
 
       <ChartFigure
         title={t('trialConversions')}
+        height={HEIGHT}
         summary={rate === null ? '' : t('trialsSummary', { converted: formatCount(converted), ended: formatCount(ended), rate, days })}
         empty={ended === 0 ? t('trialsEmpty', { days }) : null}
         table={{
@@ -194,6 +215,7 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
       >
         <PieChart
           height={HEIGHT}
+          skipAnimation
           series={[
             {
               innerRadius: 50,
@@ -208,12 +230,14 @@ export default function BusinessCharts({ insights, days }: { insights: Insights;
 
       <ChartFigure
         title={t('creditsSold')}
+        height={HEIGHT}
         summary={t('creditsSummary', { total: formatCount(credits), days })}
         empty={credits === 0 ? t('creditsEmpty', { days }) : null}
         table={{ columns: [t('dayColumn'), t('creditsAxis')], rows: perDay(insights.creditsSold) }}
       >
         <BarChart
           height={HEIGHT}
+          skipAnimation
           margin={MARGIN}
           xAxis={dayAxis}
           yAxis={countAxis(t('creditsAxis'))}

@@ -1,10 +1,28 @@
-import { Box, Card, CardContent, Typography } from '@mui/material';
-import { useId, type ReactNode } from 'react';
+import { Box, Card, CardContent, Skeleton, Typography } from '@mui/material';
+import { Suspense, useId, useRef, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
+import { useNearViewport } from './useNearViewport';
 
 export interface FigureTable {
   columns: string[];
   rows: (string | number)[][];
+}
+
+/**
+ * The chart's place, as tall as the chart it will hold, so nothing moves when it is drawn. The
+ * chart is drawn once it comes near the screen (its library loads with the first one): a chart
+ * further down costs the first view nothing.
+ */
+function ChartSpace({ height, children }: { height: number; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(ref);
+  const placeholder = <Skeleton variant="rectangular" height={height} />;
+  return (
+    // The chart repeats the summary and the table for sighted users; inert, so nothing in it takes focus (axe: aria-hidden-focus).
+    <Box ref={ref} aria-hidden="true" inert sx={{ minHeight: height }}>
+      {near ? <Suspense fallback={placeholder}>{children}</Suspense> : placeholder}
+    </Box>
+  );
 }
 
 /**
@@ -17,6 +35,8 @@ export function ChartFigure(props: {
   summary: string;
   empty: string | null;
   table: FigureTable;
+  /** The drawn chart's height with its legend, in pixels. */
+  height: number;
   children: ReactNode;
   wide?: boolean;
 }) {
@@ -39,10 +59,7 @@ export function ChartFigure(props: {
         </Typography>
         {props.empty === null && (
           <>
-            {/* The chart repeats the summary and the table for sighted users; inert, so nothing in it takes focus (axe: aria-hidden-focus). */}
-            <Box aria-hidden="true" inert>
-              {props.children}
-            </Box>
+            <ChartSpace height={props.height}>{props.children}</ChartSpace>
             <Box component="details" sx={{ mt: 1, '& summary': { cursor: 'pointer' } }}>
               <Typography component="summary" variant="body2">
                 {translate('admin.home.insights.showFigures')}

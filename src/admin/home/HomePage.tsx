@@ -32,7 +32,10 @@ function GroveUsersCard() {
           {translate('admin.home.groveUsers')}
         </Typography>
         {metrics.isPending ? (
-          <CircularProgress size={32} aria-label={translate('ra.message.loading')} />
+          // In a line as tall as the number's, so nothing below moves when the number comes.
+          <Typography variant="h3" component="p">
+            <CircularProgress size={32} aria-label={translate('ra.message.loading')} />
+          </Typography>
         ) : metrics.isError ? (
           <Typography color="error">{translate('admin.home.failed')}</Typography>
         ) : (

@@ -1,14 +1,13 @@
 import { Box, Button, CircularProgress, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useId } from 'react';
+import { useDeferredValue, useId } from 'react';
 import { useStore, useTranslate } from 'react-admin';
 import { DEFAULT_INSIGHT_RANGE, INSIGHT_RANGES, type InsightRange } from '../../../contract/insights';
 import { fetchInsights } from '../../api/admin';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { BusinessCharts } from './BusinessCharts';
 import { TopUsers } from './TopUsers';
-
-const BusinessCharts = lazy(() => import('./BusinessCharts'));
 
 /**
  * The Home's figures of the business over 7, 30 or 90 UTC days (issue 14), and this month's top
@@ -31,10 +30,12 @@ export function InsightsSection() {
     placeholderData: keepPreviousData,
   });
   const titleId = useId();
-  const loading = <CircularProgress size={32} aria-label={translate('ra.message.loading')} />;
+  // The figures render in a transition, in slices that never keep a tap or a key waiting; the
+  // spinner (or the range before) stays until they have.
+  const shown = useDeferredValue(insights.data);
 
   return (
-    <Box component="section" aria-labelledby={titleId} aria-busy={insights.isFetching} sx={{ mt: 3 }}>
+    <Box component="section" aria-labelledby={titleId} aria-busy={insights.isFetching || shown !== insights.data} sx={{ mt: 3 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 1 }}>
         <Typography id={titleId} component="h2" variant="h6">
           {translate('admin.home.insights.title')}
@@ -56,9 +57,7 @@ export function InsightsSection() {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {translate('admin.home.insights.utcNote', { days: range })}
       </Typography>
-      {insights.isPending ? (
-        loading
-      ) : insights.isError ? (
+      {insights.isError ? (
         <Box>
           <Typography color="error" gutterBottom>
             {translate('admin.home.insights.failed')}
@@ -67,12 +66,12 @@ export function InsightsSection() {
             {translate('admin.home.retry')}
           </Button>
         </Box>
+      ) : shown === undefined ? (
+        <CircularProgress size={32} aria-label={translate('ra.message.loading')} />
       ) : (
         <>
-          <Suspense fallback={loading}>
-            <BusinessCharts insights={insights.data} days={insights.data.days.length} />
-          </Suspense>
-          <TopUsers insights={insights.data} />
+          <BusinessCharts insights={shown} days={shown.days.length} />
+          <TopUsers insights={shown} />
         </>
       )}
     </Box>

@@ -19,6 +19,7 @@ export default function UsageChart({ history }: { history: UsageHistory }) {
         columns: [t('dayColumn'), t('queriesAxis')],
         rows: history.days.map((day, i) => [day, formatCount(history.units[i] ?? 0)]),
       }}
+      height={220}
     >
       <BarChart
         height={220}
