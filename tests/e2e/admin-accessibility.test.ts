@@ -7,11 +7,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AdminUser } from '../../contract/admin';
 import { expectNoAxeViolations } from './axe';
 import { SKIP_E2E, control, field, runCli, setupStories, signInThroughUi, uniqueEmail } from './harness';
-import { collect, expectNoHorizontalOverflow } from './screenWidth';
+import { collect, expectNoHorizontalOverflow, expectNothingCutOff } from './screenWidth';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
 const ADMIN_PASSWORD = 'admin correct horse';
+/** An e-mail address as long as people's are: the pages that show it must wrap it. */
+const LONG_EMAIL = 'firstname.middlename.lastname.department@subdomain.example-company.com';
 /** A sweep visits ten tabs and a handful of dialogs, and runs axe-core on each. */
 const SWEEP_TIMEOUT_MS = 300_000;
 
@@ -40,6 +42,7 @@ async function expectOneHeadingOne(page: Page, heading: RegExp, where: string) {
 async function checkPage(page: Page, problems: string[], where: string, heading?: RegExp) {
   await collect(problems, () => expectNoAxeViolations(page, where));
   await collect(problems, () => expectNoHorizontalOverflow(page, where));
+  await collect(problems, () => expectNothingCutOff(page, where));
   if (heading) await collect(problems, () => expectOneHeadingOne(page, heading, where));
 }
 
@@ -72,7 +75,8 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
   /**
    * A seeded customer with everything a user's page shows: a subscription, a credit pack, an AI
    * thread (the seed gives them to every 4th, 6th and the first 200 users: the 13th has all three),
-   * and queries their plugin spent on two projects and two engine versions.
+   * and queries their plugin spent on two projects and two engine versions. Their e-mail address is
+   * a long one.
    */
   async function customerWithUsage(page: Page): Promise<AdminUser> {
     const base = stories.product.url;
@@ -80,6 +84,9 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
     expect(listed.status()).toBe(200);
     const customer = ((await listed.json()) as AdminUser[]).find((user) => /\D12$/.test(user.username));
     if (!customer) throw new Error('the seeded 13th user is not listed');
+    const email = LONG_EMAIL.replace('@', `.${Date.now()}@`);
+    const renamed = await page.request.put(`${base}/api/admin/users/${customer.id}`, { data: { username: customer.username, email } });
+    expect(renamed.status(), await renamed.text()).toBe(200);
     const { token } = (await (await page.request.get(`${base}/api/admin/users/${customer.id}`)).json()) as { token: string };
     for (const [projectId, engineVersion] of [
       ['ShooterGame', '5.6'],
@@ -92,7 +99,7 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
       });
       expect(spent.status, await spent.text()).toBe(201);
     }
-    return customer;
+    return { ...customer, email };
   }
 
   /** The session ID of the newest stored message, for Find Message to find. */

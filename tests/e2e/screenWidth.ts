@@ -24,6 +24,34 @@ export async function expectNoHorizontalOverflow(page: Page, where: string): Pro
   );
 }
 
+/**
+ * Text past the right edge of the page that no sideways scrolling box holds: a card that hides
+ * its overflow cuts it off, so the page is no wider but the words are lost (text the page itself
+ * scrolls to is the width check's). Text cut short on purpose (an ellipsis) and hidden text are left out.
+ */
+const CUT_OFF_SCRIPT = `(() => {
+  const width = Math.max(window.innerWidth, document.documentElement.scrollWidth);
+  const inScroller = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const style = getComputedStyle(p);
+      if (style.overflowX === 'auto' || style.overflowX === 'scroll' || style.textOverflow === 'ellipsis') return true;
+    }
+    return false;
+  };
+  const hasText = (el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim() !== '');
+  return [...document.querySelectorAll('body *')]
+    .filter((el) => hasText(el) && getComputedStyle(el).visibility !== 'hidden' && el.getBoundingClientRect().right > width + 0.5)
+    .filter((el) => !inScroller(el))
+    .slice(0, 5)
+    .map((el) => el.tagName.toLowerCase() + ' "' + (el.textContent || '').slice(0, 40) + '"');
+})()`;
+
+/** Fails when text runs past the right edge of the page outside a box that scrolls sideways. */
+export async function expectNothingCutOff(page: Page, where: string): Promise<void> {
+  const cut = await page.evaluate<string[]>(CUT_OFF_SCRIPT);
+  expect(cut, `text cut off at the right edge of ${where}`).toEqual([]);
+}
+
 /** Runs a check and keeps its failure, so one sweep reports every page's problems at once. */
 export async function collect(problems: string[], check: () => Promise<void>): Promise<void> {
   try {
