@@ -34,7 +34,8 @@ export function AdminMenu() {
 export function AdminLayout({ children }: { children: ReactNode }) {
   useTabTitle();
   return (
-    <Layout menu={AdminMenu} appBar={AdminAppBar} sidebar={AdminSidebar}>
+    // The app bar holds the page's h1: it stays on screen (react-admin would hide it, and so the h1, on scrolling down).
+    <Layout menu={AdminMenu} appBar={AdminAppBar} sidebar={AdminSidebar} appBarAlwaysOn>
       {children}
     </Layout>
   );
