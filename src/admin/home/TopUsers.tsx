@@ -2,6 +2,7 @@ import { Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Ty
 import { useId } from 'react';
 import { Link, useCreatePath, useTranslate } from 'react-admin';
 import type { Insights } from '../../../contract/insights';
+import { TableScroller } from '../TableScroller';
 import { formatCount, formatMonthStart } from './insightFormat';
 
 /**
@@ -24,26 +25,28 @@ export function TopUsers({ insights }: { insights: Pick<Insights, 'topUsers' | '
           {insights.topUsers.length === 0 ? t('topUsersEmpty') : t('topUsersNote', { start: formatMonthStart(insights.generatedAt) })}
         </Typography>
         {insights.topUsers.length > 0 && (
-          <Table size="small" aria-labelledby={titleId}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('userColumn')}</TableCell>
-                <TableCell>{t('emailColumn')}</TableCell>
-                <TableCell align="right">{t('queriesColumn')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {insights.topUsers.map((user) => (
-                <TableRow key={user.userId}>
-                  <TableCell component="th" scope="row">
-                    <Link to={createPath({ resource: 'users', id: user.userId, type: 'show' })}>{user.username}</Link>
-                  </TableCell>
-                  <TableCell>{user.email ?? '—'}</TableCell>
-                  <TableCell align="right">{formatCount(user.units)}</TableCell>
+          <TableScroller title={t('topUsers')}>
+            <Table size="small" aria-labelledby={titleId}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t('userColumn')}</TableCell>
+                  <TableCell>{t('emailColumn')}</TableCell>
+                  <TableCell align="right">{t('queriesColumn')}</TableCell>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {insights.topUsers.map((user) => (
+                  <TableRow key={user.userId}>
+                    <TableCell component="th" scope="row">
+                      <Link to={createPath({ resource: 'users', id: user.userId, type: 'show' })}>{user.username}</Link>
+                    </TableCell>
+                    <TableCell>{user.email ?? '—'}</TableCell>
+                    <TableCell align="right">{formatCount(user.units)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableScroller>
         )}
       </CardContent>
     </Card>
