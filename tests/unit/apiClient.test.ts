@@ -6,7 +6,7 @@ import { jsonResponse, stubFetchWith } from './fetchStub';
 
 const textResponse = (body: string, status: number, statusText: string) => new Response(body, { status, statusText });
 
-const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false };
+const user = { id: 'u1', username: 'ada', email: 'ada@example.com', status: 'Active', isAdmin: false, staffRole: null };
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StaffRole } from '../../contract/staffRoles';
 import type { CurrentUser } from '../../contract/user';
 import type { QueryClient } from '@tanstack/react-query';
 import { createQueryClient } from '../../src/api/queryClient';
@@ -113,13 +114,14 @@ describe('identity and permissions', () => {
     await expect(authProvider.getIdentity()).rejects.toThrow();
   });
 
-  it.each<[string, () => Response, boolean]>([
-    ['an admin', () => jsonResponse(admin), true],
-    ['a user', () => jsonResponse(user), false],
-    ['a visitor', signedOut, false],
-  ])('gives %s isAdmin %s', async (_who, response, isAdmin) => {
+  it.each<[string, () => Response, boolean, StaffRole | null]>([
+    ['an admin', () => jsonResponse(admin), true, 'admin'],
+    ['a support team member', () => jsonResponse({ ...admin, staffRole: 'support' }), true, 'support'],
+    ['a user', () => jsonResponse(user), false, null],
+    ['a visitor', signedOut, false, null],
+  ])('gives %s isAdmin %s and role %s', async (_who, response, isAdmin, role) => {
     answers(response);
-    await expect(authProvider.getPermissions()).resolves.toEqual({ isAdmin });
+    await expect(authProvider.getPermissions()).resolves.toEqual({ isAdmin, role });
   });
 });
 
@@ -138,7 +140,7 @@ describe('one current user per page load, shared with the portal', () => {
     queryClient.setQueryData(USER_QUERY_KEY, admin);
     const spy = answers();
     await expect(authProvider.checkAuth()).resolves.toBeUndefined();
-    await expect(authProvider.getPermissions()).resolves.toEqual({ isAdmin: true });
+    await expect(authProvider.getPermissions()).resolves.toEqual({ isAdmin: true, role: 'admin' });
     expect(calls(spy)).toEqual([]);
   });
 
