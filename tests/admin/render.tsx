@@ -102,7 +102,8 @@ export function setUpAdminTests() {
   vi.setConfig({ testTimeout: 30_000 });
   beforeAll(async () => {
     configure({ asyncUtilTimeout: 5000 });
-    await import('../../src/admin/AdminApp');
+    // The console's pages are chunks of their own: loaded up front, any page renders at once.
+    await (await import('../../src/admin/AdminApp')).preloadAdminPages();
   }, 60_000);
   afterAll(() => {
     configure({ asyncUtilTimeout: 1000 });
