@@ -14,12 +14,19 @@ interface AxeViolation {
   nodes: { target: string[] }[];
 }
 
+/** Waits for the page's finite animations and transitions to end (a spinner's endless one never does). */
+const SETTLED_SCRIPT = `Promise.all(
+  document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined)),
+)`;
+
 /**
  * Runs axe-core (WCAG 2.x A and AA rules, and best practices) over the page as it is now and
  * fails with each violation, its rule and the elements it found, when there is any.
  */
 export async function expectNoAxeViolations(page: Page, where: string): Promise<void> {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE); // evaluated, not a <script>: the product's CSP allows no inline script
+  // A dialog still fading in has colours axe reads as too faint: the page is checked as it settles.
+  await page.evaluate(SETTLED_SCRIPT);
   const violations = await page.evaluate(async () => {
     // In the page, whose window is globalThis (this project's e2e code is typed without the DOM).
     const inPage = globalThis as unknown as {

@@ -17,11 +17,13 @@ const JS_BUDGET_GZIP_BYTES: Record<string, number> = {
 };
 /**
  * The JavaScript once the visitor has reached for a control and the app runs the page (decision
- * 010): what issue 11 reached for the whole app (175 kB and 204 kB, from 235 kB), with a little room.
+ * 010): what issue 11 reached for the whole app (175 kB and 204 kB, from 235 kB), with a little room;
+ * 2 kB more since issue 28, whose staff role the current user's contract carries (180,020 and
+ * 209,259 bytes on 2026-11-26).
  */
 const APP_BUDGET_GZIP_BYTES: Record<string, number> = {
-  '/download': 180_000,
-  '/login': 210_000,
+  '/download': 182_000,
+  '/login': 212_000,
 };
 /** Text responses above this size must come compressed (issue 11). */
 const COMPRESS_ABOVE_BYTES = 1024;
