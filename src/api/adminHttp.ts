@@ -39,9 +39,12 @@ export interface DownloadedFile {
   filename: string;
 }
 
-/** Downloads an attachment, named by its Content-Disposition or else `fallbackName`. */
-export async function sendForFile(path: string, fallbackName: string): Promise<DownloadedFile> {
-  const res = await send(path);
+/**
+ * Downloads an attachment, named by its Content-Disposition or else `fallbackName`: a GET unless
+ * `init` says otherwise (the export of selected users POSTs their ids as JSON).
+ */
+export async function sendForFile(path: string, fallbackName: string, init?: { method?: string; body?: unknown }): Promise<DownloadedFile> {
+  const res = await send(path, init);
   return { blob: await res.blob(), filename: filenameFrom(res.headers.get('content-disposition')) ?? fallbackName };
 }
 

@@ -10,8 +10,9 @@ import {
   releaseBuild,
   searchUsers,
 } from '../../src/api/admin';
-import { filenameFrom } from '../../src/api/adminHttp';
+import { filenameFrom, sendForFile } from '../../src/api/adminHttp';
 import { HttpError, NO_ANSWER } from '../../src/api/client';
+import { exportSelectedUsers } from '../../src/api/userExport';
 import { jsonResponse, sentBy as sent, stubFetchWith } from './fetchStub';
 import { ada } from './adminUser';
 
@@ -61,6 +62,60 @@ describe('users beyond their records', () => {
   it('downloadLicense names the file itself when the server does not', async () => {
     stubFetchWith(() => file('{}'));
     await expect(downloadLicense('u9')).resolves.toMatchObject({ filename: 'sage-license-u9.json' });
+  });
+});
+
+describe('downloads', () => {
+  it('sendForFile GETs without a body unless told otherwise', async () => {
+    const spy = stubFetchWith(() => file('a'));
+    await expect(sendForFile('/api/admin/x', 'x.txt')).resolves.toMatchObject({ filename: 'x.txt' });
+    expect(sent(spy)).toMatchObject({ method: 'GET', credentials: 'include', body: undefined });
+  });
+
+  it('sendForFile sends the method and a JSON body when given', async () => {
+    const spy = stubFetchWith(() => file('a', 'attachment; filename="y.txt"'));
+    await expect(sendForFile('/api/admin/x', 'x.txt', { method: 'POST', body: { a: 1 } })).resolves.toMatchObject({
+      filename: 'y.txt',
+    });
+    expect(sent(spy)).toMatchObject({ path: '/api/admin/x', method: 'POST', credentials: 'include', body: { a: 1 } });
+    expect(new Headers(spy.mock.calls[0]![1]?.headers).get('content-type')).toBe('application/json');
+  });
+
+  it('exportSelectedUsers POSTs the ids and names the file from Content-Disposition', async () => {
+    const spy = stubFetchWith(() => file('id,username\r\nu1,ada\r\n', 'attachment; filename="users-selected.csv"'));
+    const { blob, filename } = await exportSelectedUsers(['u1', 'u2']);
+    expect(filename).toBe('users-selected.csv');
+    expect(await blob.text()).toBe('id,username\r\nu1,ada\r\n');
+    expect(sent(spy)).toMatchObject({
+      path: '/api/admin/users/export',
+      method: 'POST',
+      credentials: 'include',
+      body: { ids: ['u1', 'u2'] },
+    });
+  });
+
+  it('exportSelectedUsers names the file itself when the server does not', async () => {
+    stubFetchWith(() => file('id\r\n'));
+    await expect(exportSelectedUsers(['u1'])).resolves.toMatchObject({ filename: 'users-selected.csv' });
+  });
+
+  it('exportSelectedUsers fails as every admin call does: the server’s message and code', async () => {
+    stubFetchWith(() => jsonResponse({ error: 'role_forbidden', message: 'Your role does not allow this' }, 403, 'Forbidden'));
+    const error: unknown = await exportSelectedUsers(['u1']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: 403, code: 'role_forbidden', message: 'Your role does not allow this' });
+  });
+
+  it('exportSelectedUsers falls back to the status text when the body is not ours', async () => {
+    stubFetchWith(() => new Response('', { status: 502, statusText: 'Bad Gateway' }));
+    await expect(exportSelectedUsers(['u1'])).rejects.toMatchObject({ status: 502, message: 'Bad Gateway', code: undefined });
+  });
+
+  it('exportSelectedUsers turns a network failure into an HttpError', async () => {
+    stubFetchWith(() => Promise.reject(new TypeError('Failed to fetch')));
+    const error: unknown = await exportSelectedUsers(['u1']).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ status: NO_ANSWER, message: 'Failed to fetch' });
   });
 });
 
