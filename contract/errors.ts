@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   unauthorized: 'unauthorized',
   /** 403 "Admins only": signed in, but not as an admin. */
   forbidden: 'forbidden',
+  /** 403 on any admin route: an admin whose staff role may not take the action (contract/staffRoles.ts `ROLE_REFUSAL`). */
+  roleForbidden: 'role_forbidden',
   /** 404: no such record (a user, a message, a product) or endpoint. */
   notFound: 'not_found',
 } as const;

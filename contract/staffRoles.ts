@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERROR_CODES } from './errors';
 
 /**
  * The console's roles (issue 28, decision 030). `isAdmin` keeps the spec's meaning, "may open the
@@ -47,5 +48,5 @@ export function staffMay(role: StaffRole | null | undefined, action: StaffAction
   return role != null && (STAFF_PERMISSIONS[action] as readonly StaffRole[]).includes(role);
 }
 
-/** The refusal of an action the caller's role does not allow. */
-export const ROLE_REFUSAL = { error: 'role_forbidden', message: 'Your role does not allow this' } as const;
+/** The refusal of an action the caller's role does not allow: 403 `role_forbidden` on every admin route. */
+export const ROLE_REFUSAL = { error: ERROR_CODES.roleForbidden, message: 'Your role does not allow this' } as const;

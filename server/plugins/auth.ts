@@ -124,7 +124,7 @@ async function authPlugin(app: FastifyInstance, { services, secure }: AuthOption
       guard = async (request) => {
         await requireAdmin(request);
         const role = staffRoleOfUser(request.user);
-        if (action === null ? role !== 'admin' : !staffMay(role, action)) throw forbidden(ROLE_REFUSAL.error, ROLE_REFUSAL.message);
+        if (action === null ? role !== 'admin' : !staffMay(role, action)) throw forbidden(ERROR_CODES.roleForbidden, ROLE_REFUSAL.message);
       };
       staffGuards.set(action, guard);
     }

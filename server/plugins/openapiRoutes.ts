@@ -5,7 +5,8 @@
  * document; tests/server/openapi.test.ts fails when a route is missing from this table.
  */
 import type { FastifySchema } from 'fastify';
-import { STAFF_ROLES, staffMay } from '../../contract/staffRoles';
+import { ERROR_CODES } from '../../contract/errors';
+import { ROLE_REFUSAL, STAFF_ROLES, staffMay } from '../../contract/staffRoles';
 import { SESSION_COOKIE, SIGN_IN_COOKIE } from '../http/sessionCookie';
 import { staffActionOf } from '../http/adminRouteActions';
 
@@ -461,12 +462,12 @@ function errorResponses(method: string, url: string, schema: FastifySchema, doc:
   const required = doc.security.length > 0 && !doc.security.some((s) => Object.keys(s).length === 0);
   if (required && doc.security.every((s) => 'sessionCookie' in s)) add(401, 'Not signed in (unauthorized)');
   if (required && doc.security.every((s) => 'bearerToken' in s)) add(401, 'No valid token (unauthorized)');
-  if (doc.admin) add(403, 'Signed in, but not as an admin (forbidden)');
+  if (doc.admin) add(403, `Signed in, but not as an admin (${ERROR_CODES.forbidden})`);
   if (doc.admin) {
     // The roles that may not (decision 030); an admin route with no action is for admins only.
     const action = staffActionOf(method, url);
     const refused = STAFF_ROLES.filter((role) => (action === null ? role !== 'admin' : !staffMay(role, action)));
-    if (refused.length > 0) add(403, `Your role does not allow this (role_forbidden): not for ${refused.join(' or ')}`);
+    if (refused.length > 0) add(403, `${ROLE_REFUSAL.message} (${ERROR_CODES.roleForbidden}): not for ${refused.join(' or ')}`);
   }
   if (required && doc.security.every((s) => 'signInCookie' in s))
     add(403, 'No Epic sign-in in progress in this browser (no_pending_sign_in)');

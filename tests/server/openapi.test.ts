@@ -176,6 +176,16 @@ describe('GET /api/openapi.json', () => {
     expect(deleted).toMatchObject({ properties: { id: {}, username: {}, email: {}, token: {}, createdAt: {} } });
   });
 
+  it('names the two 403 refusals of an admin route by their codes, the role one only where a role is refused', async () => {
+    const document = await openapiDocument();
+    const refusals = (p: string, method: string) => document.paths[p]?.[method]?.responses['403']?.description;
+    // Every role may read a user (decision 030): no role refusal to document.
+    expect(refusals('/api/admin/users/{id}', 'get')).toBe('Signed in, but not as an admin (forbidden)');
+    expect(refusals('/api/admin/users/{id}', 'delete')).toBe(
+      "Signed in, but not as an admin (forbidden); Your role does not allow this (role_forbidden): not for support; Sent by another site's page: its Origin is not ours (cross_origin)",
+    );
+  });
+
   it('keeps the answers of routes given a response schema for it as they were', async () => {
     const response = await server().client().get('/api/config');
     expect(response.body).toBe(JSON.stringify(server().config.runtime));

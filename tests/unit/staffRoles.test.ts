@@ -1,5 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { STAFF_ACTIONS, staffMay, staffRoleOf, type StaffAction, type StaffRole } from '../../contract/staffRoles';
+import { ERROR_CODES } from '../../contract/errors';
+import { ROLE_REFUSAL, STAFF_ACTIONS, staffMay, staffRoleOf, type StaffAction, type StaffRole } from '../../contract/staffRoles';
+
+const root = path.resolve(import.meta.dirname, '../..');
 
 describe('staffRoleOf', () => {
   it.each<[boolean, string | null | undefined, StaffRole | null]>([
@@ -29,5 +35,32 @@ describe('staffMay', () => {
   it('leaves support the actions a support team must not take', () => {
     const refused = STAFF_ACTIONS.filter((action) => !staffMay('support', action));
     expect(refused.sort()).toEqual(['adjustCredits', 'deleteUsers', 'editUsers', 'exportAllUsers', 'refundCredits', 'releaseBuilds']);
+  });
+});
+
+describe('ROLE_REFUSAL', () => {
+  it('is the contract’s role_forbidden code with its message, as the server has always sent it', () => {
+    expect(ROLE_REFUSAL.error).toBe(ERROR_CODES.roleForbidden);
+    expect(ROLE_REFUSAL).toEqual({ error: 'role_forbidden', message: 'Your role does not allow this' });
+  });
+
+  it('its code is written once, in contract/errors.ts: nothing else spells it out', () => {
+    /** The files of the product's code (not its tests) whose strings or templates hold `role_forbidden`. */
+    const spelled: string[] = [];
+    for (const dir of ['contract', 'server', 'src', 'scripts']) {
+      for (const entry of fs.readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !/\.tsx?$/.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+        const visit = (node: ts.Node): void => {
+          // Strings and template parts only: comments may name the code.
+          if ((ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) && node.text.includes('role_forbidden'))
+            spelled.push(path.relative(root, file));
+          ts.forEachChild(node, visit);
+        };
+        visit(source);
+      }
+    }
+    expect(spelled).toEqual(['contract/errors.ts']);
   });
 });
