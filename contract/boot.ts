@@ -1,6 +1,17 @@
+import type { GroveMetrics } from './admin';
 import type { SageBuild } from './builds';
 import type { RuntimeConfig } from './config';
+import type { InsightRange, Insights } from './insights';
+import type { ScreenGuess } from './screenGuess';
 import type { CurrentUser } from './user';
+
+/** The console's Home as the server read it for the page (issue 28): Grove Users and the default range's insights. */
+export interface ConsoleHome {
+  groveMetrics: GroveMetrics;
+  /** The range (in days) `insights` covers. */
+  range: InsightRange;
+  insights: Insights;
+}
 
 /**
  * What the server writes into every page it serves, as JSON in the `#root` element's
@@ -19,6 +30,13 @@ export interface BootData {
    */
   currentUser?: CurrentUser;
   signedOut?: true;
+  /** On the console's Home (/admin): its figures, so the page shows them before its JavaScript runs. */
+  consoleHome?: ConsoleHome;
+  /**
+   * On the console: the screen the server laid the page out for (contract/screenGuess.ts); the
+   * browser's media queries answer for it while the app attaches to the markup, then for the screen.
+   */
+  screen?: ScreenGuess;
 }
 
 export const BOOT_ATTRIBUTE = 'data-boot';

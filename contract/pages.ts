@@ -21,6 +21,8 @@ export interface PageInfo {
    * number of renders.
    */
   renderParams?: Readonly<Record<string, readonly string[]>>;
+  /** For a page of many paths ('admin/*'): the ones rendered on the server; the rest are the app's shell. */
+  prerenderPaths?: readonly string[];
   /** Titles for a query parameter's values that change what the page is (the login page's register mode). */
   titleParams?: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
@@ -73,7 +75,10 @@ export const PAGES = [
     // Stripe's pages send the browser back with `updated=true` (and the plugin's with client=ue).
     renderParams: { client: ['ue', 'web'], updated: ['true'] },
   },
-  { path: 'admin/*', title: 'Admin', access: 'admin' },
+  // The console's Home is rendered on the server too, for the admin who opens it: its layout and
+  // figures show before react-admin's JavaScript has arrived (issue 28, Lighthouse on a phone). Its
+  // other pages are chunks of their own, with their records read in the browser.
+  { path: 'admin/*', title: 'Admin', access: 'admin', prerender: true, prerenderPaths: ['/admin', '/admin/'] },
 ] as const satisfies readonly PageInfo[];
 
 export type PagePath = (typeof PAGES)[number]['path'];
@@ -146,4 +151,9 @@ export function pageTitle(page: PageInfo, query: PageQuery = NO_QUERY): string {
 /** The document title of a page: where the user is, then the product. */
 export function documentTitle(page: PageInfo, query?: PageQuery): string {
   return `${pageTitle(page, query)} · ${SITE}`;
+}
+
+/** Whether the server renders `pathname`, one of `page`'s paths. */
+export function prerendersAt(page: PageInfo, pathname: string): boolean {
+  return page.prerender === true && (page.prerenderPaths === undefined || page.prerenderPaths.includes(pathname));
 }

@@ -13,6 +13,7 @@ import { pageFor } from '../contract/pages';
 import { seededQueryClient } from './api/queryClient';
 import { AppProviders, PortalTree } from './App';
 import { screenFor } from './portal/screens';
+import { ScreenGuessContext } from './ui/screenGuess';
 
 export interface RenderedPage {
   /** The markup inside #root. */
@@ -31,11 +32,13 @@ export async function renderPage(url: string, boot: BootData): Promise<RenderedP
   const emotion = createEmotionServer(cache);
   const html = renderToString(
     <CacheProvider value={cache}>
-      <AppProviders config={boot.config} queryClient={queryClient}>
-        <StaticRouter location={url}>
-          <PortalTree />
-        </StaticRouter>
-      </AppProviders>
+      <ScreenGuessContext.Provider value={boot.screen ?? null}>
+        <AppProviders config={boot.config} queryClient={queryClient}>
+          <StaticRouter location={url}>
+            <PortalTree />
+          </StaticRouter>
+        </AppProviders>
+      </ScreenGuessContext.Provider>
     </CacheProvider>,
   );
   queryClient.clear();

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BOOT_ATTRIBUTE, type BootData } from '../../contract/boot';
+import { BOOT_ATTRIBUTE, type BootData, type ConsoleHome } from '../../contract/boot';
 import type { SageBuild } from '../../contract/builds';
 import type { RuntimeConfig } from '../../contract/config';
-import { documentTitle, pageFor, pageTitle, redirectFor, redirectLocation, type PageInfo } from '../../contract/pages';
+import { documentTitle, pageFor, pageTitle, prerendersAt, redirectFor, redirectLocation, type PageInfo } from '../../contract/pages';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
+import { screenGuessOf } from '../../contract/screenGuess';
 import type { CurrentUser } from '../../contract/user';
 import { sessionToken } from '../http/sessionCookie';
 import { escapeHtml } from '../services/mailer';
@@ -22,6 +23,8 @@ export interface PagesOptions {
   runtimeConfig: RuntimeConfig;
   /** The released build, null before the first release. */
   currentBuild(): Promise<SageBuild | null>;
+  /** The console Home's figures, read for an admin opening /admin. */
+  consoleHome(): Promise<ConsoleHome>;
   /** The request's signed-in user, or null (no session cookie, or an ended session). */
   currentUser(request: FastifyRequest): Promise<CurrentUser | null>;
   /** Drops the cookie of an ended session, so the browser stops sending it. */
@@ -47,6 +50,14 @@ function loadTemplate(clientDir: string) {
     tail: html.slice(root.index + root[0].length),
   };
 }
+
+const CONSOLE_PAGE = 'admin/*';
+
+/** A request header's one value (a repeated header's first). */
+const header = (request: FastifyRequest, name: string) => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
 
 /** A pre-rendered page's query parameters that change its first render (contract/pages.ts). */
 function renderParams(page: PageInfo, query: URLSearchParams): [string, string][] {
@@ -79,7 +90,7 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
 
   /** Renders a page, or null when the renderer fails: the page is then the app's shell, which renders in the browser. */
   async function render(request: FastifyRequest, page: PageInfo, url: string, boot: BootData) {
-    if (page.prerender !== true || !options.renderPage) return null;
+    if (!prerendersAt(page, new URL(url, 'http://localhost').pathname) || !options.renderPage) return null;
     try {
       return await options.renderPage(url, boot);
     } catch (err) {
@@ -94,11 +105,16 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
   /** The page: a signed-out one kept compressed at the highest settings, a signed-in one as HTML to compress once per request. */
   async function pageBody(request: FastifyRequest, page: PageInfo, currentUser: CurrentUser | null): Promise<CompressedBody | string> {
     const url = requestUrl(request.url);
-    const prerender = page.prerender === true && options.renderPage !== undefined;
+    const prerender = prerendersAt(page, url.pathname) && options.renderPage !== undefined;
     // The page says who it is for, so the browser need not ask GET /api/user.
     const boot: BootData = { config: options.runtimeConfig, ...(currentUser ? { currentUser } : { signedOut: true }) };
     const params = prerender ? renderParams(page, url.searchParams) : [];
     if (prerender && page.path === 'download') boot.currentBuild = (await options.currentBuild()) ?? options.runtimeConfig.defaultBuild;
+    if (prerender && page.path === CONSOLE_PAGE) {
+      // The console's Home: its layout follows media queries (its sidebar), which no other page's does.
+      boot.screen = screenGuessOf(request.headers['user-agent'], header(request, 'sec-ch-ua-mobile'));
+      boot.consoleHome = await options.consoleHome();
+    }
     const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
     // A signed-in user's page holds their data: rendered for each request, never kept, and
     // compressed per response (at the dynamic settings), not at the settings of a kept page.

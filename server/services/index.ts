@@ -21,6 +21,7 @@ import { loadLicenseSigningKey } from './licenseKey';
 import { createLicenseService } from './licenses';
 import type { Mailer } from './mailer';
 import { NO_METRICS, type ServiceMetrics } from './metrics';
+import { createConsoleHomeService } from './consoleHome';
 import { createInsightService } from './insights';
 import { createIpLocationService } from './ipLocation';
 import { createMessageService } from './messages';
@@ -139,6 +140,8 @@ export function createServices(deps: ServiceDeps) {
     supportEmail: deps.config.runtime.supportEmail,
     onMailError: deps.onMailError,
   });
+  const adminUsers = createAdminUserService({ db: deps.db, sessions, audit, deletion: accountDeletion });
+  const insights = createInsightService(deps.db);
   return {
     sessions,
     users,
@@ -150,7 +153,7 @@ export function createServices(deps: ServiceDeps) {
     billing,
     licenses,
     audit,
-    adminUsers: createAdminUserService({ db: deps.db, sessions, audit, deletion: accountDeletion }),
+    adminUsers,
     accountControl: createAccountControlService({ db: deps.db, sessions, audit, creditBalance: billing.creditBalance }),
     suspension: createSuspensionService({
       db: deps.db,
@@ -192,7 +195,8 @@ export function createServices(deps: ServiceDeps) {
       audit,
       gateway: stripeGateway,
     }),
-    insights: createInsightService(deps.db),
+    insights,
+    consoleHome: createConsoleHomeService({ adminUsers, insights }),
     userNotes: createUserNoteService({ db: deps.db, audit }),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,

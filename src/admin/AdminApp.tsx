@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { Admin, CustomRoutes, defaultTheme, localStorageStore, Resource, type RaThemeOptions } from 'react-admin';
+import { Admin, CustomRoutes, defaultTheme, localStorageStore, memoryStore, Resource, type RaThemeOptions, type Store } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { staffMay } from '../../contract/staffRoles';
-import { createAuthProvider, type StaffPermissions } from '../authProvider/authProvider';
+import { createAuthProvider, seedConsoleAuth } from '../authProvider/authProvider';
+import { useCurrentUser } from '../authProvider/session';
 import { dataProvider } from '../dataProvider';
 import { lazyScreen } from '../ui/lazyScreen';
+import { useScreenGuessMediaQueries } from '../ui/screenGuess';
 import { theme as portalTheme } from '../ui/theme';
 import { AdminLayout, ADMIN_PAGES } from './AdminLayout';
 import { HomePage } from './home/HomePage';
@@ -45,8 +47,19 @@ const theme: RaThemeOptions = {
   components: { ...defaultTheme.components, ...consoleComponents },
 };
 
-/** List settings and the sidebar state are kept per browser, apart from other apps on the origin. */
-const store = localStorageStore(undefined, 'SageAdmin');
+/**
+ * List settings and the sidebar state are kept per browser, apart from other apps on the origin; the
+ * server renders with a fresh store of defaults each time, so nothing passes between requests.
+ */
+function consoleStore(): Store {
+  // react-admin renders nothing until the store names the language it is in: named at once, the
+  // first render is the console (issue 28: the server's, and the browser's over it).
+  const locale = i18nProvider.getLocale();
+  if (typeof window === 'undefined') return memoryStore({ locale });
+  const store = localStorageStore(undefined, 'SageAdmin');
+  store.setItem('locale', locale);
+  return store;
+}
 
 /**
  * The admin console at /admin (§2 Admin dashboard), loaded as its own chunk. It shares the portal's
@@ -55,7 +68,22 @@ const store = localStorageStore(undefined, 'SageAdmin');
  */
 export default function AdminApp() {
   const queryClient = useQueryClient();
-  const authProvider = useMemo(() => createAuthProvider(queryClient), [queryClient]);
+  const store = useMemo(() => consoleStore(), []);
+  const authProvider = useMemo(() => {
+    seedConsoleAuth(queryClient);
+    return createAuthProvider(queryClient);
+  }, [queryClient]);
+  // The pages follow the role of the user the page was served with, known at once (not through
+  // react-admin's asynchronous permissions), so the first render, on the server too, is the console.
+  const role = useCurrentUser().data?.staffRole ?? null;
+  const guessedMediaQueries = useScreenGuessMediaQueries();
+  const consoleTheme = useMemo(
+    () =>
+      guessedMediaQueries
+        ? { ...theme, components: { ...theme.components, MuiUseMediaQuery: { defaultProps: guessedMediaQueries } } }
+        : theme,
+    [guessedMediaQueries],
+  );
   return (
     <Admin
       basename="/admin"
@@ -65,7 +93,7 @@ export default function AdminApp() {
       i18nProvider={i18nProvider}
       queryClient={queryClient}
       store={store}
-      theme={theme}
+      theme={consoleTheme}
       layout={AdminLayout}
       dashboard={HomePage}
       notification={AdminNotification}
@@ -74,24 +102,20 @@ export default function AdminApp() {
       disableTelemetry
     >
       {/* The pages of what the signed-in role may do (issue 28): no edit page or Release for support. */}
-      {(permissions: StaffPermissions | undefined) => (
-        <>
-          <Resource
-            name="users"
-            list={UserList}
-            show={UserShow}
-            edit={staffMay(permissions?.role, 'editUsers') ? UserEdit : undefined}
-            recordRepresentation="username"
-          />
-          <Resource name="audit" list={AuditList} />
-          <CustomRoutes>
-            {staffMay(permissions?.role, 'releaseBuilds') && <Route path={ADMIN_PAGES.release} element={<ReleasePage />} />}
-            <Route path={ADMIN_PAGES.search} element={<UserSearch />} />
-            <Route path={ADMIN_PAGES.findMessage} element={<FindMessage />} />
-            <Route path={ADMIN_PAGES.recentMessages} element={<RecentMessages />} />
-          </CustomRoutes>
-        </>
-      )}
+      <Resource
+        name="users"
+        list={UserList}
+        show={UserShow}
+        edit={staffMay(role, 'editUsers') ? UserEdit : undefined}
+        recordRepresentation="username"
+      />
+      <Resource name="audit" list={AuditList} />
+      <CustomRoutes>
+        {staffMay(role, 'releaseBuilds') && <Route path={ADMIN_PAGES.release} element={<ReleasePage />} />}
+        <Route path={ADMIN_PAGES.search} element={<UserSearch />} />
+        <Route path={ADMIN_PAGES.findMessage} element={<FindMessage />} />
+        <Route path={ADMIN_PAGES.recentMessages} element={<RecentMessages />} />
+      </CustomRoutes>
     </Admin>
   );
 }

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { Layout, Menu, useBasename } from 'react-admin';
+import { Menu, useBasename } from 'react-admin';
 import { AdminAppBar } from './AdminAppBar';
 import { AdminSidebar } from './AdminSidebar';
+import { ConsoleFrame } from './ConsoleFrame';
 import { useStaffMay } from './useStaffMay';
 import { useTabTitle } from './useTabTitle';
 import { AuditIcon, FindMessageIcon, HomeIcon, MessagesIcon, ReleaseIcon, SearchIcon, UsersIcon } from './icons';
@@ -31,12 +32,21 @@ export function AdminMenu() {
   );
 }
 
+// Made once: react-admin renders its layout again as it starts (its routes settle in effects), and
+// the app bar and the menu, which follow their own state and contexts, need not render with it.
+const APP_BAR = <AdminAppBar alwaysOn />;
+const SIDEBAR = (
+  <AdminSidebar appBarAlwaysOn>
+    <AdminMenu />
+  </AdminSidebar>
+);
+
 export function AdminLayout({ children }: { children: ReactNode }) {
   useTabTitle();
   return (
     // The app bar holds the page's h1: it stays on screen (react-admin would hide it, and so the h1, on scrolling down).
-    <Layout menu={AdminMenu} appBar={AdminAppBar} sidebar={AdminSidebar} appBarAlwaysOn>
+    <ConsoleFrame appBar={APP_BAR} sidebar={SIDEBAR}>
       {children}
-    </Layout>
+    </ConsoleFrame>
   );
 }

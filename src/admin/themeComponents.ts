@@ -1,12 +1,8 @@
 import type { Theme } from '@mui/material/styles';
-import { EmptyClasses, LayoutClasses, type RaThemeOptions } from 'react-admin';
+import { EmptyClasses, type RaThemeOptions } from 'react-admin';
 
 /** What the console changes in react-admin's and MUI's components so every tab reads well and fits a phone (issue 28). */
 export const consoleComponents: RaThemeOptions['components'] = {
-  // No page wider than the screen: react-admin lets the page grow to its widest table; a wide table scrolls in its card instead,
-  // and a long e-mail address or ID wraps rather than run out of its card (which would hide the rest).
-  // `anywhere`, not `break-word`: only it lets a table's column shrink below its longest address.
-  RaLayout: { styleOverrides: { root: { minWidth: 0, [`& .${LayoutClasses.content}`]: { minWidth: 0, overflowWrap: 'anywhere' } } } },
   // A dialog naming a user by a long e-mail address wraps it rather than scroll sideways on a phone.
   MuiDialog: { styleOverrides: { paper: { overflowWrap: 'anywhere' } } },
   // react-admin draws an empty list's words as an h4 straight under the page's h1 (the title).

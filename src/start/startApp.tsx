@@ -6,6 +6,7 @@ import { configureAnalytics } from '../analytics';
 import { seededQueryClient } from '../api/queryClient';
 import { App } from '../App';
 import { screenFor } from '../portal/screens';
+import { ScreenGuessContext } from '../ui/screenGuess';
 import { ScreenShownProvider } from './screenShown';
 
 /**
@@ -26,7 +27,9 @@ export async function startApp(root: HTMLElement, boot: BootData, onStarted: () 
   const app = (
     <StrictMode>
       <ScreenShownProvider value={once}>
-        <App config={boot.config} queryClient={queryClient} />
+        <ScreenGuessContext.Provider value={boot.screen ?? null}>
+          <App config={boot.config} queryClient={queryClient} />
+        </ScreenGuessContext.Provider>
       </ScreenShownProvider>
     </StrictMode>
   );

@@ -18,8 +18,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-// jsdom lacks matchMedia, which MUI's useMediaQuery reads; default to a desktop-wide screen.
-if (!window.matchMedia) {
+// jsdom lacks matchMedia, which MUI's useMediaQuery reads; default to a desktop-wide screen. (A file
+// that renders as the server does runs in Node, with no window: tests/admin/consoleFirstRender.test.tsx.)
+if (typeof window !== 'undefined' && !window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
     value: (query: string) => fakeMediaQueryList(query, false),

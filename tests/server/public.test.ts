@@ -214,4 +214,55 @@ describe.each(databases)('public endpoints on $label', (database) => {
       fs.rmSync(staticDir, { recursive: true, force: true });
     }
   });
+
+  it('renders the console’s Home for an admin with its figures, laid out for the screen the request came from; its other pages are the shell', async () => {
+    const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
+    fs.writeFileSync(
+      path.join(staticDir, 'index.html'),
+      '<!doctype html><html><head><title>Sage</title></head><body><div id="root"></div></body></html>',
+    );
+    const rendered: { url: string; boot: BootData }[] = [];
+    const renderPage: RenderPage = async (url, boot) => {
+      rendered.push({ url, boot });
+      return { html: `<main>${url}</main>`, styles: '' };
+    };
+    const app = await buildExtraApp(server().db, {}, { staticDir, renderPage });
+    try {
+      const admin = new TestClient(app);
+      const email = uniqueEmail('console-home');
+      await admin.register(email);
+      const id = (JSON.parse((await admin.get('/api/user')).body) as { id: string }).id;
+      await server().db.updateTable('users').set({ is_admin: 1 }).where('id', '=', id).execute();
+      const metrics = JSON.parse((await admin.get('/api/admin/grove-metrics')).body) as unknown;
+      const insights = JSON.parse((await admin.get('/api/admin/insights?days=30')).body) as { days: string[] };
+
+      const phone = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+      for (const [headers, screen] of [
+        [{ 'user-agent': phone }, 'phone'],
+        [{ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36' }, 'desktop'],
+        [{ 'user-agent': phone, 'sec-ch-ua-mobile': '?0' }, 'desktop'],
+      ] as const) {
+        rendered.length = 0;
+        const page = await admin.get('/admin', { headers });
+        expect([page.statusCode, page.headers['cache-control']]).toEqual([200, 'no-store']);
+        expect(page.body).toContain('<main>/admin</main>');
+        expect(rendered).toHaveLength(1);
+        const boot = rendered[0]!.boot;
+        expect(boot.screen).toBe(screen);
+        expect(boot.consoleHome).toEqual({ groveMetrics: metrics, range: 30, insights: { ...insights, generatedAt: expect.any(String) } });
+        expect(boot.consoleHome?.insights.days).toEqual(insights.days);
+      }
+
+      // The console's other pages load their own chunk and records in the browser: the shell, no figures.
+      rendered.length = 0;
+      const users = await admin.get('/admin/users');
+      expect(users.statusCode).toBe(200);
+      expect(users.body).not.toContain('<main>');
+      expect(users.body).not.toContain('consoleHome');
+      expect(rendered).toHaveLength(0);
+    } finally {
+      await app.close();
+      fs.rmSync(staticDir, { recursive: true, force: true });
+    }
+  });
 });

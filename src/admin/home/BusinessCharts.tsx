@@ -1,5 +1,5 @@
 import { Box } from '@mui/material';
-import { lazy } from 'react';
+import { lazy, memo } from 'react';
 import { useTranslate } from 'react-admin';
 import type { Insights } from '../../../contract/insights';
 import { ChartFigure } from './ChartFigure';
@@ -22,9 +22,10 @@ const countAxis = (label: string) => [{ label, tickMinStep: 1, valueFormatter: f
 /**
  * The Home's charts of the business (issue 14), drawn with MUI X Charts: each figure's title,
  * summary and table show with the figures, its drawing when it comes into view. The portal never
- * downloads the charts.
+ * downloads the charts. Memoised: drawn again only for other figures, not whenever the section's
+ * query settles (issue 28: once more as the console starts, on a phone, was a long task).
  */
-export function BusinessCharts({ insights, days }: { insights: Insights; days: number }) {
+export const BusinessCharts = memo(function BusinessCharts({ insights, days }: { insights: Insights; days: number }) {
   const translate = useTranslate();
   const t = (key: string, options?: Record<string, unknown>) => translate(`admin.home.insights.${key}`, options);
   const labels = insights.days.map(formatDay);
@@ -247,4 +248,4 @@ export function BusinessCharts({ insights, days }: { insights: Insights; days: n
       </ChartFigure>
     </Box>
   );
-}
+});

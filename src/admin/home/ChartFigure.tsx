@@ -44,62 +44,66 @@ export function ChartFigure(props: {
   const titleId = useId();
   const summaryId = useId();
   return (
-    <Card
-      component="figure"
-      aria-labelledby={titleId}
-      aria-describedby={summaryId}
-      sx={{ m: 0, gridColumn: props.wide ? { md: 'span 2' } : undefined }}
-    >
-      <CardContent>
-        <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
-          {props.title}
-        </Typography>
-        <Typography id={summaryId} component="p" variant="body2" color="text.secondary" gutterBottom>
-          {props.empty ?? props.summary}
-        </Typography>
-        {props.empty === null && (
-          <>
-            <ChartSpace height={props.height}>{props.children}</ChartSpace>
-            <Box component="details" sx={{ mt: 1, '& summary': { cursor: 'pointer' } }}>
-              <Typography component="summary" variant="body2">
-                {translate('admin.home.insights.showFigures')}
-              </Typography>
-              <Box
-                component="table"
-                sx={{ mt: 1, borderCollapse: 'collapse', fontSize: 14, '& th, & td': { textAlign: 'left', pr: 2, py: 0.25 } }}
-              >
-                <caption style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
-                  {props.title}
-                </caption>
-                <thead>
-                  <tr>
-                    {props.table.columns.map((column) => (
-                      <th key={column} scope="col">
-                        {column}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {props.table.rows.map((row, i) => (
-                    <tr key={i}>
-                      {row.map((cell, j) =>
-                        j === 0 ? (
-                          <th key={j} scope="row">
-                            {cell}
-                          </th>
-                        ) : (
-                          <td key={j}>{cell}</td>
-                        ),
-                      )}
+    // A boundary of its own: the browser attaches to each figure of the server's markup (its table
+    // included) in a task of its own (issue 28). Nothing in it suspends once it runs in the browser.
+    <Suspense>
+      <Card
+        component="figure"
+        aria-labelledby={titleId}
+        aria-describedby={summaryId}
+        sx={{ m: 0, gridColumn: props.wide ? { md: 'span 2' } : undefined }}
+      >
+        <CardContent>
+          <Typography id={titleId} component="h3" variant="subtitle1" sx={{ fontWeight: 600 }}>
+            {props.title}
+          </Typography>
+          <Typography id={summaryId} component="p" variant="body2" color="text.secondary" gutterBottom>
+            {props.empty ?? props.summary}
+          </Typography>
+          {props.empty === null && (
+            <>
+              <ChartSpace height={props.height}>{props.children}</ChartSpace>
+              <Box component="details" sx={{ mt: 1, '& summary': { cursor: 'pointer' } }}>
+                <Typography component="summary" variant="body2">
+                  {translate('admin.home.insights.showFigures')}
+                </Typography>
+                <Box
+                  component="table"
+                  sx={{ mt: 1, borderCollapse: 'collapse', fontSize: 14, '& th, & td': { textAlign: 'left', pr: 2, py: 0.25 } }}
+                >
+                  <caption style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>
+                    {props.title}
+                  </caption>
+                  <thead>
+                    <tr>
+                      {props.table.columns.map((column) => (
+                        <th key={column} scope="col">
+                          {column}
+                        </th>
+                      ))}
                     </tr>
-                  ))}
-                </tbody>
+                  </thead>
+                  <tbody>
+                    {props.table.rows.map((row, i) => (
+                      <tr key={i}>
+                        {row.map((cell, j) =>
+                          j === 0 ? (
+                            <th key={j} scope="row">
+                              {cell}
+                            </th>
+                          ) : (
+                            <td key={j}>{cell}</td>
+                          ),
+                        )}
+                      </tr>
+                    ))}
+                  </tbody>
+                </Box>
               </Box>
-            </Box>
-          </>
-        )}
-      </CardContent>
-    </Card>
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </Suspense>
   );
 }

@@ -4,6 +4,7 @@ import { useDeferredValue, useId } from 'react';
 import { useStore, useTranslate } from 'react-admin';
 import { DEFAULT_INSIGHT_RANGE, INSIGHT_RANGES, type InsightRange } from '../../../contract/insights';
 import { fetchInsights } from '../../api/admin';
+import { insightsQueryKey } from '../../api/consoleHomeKeys';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { BusinessCharts } from './BusinessCharts';
@@ -21,7 +22,7 @@ export function InsightsSection() {
   const [days, setDays] = useStore<InsightRange>('home.insights.days', DEFAULT_INSIGHT_RANGE);
   const range: InsightRange = (INSIGHT_RANGES as readonly number[]).includes(days) ? days : DEFAULT_INSIGHT_RANGE;
   const insights = useQuery({
-    queryKey: ['admin', 'insights', range],
+    queryKey: insightsQueryKey(range),
     queryFn: () =>
       adminCall(fetchInsights(range)).catch((error: unknown) => {
         notifyError({ title: 'admin.error', message: 'admin.home.insights.failed', error });

@@ -1,5 +1,5 @@
 import { Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { Link, useCreatePath, useTranslate } from 'react-admin';
 import type { Insights } from '../../../contract/insights';
 import { TableScroller } from '../TableScroller';
@@ -9,7 +9,7 @@ import { formatCount, formatMonthStart } from './insightFormat';
  * The Home's top users of this UTC month to date (issue 26), each leading to their page. The month,
  * not the chosen range: it is the billing month of the free allowance and of most plans.
  */
-export function TopUsers({ insights }: { insights: Pick<Insights, 'topUsers' | 'generatedAt'> }) {
+export const TopUsers = memo(function TopUsers({ insights }: { insights: Pick<Insights, 'topUsers' | 'generatedAt'> }) {
   const translate = useTranslate();
   const createPath = useCreatePath();
   const t = (key: string, options?: Record<string, unknown>) => translate(`admin.home.insights.${key}`, options);
@@ -51,4 +51,4 @@ export function TopUsers({ insights }: { insights: Pick<Insights, 'topUsers' | '
       </CardContent>
     </Card>
   );
-}
+});

@@ -5,10 +5,11 @@ const AHEAD = '200px';
 
 /**
  * Whether the element has come near the screen at least once: what is drawn only then costs the
- * first view nothing. True at once where the browser cannot tell (no IntersectionObserver).
+ * first view nothing. True at once where the browser cannot tell (no IntersectionObserver); never
+ * on the server, which renders the space kept for it (issue 28).
  */
 export function useNearViewport(ref: RefObject<Element | null>): boolean {
-  const [near, setNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  const [near, setNear] = useState(() => typeof window !== 'undefined' && typeof IntersectionObserver === 'undefined');
   useEffect(() => {
     const element = ref.current;
     if (near || !element) return;

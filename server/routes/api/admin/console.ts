@@ -50,9 +50,7 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
     reply.header('cache-control', 'no-store');
   });
 
-  app.get('/grove-metrics', { schema: { response: { 200: groveMetricsSchema } } }, async () => ({
-    userStats: { totalUsers: await adminUsers.totalUsers() },
-  }));
+  app.get('/grove-metrics', { schema: { response: { 200: groveMetricsSchema } } }, async () => services.consoleHome.groveMetrics());
 
   // The Home's charts (issue 14): every figure from our own tables, for the last 7, 30 or 90 UTC days.
   app.get('/insights', { schema: { querystring: insightsQuerySchema, response: { 200: insightsSchema } } }, async (request) =>

@@ -1,0 +1,120 @@
+// Story (issue 28): an admin opens the console on a phone and on a laptop. Its Home (the frame, the
+// menu the role may use, Grove Users and the business figures) is on screen before the console's
+// JavaScript has run; the console then takes the page over without an error and without moving
+// anything, and its controls work.
+import type { Browser, BrowserContextOptions } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SKIP_E2E, runCli, setupStories, uniqueEmail, watchPage } from './harness';
+
+const PASSWORD = 'first paint correct horse';
+
+const PHONE: BrowserContextOptions = {
+  viewport: { width: 360, height: 780 },
+  isMobile: true,
+  hasTouch: true,
+  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+};
+const LAPTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+
+/** Layout shifts the page has had, each with what moved: the console must take over in place. */
+const RECORD_SHIFTS = `window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    window.__shifts.push({ value: entry.value, moved: (entry.sources || []).map((s) => s.node && s.node.outerHTML ? s.node.outerHTML.slice(0, 100) : '?') });
+  }
+}).observe({ type: 'layout-shift', buffered: true });`;
+
+describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript', () => {
+  const stories = setupStories();
+  let cookie = '';
+
+  /** A context signed in as the story's admin, with the given screen and JavaScript on or off. */
+  async function adminContext(browser: Browser, options: BrowserContextOptions) {
+    const base = stories.product.url;
+    if (!cookie) {
+      const email = uniqueEmail('first-paint-admin');
+      await runCli(stories.product.dataDir, ['create-admin', '--email', email, '--password', PASSWORD]);
+      const signedIn = await fetch(`${base}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD }),
+      });
+      expect(signedIn.status).toBe(200);
+      cookie = /sage_session=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1] ?? '';
+      expect(cookie).not.toBe('');
+    }
+    const context = await browser.newContext(options);
+    await context.addCookies([{ name: 'sage_session', value: cookie, url: base }]);
+    context.setDefaultTimeout(15_000);
+    return context;
+  }
+
+  const totalUsers = async () => {
+    const answer = await fetch(`${stories.product.url}/api/admin/grove-metrics`, { headers: { cookie: `sage_session=${cookie}` } });
+    return ((await answer.json()) as { userStats: { totalUsers: number } }).userStats.totalUsers;
+  };
+
+  it('is on screen with JavaScript off: the menu on a laptop, behind its button on a phone, and the figures', async () => {
+    for (const [screen, options] of [
+      ['laptop', LAPTOP],
+      ['phone', PHONE],
+    ] as const) {
+      const context = await adminContext(stories.browser, { ...options, javaScriptEnabled: false });
+      try {
+        const page = await context.newPage();
+        await page.goto(`${stories.product.url}/admin`);
+        expect(await page.title()).toBe('Admin · Sage Dashboard');
+        const card = page.getByRole('region', { name: 'Grove Users' });
+        await card.getByText(new Intl.NumberFormat('en').format(await totalUsers()), { exact: true }).waitFor();
+        await page
+          .getByRole('region', { name: 'The business at a glance' })
+          .getByText(/sign-ups in the last 30 days/)
+          .waitFor();
+        if (screen === 'laptop') {
+          await page.getByRole('menuitem', { name: 'Audit Log' }).waitFor();
+        } else {
+          await page.getByRole('button', { name: 'Open menu' }).waitFor();
+          expect(await page.getByRole('menuitem', { name: 'Audit Log' }).count()).toBe(0);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
+  it('is taken over by the console in place, without errors, and its controls then work', async () => {
+    for (const [screen, options] of [
+      ['laptop', LAPTOP],
+      ['phone', PHONE],
+    ] as const) {
+      const context = await adminContext(stories.browser, options);
+      try {
+        const page = await context.newPage();
+        const { problems, story } = watchPage(page);
+        await page.addInitScript(RECORD_SHIFTS);
+        await story(`admin-first-paint-${screen}`, async () => {
+          const grove = page.waitForRequest((request) => request.url().endsWith('/api/admin/grove-metrics'));
+          await page.goto(`${stories.product.url}/admin`);
+          // The console runs the page once react-admin's title is in the app bar; the charts in view are drawn.
+          await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+          await page.waitForLoadState('networkidle');
+          await page.getByRole('figure').first().locator('svg rect').first().waitFor();
+          const shifts = await page.evaluate(() => (globalThis as unknown as { __shifts: { value: number; moved: string[] }[] }).__shifts);
+          expect(shifts, `${screen}: what moved as the console took over`).toEqual([]);
+          // Refresh reads the count again: the page is the console's, not just its markup.
+          await page.getByRole('region', { name: 'Grove Users' }).getByRole('button', { name: 'Refresh' }).click();
+          await grove;
+          await page.getByRole('button', { name: '7 days' }).click();
+          await page.getByText(/sign-ups in the last 7 days/).waitFor();
+          if (screen === 'phone') {
+            await page.getByRole('button', { name: 'Open menu' }).click();
+            await page.getByRole('menuitem', { name: 'Audit Log' }).waitFor();
+          }
+          expect(problems, `${screen}: errors in the console`).toEqual([]);
+        });
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});
