@@ -113,7 +113,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     if (prerender && page.path === CONSOLE_PAGE) {
       // The console's Home: its layout follows media queries (its sidebar), which no other page's does.
       boot.screen = screenGuessOf(request.headers['user-agent'], header(request, 'sec-ch-ua-mobile'));
-      boot.consoleHome = await options.consoleHome();
+      // Only for whom the API would answer them: an account that must first replace its one-time
+      // password is refused everything else (issue 27), and its page shows only that form.
+      if (currentUser && !currentUser.passwordChangeRequired) boot.consoleHome = await options.consoleHome();
     }
     const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
     // A signed-in user's page holds their data: rendered for each request, never kept, and

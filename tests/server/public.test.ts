@@ -253,6 +253,14 @@ describe.each(databases)('public endpoints on $label', (database) => {
         expect(boot.consoleHome?.insights.days).toEqual(insights.days);
       }
 
+      // An admin who must first replace a one-time password is refused the figures by the API: the page holds none either.
+      await server().db.updateTable('users').set({ password_change_required: 1 }).where('id', '=', id).execute();
+      rendered.length = 0;
+      await admin.get('/admin');
+      expect(rendered[0]?.boot.currentUser?.passwordChangeRequired).toBe(true);
+      expect(rendered[0]?.boot.consoleHome).toBeUndefined();
+      await server().db.updateTable('users').set({ password_change_required: 0 }).where('id', '=', id).execute();
+
       // The console's other pages load their own chunk and records in the browser: the shell, no figures.
       rendered.length = 0;
       const users = await admin.get('/admin/users');
