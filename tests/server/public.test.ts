@@ -144,7 +144,8 @@ describe.each(databases)('public endpoints on $label', (database) => {
     }
   });
 
-  it('renders a page for whoever its access rule lets in, with who it is for, and redirects the others as the browser guard would', async () => {
+  /** An app serving its pages from a bare index.html through `html`, with each render's URL and boot data recorded. */
+  async function appWithPages(html: (url: string, boot: BootData) => string) {
     const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
     fs.writeFileSync(
       path.join(staticDir, 'index.html'),
@@ -153,11 +154,22 @@ describe.each(databases)('public endpoints on $label', (database) => {
     const rendered: { url: string; boot: BootData }[] = [];
     const renderPage: RenderPage = async (url, boot) => {
       rendered.push({ url, boot });
-      if (url.startsWith('/support')) throw new Error('a screen that cannot render on the server');
-      // Past the size worth compressing per response.
-      return { html: `<main>${url} for ${boot.currentUser?.email ?? 'a visitor'}</main><p hidden>${'Sage '.repeat(300)}</p>`, styles: '' };
+      return { html: html(url, boot), styles: '' };
     };
     const app = await buildExtraApp(server().db, {}, { staticDir, renderPage });
+    const close = async () => {
+      await app.close();
+      fs.rmSync(staticDir, { recursive: true, force: true });
+    };
+    return { app, rendered, close };
+  }
+
+  it('renders a page for whoever its access rule lets in, with who it is for, and redirects the others as the browser guard would', async () => {
+    const { app, close } = await appWithPages((url, boot) => {
+      if (url.startsWith('/support')) throw new Error('a screen that cannot render on the server');
+      // Past the size worth compressing per response.
+      return `<main>${url} for ${boot.currentUser?.email ?? 'a visitor'}</main><p hidden>${'Sage '.repeat(300)}</p>`;
+    });
     try {
       const visitor = new TestClient(app);
       const user = new TestClient(app);
@@ -210,23 +222,12 @@ describe.each(databases)('public endpoints on $label', (database) => {
       expect([afterLogout.statusCode, afterLogout.headers.location]).toEqual([302, '/download']);
       expect(stale.session).toBeUndefined();
     } finally {
-      await app.close();
-      fs.rmSync(staticDir, { recursive: true, force: true });
+      await close();
     }
   });
 
   it('renders the console’s Home for an admin with its figures, laid out for the screen the request came from; its other pages are the shell', async () => {
-    const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
-    fs.writeFileSync(
-      path.join(staticDir, 'index.html'),
-      '<!doctype html><html><head><title>Sage</title></head><body><div id="root"></div></body></html>',
-    );
-    const rendered: { url: string; boot: BootData }[] = [];
-    const renderPage: RenderPage = async (url, boot) => {
-      rendered.push({ url, boot });
-      return { html: `<main>${url}</main>`, styles: '' };
-    };
-    const app = await buildExtraApp(server().db, {}, { staticDir, renderPage });
+    const { app, rendered, close } = await appWithPages((url) => `<main>${url}</main>`);
     try {
       const admin = new TestClient(app);
       const email = uniqueEmail('console-home');
@@ -269,8 +270,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
       expect(users.body).not.toContain('consoleHome');
       expect(rendered).toHaveLength(0);
     } finally {
-      await app.close();
-      fs.rmSync(staticDir, { recursive: true, force: true });
+      await close();
     }
   });
 });
