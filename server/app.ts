@@ -205,7 +205,8 @@ export async function buildApp(deps: AppDeps) {
   });
 
   // Housekeeping: sessions, links and codes that can no longer be used are dropped hourly, and raw
-  // uses older than USAGE_RETENTION_DAYS (their daily roll-ups stay).
+  // uses older than USAGE_RETENTION_DAYS (their daily roll-ups stay); account e-mails Stripe did not
+  // take when they changed (it was down) are sent again.
   let purge: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     purge = setInterval(() => {
@@ -220,12 +221,16 @@ export async function buildApp(deps: AppDeps) {
       ] as const) {
         purgeExpired().catch((err: unknown) => app.log.error({ err }, `${name} purge failed`));
       }
+      services.billing.customerEmails
+        .sendOutdated()
+        .catch((err: unknown) => app.log.error({ err }, 'sending account e-mails to Stripe failed'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
   });
   app.addHook('onClose', async () => {
     clearInterval(purge);
     await services.passwordReset.settle();
+    await services.billing.customerEmails.settle();
     await deps.rateLimiter.close();
   });
 

@@ -24,6 +24,7 @@ import * as m017 from './migrations/017_suspension';
 import * as m018 from './migrations/018_user_notes';
 import * as m019 from './migrations/019_audit_filters';
 import * as m020 from './migrations/020_staff_roles';
+import * as m021 from './migrations/021_customer_email_outdated';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -124,6 +125,7 @@ const migrations: Record<string, Migration> = {
   '018_user_notes': m018,
   '019_audit_filters': m019,
   '020_staff_roles': m020,
+  '021_customer_email_outdated': m021,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

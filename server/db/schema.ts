@@ -195,6 +195,8 @@ export interface BillingCustomersTable {
   /** The customer's invoice default (`invoice_settings.default_payment_method`). */
   default_payment_method: string | null;
   created_at: number;
+  /** Since when Stripe holds an older e-mail than the account's (a change not yet sent); null when it is current. */
+  email_outdated_since: number | null;
 }
 
 /**

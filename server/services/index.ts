@@ -180,6 +180,7 @@ export function createServices(deps: ServiceDeps) {
       users,
       mailer,
       audit,
+      customerEmails: billing.customerEmails,
       publicUrl: deps.config.publicUrl,
       supportEmail: deps.config.runtime.supportEmail,
       onMailError: deps.onMailError,

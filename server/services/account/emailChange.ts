@@ -9,6 +9,7 @@ import {
 import type { Db } from '../../db';
 import { AppError, badRequest, conflict, forbidden } from '../../errors';
 import type { AuditService } from '../audit';
+import type { CustomerEmails } from '../billing/customerEmail';
 import { escapeHtml, type Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
 import { hashToken, newToken } from '../tokens';
@@ -51,12 +52,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * Changing a user's e-mail (issue 27): a single-use, expiring link (stored as its SHA-256, like
  * reset tokens) goes to the new address; opening it switches the address, marks it verified,
  * audits the change and tells the old address. Until then the old address stays the account's.
+ * The user's Stripe customer, if any, is sent the new address after the commit (customerEmail.ts).
  */
 export function createEmailChangeService(deps: {
   db: Db;
   users: UserService;
   mailer: Mailer;
   audit: AuditService;
+  /** Stripe's copy of the address, where receipts and invoices go. */
+  customerEmails: Pick<CustomerEmails, 'markOutdated' | 'sendSoon'>;
   publicUrl: string;
   supportEmail: string;
   onMailError: (err: unknown) => void;
@@ -124,6 +128,8 @@ export function createEmailChangeService(deps: {
       // Other change links, and reset links mailed to the old address, stop working with it.
       await trx.deleteFrom('email_changes').where('user_id', '=', row.user_id).where('used_at', 'is', null).execute();
       await trx.deleteFrom('password_reset_tokens').where('user_id', '=', row.user_id).where('used_at', 'is', null).execute();
+      // Marked with the change, so a send to Stripe that fails or never starts is retried, not lost.
+      const tellStripe = await deps.customerEmails.markOutdated(trx, row.user_id, now);
       await audit.record(
         { id: row.user_id, email: user.email },
         {
@@ -135,7 +141,7 @@ export function createEmailChangeService(deps: {
         },
         trx,
       );
-      return { kind: 'changed' as const, oldEmail: user.email };
+      return { kind: 'changed' as const, oldEmail: user.email, tellStripe };
     });
   }
 
@@ -214,6 +220,7 @@ export function createEmailChangeService(deps: {
         throw err;
       }
       if (applied.kind === 'used') return 'invalid_token';
+      if (applied.tellStripe) deps.customerEmails.sendSoon(row.user_id);
       if (applied.oldEmail && applied.oldEmail !== row.new_email) {
         mailer.send({ to: applied.oldEmail, ...emailChangedMail(row.new_email, deps.supportEmail) }).catch(deps.onMailError);
       }

@@ -75,7 +75,13 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     withheld: { token_hash: 'A one-way hash of the confirmation link mailed to the new address.' },
     ms: ['created_at', 'expires_at', 'used_at'],
   },
-  { key: 'billingCustomers', table: 'billing_customers', owned: byUser, order: ['customer_id'], ms: ['created_at'] },
+  {
+    key: 'billingCustomers',
+    table: 'billing_customers',
+    owned: byUser,
+    order: ['customer_id'],
+    ms: ['created_at', 'email_outdated_since'],
+  },
   {
     key: 'subscriptions',
     table: 'billing_subscriptions',

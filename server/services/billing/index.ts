@@ -11,6 +11,7 @@ import type { Db } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../../errors';
 import type { WebhookOutcome } from '../metrics';
+import { createCustomerEmails } from './customerEmail';
 import { createBillingMirror, writeToMirror, type MirrorWrite } from './mirror';
 import { InvalidEventError, type CheckoutSessionParams, type EventSubject, type StripeGateway } from './stripeGateway';
 
@@ -39,6 +40,7 @@ const notFound = (message: string) => new AppError(404, 'no_subscription', messa
 export function createBillingService(deps: BillingDeps) {
   const { gateway } = deps;
   const mirror = createBillingMirror(deps.db);
+  const customerEmails = createCustomerEmails({ db: deps.db, gateway, onError: deps.onError });
   const allowedOrigins = new Set([new URL(deps.publicUrl).origin, ...deps.extraOrigins]);
   /** Customer creation in flight per user, so two clicks in this process share one. */
   const creating = new Map<string, Promise<string>>();
@@ -211,6 +213,9 @@ export function createBillingService(deps: BillingDeps) {
   return {
     enabled: gateway !== null,
 
+    /** The account's e-mail sent on to its Stripe customer (issue 27). */
+    customerEmails,
+
     /** `GET /api/stripe/products`: nothing is for sale while billing is off. */
     async products(): Promise<Product[]> {
       return gateway ? mirror.activeProducts() : [];
@@ -379,8 +384,11 @@ export function createBillingService(deps: BillingDeps) {
       return { duplicate: false };
     },
 
-    /** `npm run cli -- stripe-sync`: the catalogue and every known customer's subscriptions afresh. */
-    async syncAll(): Promise<{ products: number; prices: number; customers: number; subscriptions: number }> {
+    /**
+     * `npm run cli -- stripe-sync`: the catalogue and every known customer's subscriptions afresh,
+     * and the account e-mails Stripe has not taken yet.
+     */
+    async syncAll(): Promise<{ products: number; prices: number; customers: number; subscriptions: number; emailsSent: number }> {
       const stripe = requireGateway();
       const { products, prices } = await stripe.listCatalogue();
       for (const product of products) await mirror.upsertProduct(product);
@@ -395,7 +403,8 @@ export function createBillingService(deps: BillingDeps) {
         await refreshCustomerSubscriptions(customer.user_id, customer.customer_id);
         subscriptions += (await mirror.subscriptionsOf(customer.user_id)).length;
       }
-      return { products: products.length, prices: prices.length, customers: customers.length, subscriptions };
+      const emails = await customerEmails.sendOutdated();
+      return { products: products.length, prices: prices.length, customers: customers.length, subscriptions, emailsSent: emails.sent };
     },
   };
 }

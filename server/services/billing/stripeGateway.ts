@@ -447,6 +447,17 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
       );
     },
 
+    /**
+     * Where Stripe sends the customer's receipts and invoices. The caller's key makes a retry of one
+     * change the same request. False: Stripe has no such customer (deleted there).
+     */
+    async setCustomerEmail(customerId: string, email: string | null, idempotencyKey: string): Promise<boolean> {
+      const customer = await find('update customer e-mail', () =>
+        stripe.customers.update(customerId, { email: email ?? '' }, { idempotencyKey }),
+      );
+      return customer !== null;
+    },
+
     async setSubscriptionPaymentMethod(subscriptionId: string, paymentMethod: string): Promise<void> {
       await call('update subscription', () => stripe.subscriptions.update(subscriptionId, { default_payment_method: paymentMethod }));
     },
