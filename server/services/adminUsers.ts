@@ -13,6 +13,7 @@ import type { UsersTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import type { AccountDeletionService } from './account/deletion';
 import type { Actor, AuditService } from './audit';
+import type { CustomerEmails } from './billing/customerEmail';
 import { toCsvRow } from './csv';
 import type { SessionService } from './sessions';
 import { isUniqueViolation, normalizeEmail, staffRoleOfUser } from './users';
@@ -75,7 +76,14 @@ const csvRecord = (row: UsersTable): string => {
 };
 
 /** Users as admins search, page, edit, delete and export them (product §2 Admin dashboard). */
-export function createAdminUserService(deps: { db: Db; sessions: SessionService; audit: AuditService; deletion: AccountDeletionService }) {
+export function createAdminUserService(deps: {
+  db: Db;
+  sessions: SessionService;
+  audit: AuditService;
+  deletion: AccountDeletionService;
+  /** Stripe's copy of the address, where receipts and invoices go: an edit of it is sent on (issue 27). */
+  customerEmails: Pick<CustomerEmails, 'markOutdated' | 'sendSoon'>;
+}) {
   const { db, audit } = deps;
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   // The indexed expressions of migration 006, compared in byte order so a prefix is a range.
@@ -278,9 +286,13 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
       return toAdminUser(await findUser(db, id));
     },
 
-    /** Edits the user; the change, its audit entry and a demoted admin's ended sessions are one transaction. */
+    /**
+     * Edits the user; the change, its audit entry, a demoted admin's ended sessions and, for a new
+     * address, the mark on their Stripe customer are one transaction. The address is sent to Stripe
+     * after the commit, as a confirmed change of the user's own is (billing/customerEmail.ts).
+     */
     async update(actor: Actor, id: string, changes: UserUpdate): Promise<AdminUser> {
-      return db.transaction().execute(async (trx) => {
+      const edited = await db.transaction().execute(async (trx) => {
         const before = await findUser(trx, id);
         const isAdmin = changes.isAdmin ?? before.is_admin === 1;
         const role = isAdmin ? (changes.role ?? staffRoleOfUser(before) ?? 'admin') : null;
@@ -303,6 +315,8 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
           throw err;
         }
         const after = await findUser(trx, id);
+        // Marked with the edit, so a send to Stripe that fails or never starts is retried, not lost.
+        const tellStripe = after.email !== before.email && (await deps.customerEmails.markOutdated(trx, id, values.updated_at));
         await audit.record(
           actor,
           { action: 'user.update', targetType: 'user', targetId: id, before: auditView(before), after: auditView(after) },
@@ -310,8 +324,10 @@ export function createAdminUserService(deps: { db: Db; sessions: SessionService;
         );
         // A demoted admin keeps no admin session.
         if (before.is_admin === 1 && !isAdmin) await deps.sessions.endAllForUser(id, trx);
-        return toAdminUser(after);
+        return { user: toAdminUser(after), tellStripe };
       });
+      if (edited.tellStripe) deps.customerEmails.sendSoon(id);
+      return edited.user;
     },
 
     /**

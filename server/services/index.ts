@@ -140,7 +140,13 @@ export function createServices(deps: ServiceDeps) {
     supportEmail: deps.config.runtime.supportEmail,
     onMailError: deps.onMailError,
   });
-  const adminUsers = createAdminUserService({ db: deps.db, sessions, audit, deletion: accountDeletion });
+  const adminUsers = createAdminUserService({
+    db: deps.db,
+    sessions,
+    audit,
+    deletion: accountDeletion,
+    customerEmails: billing.customerEmails,
+  });
   const insights = createInsightService(deps.db);
   return {
     sessions,

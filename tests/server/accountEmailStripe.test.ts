@@ -1,12 +1,14 @@
 /**
- * A confirmed e-mail change reaches the user's Stripe customer (issue 27,
- * docs/account-email-and-invoices.md), where receipts and invoices are sent. Stripe is the
- * Stripe-compatible test server; "Stripe down" is an app whose Stripe address is a closed port.
+ * A confirmed e-mail change, and a staff edit of the address in the console, reach the user's Stripe
+ * customer (issue 27, docs/account-email-and-invoices.md), where receipts and invoices are sent.
+ * Stripe is the Stripe-compatible test server; "Stripe down" is an app whose Stripe address is a
+ * closed port.
  */
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
 import { createBillingService } from '../../server/services/billing';
 import { createStripeGateway } from '../../server/services/billing/stripeGateway';
+import { put, signedInAdmin, uniqueTag } from './adminFlow';
 import { seedCatalogue, signedInUser, subscribe, useBillingServer, type Customer } from './billingFlow';
 import { closedLoopbackPort, location, nthMail, pathOf } from './epicFlow';
 import { buildExtraApp, databases, PASSWORD, TestClient, uniqueEmail, type TestServer } from './harness';
@@ -31,6 +33,18 @@ describe.each(databases)('the account e-mail at Stripe on $label', (database) =>
     (await server().db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email;
   const customerUpdates = (customerId: string) =>
     stripe().requests.filter((r) => r.method === 'POST' && r.path === `/v1/customers/${customerId}`);
+
+  /** The billing service of another server, whose Stripe is at `env.STRIPE_API_URL`: its hourly retry. */
+  const billingOver = (env: Record<string, string>, onError: (err: unknown, step: string) => void) => {
+    const settings = { ...server().config.stripe!, apiUrl: env.STRIPE_API_URL ?? '' };
+    return createBillingService({
+      db: server().db,
+      gateway: createStripeGateway(settings, onError),
+      publicUrl: server().config.publicUrl,
+      extraOrigins: [],
+      onError,
+    });
+  };
 
   /** A signed-in user with a subscription, hence a Stripe customer made with their first address. */
   async function subscriber(): Promise<{ customer: Customer; customerId: string }> {
@@ -95,17 +109,6 @@ describe.each(databases)('the account e-mail at Stripe on $label', (database) =>
     expect(stripe().customers.get(customerId)?.email).toBe(customer.email);
     expect(customerUpdates(customerId)).toEqual([]);
 
-    const billingOver = (env: Record<string, string>, onError: (err: unknown, step: string) => void) => {
-      const settings = { ...server().config.stripe!, apiUrl: env.STRIPE_API_URL ?? '' };
-      return createBillingService({
-        db: server().db,
-        gateway: createStripeGateway(settings, onError),
-        publicUrl: server().config.publicUrl,
-        extraOrigins: [],
-        onError,
-      });
-    };
-
     // The hourly retry while Stripe is still down: it fails again, is logged without the secret key, and stays marked.
     const logged: string[] = [];
     const record = (err: unknown, step: string) => logged.push(`${step} ${inspect(err, { depth: 8 })}`);
@@ -147,5 +150,78 @@ describe.each(databases)('the account e-mail at Stripe on $label', (database) =>
     await vi.waitFor(async () => expect((await customerRow(customer.userId)).email_outdated_since).toBeNull());
     expect(stripe().customers.get(customerId)?.email).toBe(second);
     expect(customerUpdates(customerId).map((u) => u.params)).toEqual([{ email: second }]);
+  });
+
+  describe('a staff edit in the console', () => {
+    const edit = (admin: { client: TestClient }, customer: Customer, email: string, username = uniqueTag('staff-edit')) =>
+      put(admin.client, `/api/admin/users/${customer.userId}`, { username, email });
+
+    it("sends the new address to the user's Stripe customer, once, with an idempotency key", async () => {
+      const { customer, customerId } = await subscriber();
+      const admin = await signedInAdmin(server());
+      const newEmail = uniqueEmail('staff-set');
+      const edited = await edit(admin, customer, `  ${newEmail.toUpperCase()} `);
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(await emailOf(customer.userId)).toBe(newEmail);
+      await vi.waitFor(async () => expect((await customerRow(customer.userId)).email_outdated_since).toBeNull());
+      expect(stripe().customers.get(customerId)?.email).toBe(newEmail);
+      const updates = customerUpdates(customerId);
+      expect(updates.map((u) => u.params)).toEqual([{ email: newEmail }]);
+      expect(updates[0]?.idempotencyKey).toMatch(new RegExp(`^sage-customer-email-${customerId}-\\d+-\\d+$`));
+    });
+
+    it('sends nothing to Stripe for an edit that keeps the address', async () => {
+      const { customer, customerId } = await subscriber();
+      const admin = await signedInAdmin(server());
+      const before = stripe().requests.length;
+      // The same address, spelled as the console may send it: the edit changes the username only.
+      const username = uniqueTag('renamed');
+      const edited = await edit(admin, customer, customer.email.toUpperCase(), username);
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json<{ username: string }>().username).toBe(username);
+      expect((await customerRow(customer.userId)).email_outdated_since).toBeNull();
+      expect(stripe().requests.slice(before)).toEqual([]);
+      expect(stripe().customers.get(customerId)?.email).toBe(customer.email);
+    });
+
+    it('sends nothing to Stripe for a user without a Stripe customer', async () => {
+      const customer = await signedInUser(server(), 'staff-no-customer');
+      const admin = await signedInAdmin(server());
+      const before = stripe().requests.length;
+      const newEmail = uniqueEmail('staff-no-customer-new');
+      const edited = await edit(admin, customer, newEmail);
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(await emailOf(customer.userId)).toBe(newEmail);
+      expect(stripe().requests.slice(before)).toEqual([]);
+      expect(
+        await server().db.selectFrom('billing_customers').select('user_id').where('user_id', '=', customer.userId).executeTakeFirst(),
+      ).toBeUndefined();
+    });
+
+    it('commits the edit, its audit entry and the mark while Stripe is down, and the retry sends the address', async () => {
+      const { customer, customerId } = await subscriber();
+      const admin = await signedInAdmin(server());
+      const newEmail = uniqueEmail('staff-while-down');
+      const app = await buildExtraApp(server().db, { ...stripe().env, STRIPE_API_URL: `http://127.0.0.1:${await closedLoopbackPort()}` });
+      try {
+        const staffClient = new TestClient(app);
+        for (const [name, value] of admin.client.cookies) staffClient.cookies.set(name, value);
+        const edited = await edit({ client: staffClient }, customer, newEmail);
+        expect(edited.statusCode, edited.body).toBe(200);
+      } finally {
+        await app.close(); // waits for its failed send to Stripe
+      }
+      expect(await emailOf(customer.userId)).toBe(newEmail);
+      const audit = await server().db.selectFrom('audit_log').select('action').where('target_id', '=', customer.userId).execute();
+      expect(audit).toEqual([{ action: 'user.update' }]);
+      expect((await customerRow(customer.userId)).email_outdated_since).not.toBeNull();
+      expect(stripe().customers.get(customerId)?.email).toBe(customer.email);
+
+      const back = await billingOver(stripe().env, () => undefined).customerEmails.sendOutdated();
+      expect(back.failed).toBe(0);
+      expect(stripe().customers.get(customerId)?.email).toBe(newEmail);
+      expect((await customerRow(customer.userId)).email_outdated_since).toBeNull();
+      expect(customerUpdates(customerId).map((u) => u.params)).toEqual([{ email: newEmail }]);
+    });
   });
 });
