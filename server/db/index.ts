@@ -25,6 +25,7 @@ import * as m018 from './migrations/018_user_notes';
 import * as m019 from './migrations/019_audit_filters';
 import * as m020 from './migrations/020_staff_roles';
 import * as m021 from './migrations/021_customer_email_outdated';
+import * as m022 from './migrations/022_staff_email_edits_outdated';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -126,6 +127,7 @@ const migrations: Record<string, Migration> = {
   '019_audit_filters': m019,
   '020_staff_roles': m020,
   '021_customer_email_outdated': m021,
+  '022_staff_email_edits_outdated': m022,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */
