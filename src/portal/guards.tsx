@@ -21,20 +21,26 @@ const SetOwnPassword = lazyScreen(() => import('./SetOwnPasswordScreen').then((m
  */
 export function Guard({ access, children }: { access: RouteAccess; children: ReactNode }) {
   const { data: user, isPending, isError } = useCurrentUser();
-  const hydrated = useHydrated();
   const session = isPending ? 'loading' : isError ? 'error' : sessionOf(user);
   const decision = routeAccess(access, session);
   if (decision.kind === 'loading') return <LoadingScreen />;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
-  if (user?.passwordChangeRequired) {
-    // The form's chunk is not pre-rendered: the server's page, and the browser's hydration of it, say Loading.
-    if (!hydrated) return <LoadingScreen />;
-    return (
-      <Suspense fallback={<LoadingScreen />}>
-        <SetOwnPassword />
-        <ScreenShown />
-      </Suspense>
-    );
-  }
+  if (user?.passwordChangeRequired) return <SetOwnPasswordInstead />;
   return <>{children}</>;
+}
+
+/**
+ * The form that replaces a one-time password, in place of the page. Its chunk is not pre-rendered:
+ * the server's page, and the browser's hydration of it, say Loading. A component of its own, so
+ * that only it renders again once hydrated, not the guarded page (issue 28: the console's Home).
+ */
+function SetOwnPasswordInstead() {
+  const hydrated = useHydrated();
+  if (!hydrated) return <LoadingScreen />;
+  return (
+    <Suspense fallback={<LoadingScreen />}>
+      <SetOwnPassword />
+      <ScreenShown />
+    </Suspense>
+  );
 }
