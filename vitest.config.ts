@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 export default defineConfig({
@@ -12,6 +13,10 @@ export default defineConfig({
   },
   test: {
     globals: true,
+    // Vitest's default is one worker fewer than the cores: one file at a time on a two-core CI
+    // machine, which then idles while a file waits on a child process or Chromium. Two files at a
+    // time there; more cores, a worker each but one. (Projects with other limits run after.)
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         extends: true,
@@ -28,6 +33,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/portal/**/*.test.tsx', 'tests/admin/**/*.test.tsx'],
           setupFiles: ['tests/portal/setup.ts'],
+          // Loading every screen's chunk before a file's tests (the setup file) took over 10 s for
+          // the first file, two files starting at once on a cold transform cache.
+          hookTimeout: 60_000,
         },
       },
       {
@@ -38,6 +46,10 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // One file at a time: a file's migration reads every schema of the shared PostgreSQL
+          // database and fails on one another file is dropping at that moment.
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -49,7 +61,11 @@ export default defineConfig({
           globalSetup: ['tests/e2e/globalSetup.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // Each file starts its own product (free port, fresh data directory) and Chromium, so files
+          // may overlap: two at a time, however many cores there are, and not beside the server files
+          // (the nginx story migrates and drops a PostgreSQL schema too).
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
