@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { storedMessageSchema } from '../../../../contract/admin';
+import { ERROR_CODES } from '../../../../contract/errors';
 import { ingestMessageSchema, ingestThreadSchema, threadIdSchema, threadStoredSchema } from '../../../../contract/ingestion';
 import { recordUsageSchema, usageRecordedSchema } from '../../../../contract/usage';
 import { AppError, badRequest, unauthorized } from '../../../errors';
@@ -43,7 +44,7 @@ export async function ingestionRoutes(app: App, { config, services }: RouteConte
   async function ownerOf(caller: Caller, named: string | undefined): Promise<string | null> {
     if (caller.kind === 'user') {
       if (named !== undefined && named !== caller.userId)
-        throw new AppError(403, 'forbidden', 'A license token can only store for its own user');
+        throw new AppError(403, ERROR_CODES.forbidden, 'A license token can only store for its own user');
       return caller.userId;
     }
     if (named === undefined) return null;
