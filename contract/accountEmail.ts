@@ -3,6 +3,7 @@ import { MAX_PASSWORD_LENGTH } from './auth';
 import { linkEmailSchema } from './epic';
 import { singleLine } from './text';
 import { ACCOUNT_EXISTS_MESSAGE } from './user';
+import { EMAIL_CHANGE_PARAM } from './emailChangeParam';
 
 /**
  * Changing the account's e-mail (issue 27): a link goes to the new address, and the address
@@ -71,7 +72,7 @@ export const emailChangeConfirmQuerySchema = z.object({
 });
 
 /** Where the link lands: `/dashboard?emailChange=<outcome>#account`. */
-export const EMAIL_CHANGE_PARAM = 'emailChange';
+export { EMAIL_CHANGE_PARAM };
 export const EMAIL_CHANGE_LANDING = '/dashboard';
 export const EMAIL_CHANGE_HASH = '#account';
 
@@ -95,6 +96,14 @@ export const isEmailChangeOutcome = (value: string | null): value is EmailChange
 /** The dashboard address a link's outcome lands on. */
 export const emailChangeLanding = (outcome: EmailChangeOutcome) =>
   `${EMAIL_CHANGE_LANDING}?${EMAIL_CHANGE_PARAM}=${outcome}${EMAIL_CHANGE_HASH}`;
+
+/**
+ * Where it lands in a browser that is not signed in: the sign-in page, which says the same. The
+ * dashboard would send it on to the home page and the outcome would be lost on the way.
+ */
+export const EMAIL_CHANGE_SIGNED_OUT_LANDING = '/login';
+export const emailChangeSignedOutLanding = (outcome: EmailChangeOutcome) =>
+  `${EMAIL_CHANGE_SIGNED_OUT_LANDING}?${EMAIL_CHANGE_PARAM}=${outcome}`;
 
 /** The refusals of `POST /api/account/email` the panel branches on. */
 export const EMAIL_CHANGE_ERRORS = {

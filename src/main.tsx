@@ -47,7 +47,7 @@ if (!boot) {
       early.onFirstIntent(start);
     });
   };
-  if (startPolicy(pageFor(window.location.pathname), boot) === 'now') {
+  if (startPolicy(pageFor(window.location.pathname), boot, new URLSearchParams(window.location.search)) === 'now') {
     // After the first frame: the rendered page is painted before the app's work begins.
     requestAnimationFrame(() => setTimeout(start, 0));
   } else {

@@ -171,7 +171,7 @@ const ROUTES: Record<string, RouteDoc> = {
     security: PUBLIC,
     limited: true,
     redirect:
-      'Changes the e-mail once per link: to /dashboard?emailChange=<outcome>#account (changed, invalid_token, expired_token, email_taken, rate_limited, failed)',
+      'Changes the e-mail once per link: to /dashboard?emailChange=<outcome>#account when signed in, else to /login?emailChange=<outcome> (changed, invalid_token, expired_token, email_taken, rate_limited, failed)',
   },
   'GET /api/account/invoices': {
     tag: ACCOUNT,

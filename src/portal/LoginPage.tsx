@@ -8,6 +8,7 @@ import { epicSignInUrl } from '../api/auth';
 import { assignLocation } from '../browser';
 import { useContractForm, useProblemToast } from './forms/contractForm';
 import { FormTextField } from './forms/FormTextField';
+import { EmailChangeNoticeSlot } from './login/EmailChangeNoticeSlot';
 import { loadLoginFormSchemas, modeFromSearch, type LoginFormValues, type LoginMode } from './login/loginForm';
 import { PasswordField } from './login/PasswordField';
 import { useLoginActions } from './login/useLoginActions';
@@ -70,6 +71,7 @@ export function LoginPage() {
         <Typography component="h1" variant="h5" gutterBottom>
           {text.heading}
         </Typography>
+        <EmailChangeNoticeSlot />
         <Alert severity="info" sx={{ mb: 3 }}>
           You don't need to sign in to download and install Sage —{' '}
           <Link component={RouterLink} to="/download">

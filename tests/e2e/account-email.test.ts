@@ -1,9 +1,11 @@
 // Story (issue 27): a customer changes their e-mail from the Account section. A link goes to the
 // new address; until it is opened the old address still signs in. Following the link from the mail
 // brings them back to the dashboard, which says the address changed and shows the new one, and the
-// new address is the one that signs in from then on.
+// new address is the one that signs in from then on. Opened in a browser that is not signed in
+// (a phone), the link lands on the sign-in page, which says the same, and signs in with the new address.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { EMAIL_CHANGE_OUTCOMES } from '../../contract/accountEmail';
 import { expectNoAxeViolations } from './axe';
 import {
   SKIP_E2E,
@@ -78,6 +80,53 @@ describe.skipIf(SKIP_E2E)('A customer changes their e-mail', () => {
       // The new address signs in from now on.
       await page.context().clearCookies();
       await signInThroughUi(page, base, newEmail, PASSWORD);
+    });
+  });
+
+  it('opens the link on a phone that is not signed in: the sign-in page says the address changed, and it signs in with it', async () => {
+    const { page, story } = await stories.newPage();
+    await story('change-email-signed-out', async () => {
+      const base = stories.product.url;
+      const email = uniqueEmail('before');
+      const newEmail = uniqueEmail('after');
+      await registerThroughUi(page, base, email, PASSWORD);
+      await page.goto(`${base}/dashboard#account`);
+      const panel = page.getByRole('region', { name: 'E-mail' });
+      await panel.getByText(email, { exact: true }).waitFor();
+      await field(page, 'New e-mail').fill(newEmail);
+      await panel.getByLabel(/^Current password/).fill(PASSWORD);
+      await control(page, 'Send link').click();
+      await toast(page, 'Check your new inbox').waitFor();
+
+      // On the phone, never signed in here: the sign-in page says the change was made, and has the focus on it.
+      const link = await readMailLink(stories.product.dataDir, newEmail, '/api/account/email/confirm?token=');
+      const phoneBrowser = await page.context().browser()!.newContext();
+      try {
+        const phone = await phoneBrowser.newPage();
+        await phone.goto(link);
+        await waitForPath(phone, '/login');
+        await phone.getByRole('status', { name: 'E-mail changed' }).filter({ hasText: EMAIL_CHANGE_OUTCOMES.changed.message }).waitFor();
+        await phone.getByRole('heading', { level: 2, name: 'E-mail changed' }).waitFor();
+        await phone.locator('[role="status"]:focus').filter({ hasText: 'E-mail changed' }).waitFor();
+        await expectNoAxeViolations(phone, 'the sign-in page after an e-mail change link, signed out');
+
+        // The link works once: opened again, the page says so.
+        await phone.goto(link);
+        await waitForPath(phone, '/login');
+        await phone
+          .getByRole('alert', { name: 'E-mail not changed' })
+          .filter({ hasText: EMAIL_CHANGE_OUTCOMES.invalid_token.message })
+          .waitFor();
+        await expectNoAxeViolations(phone, 'the sign-in page after a used e-mail change link, signed out');
+
+        // The way on is the form under it: the new address signs in.
+        await field(phone, 'Email').fill(newEmail);
+        await field(phone, 'Password').fill(PASSWORD);
+        await phone.getByRole('button', { name: 'Sign in with e-mail', exact: true }).click();
+        await waitForPath(phone, '/dashboard');
+      } finally {
+        await phoneBrowser.close();
+      }
     });
   });
 });

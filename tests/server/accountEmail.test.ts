@@ -5,7 +5,9 @@ import { location, nthMail, pathOf, signUpWithEpic, uniqueDisplayName } from './
 import { databases, errorBody, PASSWORD, uniqueEmail, useTestServer, type TestClient, type TestServer } from './harness';
 
 const CONFIRM_PATH = '/api/account/email/confirm?token=';
-const landing = (outcome: string) => `/dashboard?emailChange=${outcome}#account`;
+/** Where a link lands in a browser that is not signed in (the sign-in page says how it went), and in one that is. */
+const landing = (outcome: string) => `/login?emailChange=${outcome}`;
+const dashboardLanding = (outcome: string) => `/dashboard?emailChange=${outcome}#account`;
 
 /** The confirmation link of the n-th change mail to `email`. */
 async function changeLink(server: TestServer, email: string, n = 1): Promise<string> {
@@ -108,6 +110,8 @@ describe.each(databases)('changing the account e-mail on $label', (database) => 
     expect((await userRow(userId)).email).toBe(second);
     expect(await openLink(server(), `${CONFIRM_PATH}not-a-token`)).toBe(landing('invalid_token'));
     expect(await openLink(server(), '/api/account/email/confirm')).toBe(landing('invalid_token'));
+    // In a browser that is signed in, the dashboard says it instead.
+    expect(location(await browser.get(`${CONFIRM_PATH}not-a-token`))).toBe(dashboardLanding('invalid_token'));
   });
 
   it('asks an account with a password for it, and refuses a wrong one', async () => {

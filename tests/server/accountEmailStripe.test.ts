@@ -13,7 +13,8 @@ import { seedCatalogue, signedInUser, subscribe, useBillingServer, type Customer
 import { closedLoopbackPort, location, nthMail, pathOf } from './epicFlow';
 import { buildExtraApp, databases, PASSWORD, TestClient, uniqueEmail, type TestServer } from './harness';
 
-const CHANGED = '/dashboard?emailChange=changed#account';
+/** Opened signed out: the sign-in page says the address changed. */
+const CHANGED = '/login?emailChange=changed';
 
 /** Asks for `newEmail` and answers the path of the link mailed to it. */
 async function requestChange(server: TestServer, customer: Customer, newEmail: string): Promise<string> {

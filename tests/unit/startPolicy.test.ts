@@ -27,4 +27,10 @@ describe('startPolicy (decision 010)', () => {
     const data: BootData = { ...boot, config: { ...testConfig, analytics: withAnalytics ? analytics : null } };
     expect(startPolicy(pageFor(pathname), data)).toBe(expected);
   });
+
+  it('starts at once on the sign-in page an e-mail change link landed on, which only the app says', () => {
+    const data: BootData = { signedOut: true, config: { ...testConfig, analytics: null } };
+    expect(startPolicy(pageFor('/login'), data, new URLSearchParams('emailChange=changed'))).toBe('now');
+    expect(startPolicy(pageFor('/login'), data, new URLSearchParams('mode=register'))).toBe('on-interaction');
+  });
 });

@@ -1,3 +1,4 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   accountEmailSchema,
   EMAIL_CHANGE_MESSAGES,
@@ -5,10 +6,12 @@ import {
   emailChangeLanding,
   emailChangeRequestedSchema,
   emailChangeRequestSchema,
+  emailChangeSignedOutLanding,
+  type EmailChangeOutcome,
 } from '../../../../contract/accountEmail';
 import { failurePage } from '../../../http/pageErrors';
 import { enforceLimits } from '../../../http/rateLimit';
-import { sessionToken } from '../../../http/sessionCookie';
+import { sessionToken, sessionUser } from '../../../http/sessionCookie';
 import type { App, RouteContext } from '../../../http/types';
 import { ACCOUNT_EMAIL_RATE_LIMITS } from '../../../services/rateLimiter';
 
@@ -33,16 +36,25 @@ export async function accountEmailRoutes(app: App, { services }: RouteContext) {
   });
 
   // The link in the mail: opened in any browser, signed in or not, so every outcome is a redirect to
-  // the dashboard's notice (a signed-out browser goes on to the home page), never a JSON error.
-  const toDashboard = failurePage((failure) => emailChangeLanding(failure === 'rate_limited' ? 'rate_limited' : 'failed'));
+  // a page that says it, never a JSON error: the dashboard's notice when signed in, else the sign-in
+  // page's (the dashboard would send a signed-out browser on to the home page without a word).
+  const landing = (outcome: EmailChangeOutcome, signedIn: boolean) =>
+    signedIn ? emailChangeLanding(outcome) : emailChangeSignedOutLanding(outcome);
+  // On a failure the session is not looked up (the database may be why it failed): a session cookie is the guess.
+  const toLanding = (err: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    failurePage((failure) => landing(failure === 'rate_limited' ? 'rate_limited' : 'failed', sessionToken(request) !== undefined))(
+      err,
+      request,
+      reply,
+    );
   app.get(
     '/email/confirm',
-    { schema: { querystring: emailChangeConfirmQuerySchema }, attachValidation: true, errorHandler: toDashboard },
+    { schema: { querystring: emailChangeConfirmQuerySchema }, attachValidation: true, errorHandler: toLanding },
     async (request, reply) => {
       await enforceLimits(services, TOO_MANY_LINKS, [[`account-email-link:ip:${request.ip}`, ACCOUNT_EMAIL_RATE_LIMITS.linkPerIp]]);
       const token = request.validationError ? undefined : request.query.token;
       const outcome = token ? await emailChange.confirm(token) : 'invalid_token';
-      return reply.redirect(emailChangeLanding(outcome));
+      return reply.redirect(landing(outcome, (await sessionUser(request, services)) !== null));
     },
   );
 }
