@@ -3,7 +3,7 @@
 // brings them back to the dashboard, which says the address changed and shows the new one, and the
 // new address is the one that signs in from then on. Opened in a browser that is not signed in
 // (a phone), the link lands on the sign-in page, which says the same, and signs in with the new address.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_CHANGE_OUTCOMES } from '../../contract/accountEmail';
 import { expectNoAxeViolations } from './axe';
@@ -30,6 +30,14 @@ async function transitionsEnded(page: Page) {
   }
 }
 
+/** On the dashboard's E-mail panel: asks for the change to `newEmail` with the password, and waits for the link to be sent. */
+async function askForChange(page: Page, panel: Locator, newEmail: string) {
+  await field(page, 'New e-mail').fill(newEmail);
+  await panel.getByLabel(/^Current password/).fill(PASSWORD);
+  await control(page, 'Send link').click();
+  await toast(page, 'Check your new inbox').waitFor();
+}
+
 describe.skipIf(SKIP_E2E)('A customer changes their e-mail', () => {
   const stories = setupStories();
 
@@ -49,10 +57,7 @@ describe.skipIf(SKIP_E2E)('A customer changes their e-mail', () => {
       await expectNoAxeViolations(page, 'the Account section with the E-mail panel');
 
       // I ask for the change with my password; a link goes to the new address.
-      await field(page, 'New e-mail').fill(newEmail);
-      await panel.getByLabel(/^Current password/).fill(PASSWORD);
-      await control(page, 'Send link').click();
-      await toast(page, 'Check your new inbox').waitFor();
+      await askForChange(page, panel, newEmail);
       await panel
         .getByRole('status')
         .filter({ hasText: `A link was sent to ${newEmail}.` })
@@ -93,14 +98,14 @@ describe.skipIf(SKIP_E2E)('A customer changes their e-mail', () => {
       await page.goto(`${base}/dashboard#account`);
       const panel = page.getByRole('region', { name: 'E-mail' });
       await panel.getByText(email, { exact: true }).waitFor();
-      await field(page, 'New e-mail').fill(newEmail);
-      await panel.getByLabel(/^Current password/).fill(PASSWORD);
-      await control(page, 'Send link').click();
-      await toast(page, 'Check your new inbox').waitFor();
+      await askForChange(page, panel, newEmail);
 
       // On the phone, never signed in here: the sign-in page says the change was made, and has the focus on it.
       const link = await readMailLink(stories.product.dataDir, newEmail, '/api/account/email/confirm?token=');
-      const phoneBrowser = await page.context().browser()!.newContext();
+      const phoneBrowser = await page
+        .context()
+        .browser()!
+        .newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
       try {
         const phone = await phoneBrowser.newPage();
         await phone.goto(link);

@@ -1,7 +1,7 @@
 import { Alert, AlertTitle } from '@mui/material';
 import { useEffect, useId, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { EMAIL_CHANGE_PARAM } from '../../../contract/accountEmail';
+import { EMAIL_CHANGE_PARAM } from '../../../contract/emailChangeParam';
 import { emailChangeNotice } from '../dashboard/account/emailChangeRules';
 
 /**
