@@ -5,7 +5,7 @@ import { pageFor } from '../contract/pages';
 import { fetchRuntimeConfig } from './api/config';
 import { screenChunkFor } from './portal/screenChunks';
 import { holdEarlyInput } from './start/earlyInput';
-import { startPolicy } from './start/startPolicy';
+import { startPolicy } from '../contract/startPolicy';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

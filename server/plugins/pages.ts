@@ -7,10 +7,12 @@ import type { RuntimeConfig } from '../../contract/config';
 import { documentTitle, pageFor, pageTitle, prerendersAt, redirectFor, redirectLocation, type PageInfo } from '../../contract/pages';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
 import { screenGuessOf } from '../../contract/screenGuess';
+import { startPolicy } from '../../contract/startPolicy';
 import type { CurrentUser } from '../../contract/user';
 import { sessionToken } from '../http/sessionCookie';
 import { escapeHtml } from '../services/mailer';
 import { compressBody, sendCompressed, sendCompressedOnce, type CompressedBody } from './compression';
+import { consoleStartFiles } from './consoleChunks';
 
 /** The server build of the browser's screens (src/entry-server.tsx, built into dist/ssr/). */
 export type RenderPage = (url: string, boot: BootData) => Promise<{ html: string; styles: string }>;
@@ -76,13 +78,25 @@ function renderParams(page: PageInfo, query: URLSearchParams): [string, string][
  */
 export async function registerPages(app: FastifyInstance, options: PagesOptions) {
   const template = loadTemplate(options.clientDir);
+  const consoleFiles = consoleStartFiles(options.clientDir);
   const cache = new Map<string, CompressedBody>();
+
+  /**
+   * The console's Home on a phone starts on the admin's first touch (decision 032): its code is
+   * fetched meanwhile, at the browser's idle priority, after the page's own, so the touch only runs
+   * it. As module scripts are fetched (CORS, same origin), so the browser's cache answers them.
+   */
+  const prefetchFor = (page: PageInfo, query: URLSearchParams, boot: BootData) =>
+    page.path === CONSOLE_PAGE && startPolicy(page, boot, query) === 'on-interaction'
+      ? consoleFiles.map((file) => `<link rel="prefetch" href="${escapeHtml(file)}" crossorigin />`).join('')
+      : '';
 
   function documentFor(page: PageInfo, query: URLSearchParams, boot: BootData, rendered: { html: string; styles: string } | null): string {
     const head = [
       `<title>${escapeHtml(documentTitle(page, query))}</title>`,
       page.description ? `<meta name="description" content="${escapeHtml(page.description)}" />` : '',
       rendered?.styles ?? '',
+      rendered ? prefetchFor(page, query, boot) : '',
     ].join('');
     const root = `<div id="root" ${BOOT_ATTRIBUTE}="${escapeHtml(JSON.stringify(boot))}">${rendered?.html ?? ''}</div>`;
     return `${template.head}${head}${template.body}${root}${template.tail}`;

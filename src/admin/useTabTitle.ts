@@ -27,6 +27,13 @@ export function adminTab(path: string): AdminTab | null {
   return user ? { userId: decodeURIComponent(user[1]!) } : null;
 }
 
+/** The console tab the browser is on. */
+export function useAdminTab(): AdminTab | null {
+  const { pathname } = useLocation();
+  const basename = useBasename();
+  return adminTab(pathname.startsWith(basename) ? pathname.slice(basename.length) || '/' : pathname);
+}
+
 /**
  * The browser tab says which console tab it shows: `Users · Admin · Sage Dashboard`, a user's
  * page by their username. The portal titles `/admin/*` as the console as a whole on every
@@ -34,9 +41,8 @@ export function adminTab(path: string): AdminTab | null {
  */
 export function useTabTitle(): void {
   const { pathname } = useLocation();
-  const basename = useBasename();
   const translate = useTranslate();
-  const tab = adminTab(pathname.startsWith(basename) ? pathname.slice(basename.length) || '/' : pathname);
+  const tab = useAdminTab();
   const userId = tab && 'userId' in tab ? tab.userId : undefined;
   // The user's page reads the same record: one request, shared through react-admin's query cache.
   const { data: user } = useGetOne<{ id: string; username: string }>('users', { id: userId ?? '' }, { enabled: userId !== undefined });

@@ -56,6 +56,9 @@ describe('The console rendered on the server', () => {
     // A chart's summary, the Home's largest text: it shows before the console's JavaScript runs.
     expect(page.text).toMatch(/Sign-ups/);
     expect(page.html).toContain('id="main-content"');
+    // Its one h1, the app bar's title: a phone reads the page before the console starts (decision 032).
+    expect(page.html.match(/<h1[\s>]/g)).toHaveLength(1);
+    expect(page.html).toMatch(/<h1[^>]*id="react-admin-title"[^>]*>Home<\/h1>/);
     // Styled as it will be in the browser.
     expect(page.styles).toContain('data-emotion');
   });

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { BootData } from '../../contract/boot';
 import { pageFor } from '../../contract/pages';
-import { startPolicy, type StartPolicy } from '../../src/start/startPolicy';
+import { startPolicy, type StartPolicy } from '../../contract/startPolicy';
 import { testConfig } from '../fixtures/runtimeConfig';
+
+/** The console Home's figures, which the server writes into the Home's page alone. */
+const consoleHome = {} as NonNullable<BootData['consoleHome']>;
 
 const analytics = { key: 'phc_test', apiHost: '/ingest', excludedUserIds: [], ipLocation: false };
 
-describe('startPolicy (decision 010)', () => {
+describe('startPolicy (decisions 010 and 032)', () => {
   it.each<[string, string, Omit<BootData, 'config'>, boolean, StartPolicy]>([
     // A signed-out visitor on a page the server renders: the app waits for the first interaction.
     ['/download', 'signed out', { signedOut: true }, false, 'on-interaction'],
@@ -20,6 +23,17 @@ describe('startPolicy (decision 010)', () => {
     // Signed-in pages (a visitor is redirected before any is served).
     ['/dashboard', 'with a session', {}, false, 'now'],
     ['/products-checkout', 'with a session', {}, false, 'now'],
+    // The console's Home laid out for a phone waits for the admin's first touch (decision 032)…
+    ['/admin', 'an admin, a phone', { consoleHome, screen: 'phone' }, false, 'on-interaction'],
+    ['/admin/', 'an admin, a phone', { consoleHome, screen: 'phone' }, false, 'on-interaction'],
+    // …not on a desktop, where the console starts at once and draws the charts in view,
+    ['/admin', 'an admin, a desktop', { consoleHome, screen: 'desktop' }, false, 'now'],
+    // nor when analytics records the visit,
+    ['/admin', 'an admin, a phone, analytics on', { consoleHome, screen: 'phone' }, true, 'now'],
+    // nor for an account that must first replace its one-time password (no figures in its page),
+    ['/admin', 'a one-time password, a phone', { screen: 'phone' }, false, 'now'],
+    // nor on the console's other pages, which are the app's shell.
+    ['/admin/users', 'an admin, a phone', {}, false, 'now'],
     // Pages the server sends as the app's shell.
     ['/reset-password', 'signed out', { signedOut: true }, false, 'now'],
     ['/no-such-page', 'signed out', { signedOut: true }, false, 'now'],

@@ -1,11 +1,10 @@
 import { Button, Card, CardActions, CardContent, CircularProgress, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { memo, Suspense, useId } from 'react';
-import { Title, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { fetchGroveMetrics } from '../../api/admin';
 import { GROVE_METRICS_QUERY_KEY } from '../../api/consoleHomeKeys';
 import { useNotifyError } from '../notify';
-import { useHydrated } from '../../ui/useHydrated';
 import { useAdminCall } from '../useAdminCall';
 import { InsightsSection } from './InsightsSection';
 
@@ -62,24 +61,14 @@ function GroveUsersCard() {
 }
 
 /**
- * The page's title in the app bar: react-admin's title is a portal, which cannot be attached to the
- * server's markup, so it is added once the page has been (issue 28). A component of its own: only
- * it renders again then, not the Home's figures.
- */
-function HomeTitle() {
-  const hydrated = useHydrated();
-  return hydrated ? <Title title="admin.menu.home" /> : null;
-}
-
-/**
- * §2 Home tab: Grove Users, then the business at a glance (issue 14). Memoised: react-admin renders
+ * §2 Home tab: Grove Users, then the business at a glance (issue 14). Its title is the app bar's
+ * (AdminAppBar), in the server's markup. Memoised: react-admin renders
  * the console's routes again as it starts (its effects settle its routes and permissions), and the
  * Home's figures, unchanged, need not be rendered again with them (issue 28, a phone's first load).
  */
 export const HomePage = memo(function HomePage() {
   return (
     <>
-      <HomeTitle />
       {/* Boundaries of their own: the browser attaches to each part of the server's markup in a
           task of its own, after the frame, rather than to the whole page at once (issue 28). */}
       <Suspense>
