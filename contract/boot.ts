@@ -37,6 +37,12 @@ export interface BootData {
    * browser's media queries answer for it while the app attaches to the markup, then for the screen.
    */
   screen?: ScreenGuess;
+  /**
+   * On a page whose app waits for the first interaction although the user will surely use it (the
+   * console's Home on a phone, decision 032): the app's files, which the browser fetches into its
+   * cache once the page has loaded, without running them, so the first touch only runs them.
+   */
+  startFiles?: string[];
 }
 
 export const BOOT_ATTRIBUTE = 'data-boot';

@@ -5,6 +5,7 @@ import { pageFor } from '../contract/pages';
 import { fetchRuntimeConfig } from './api/config';
 import { screenChunkFor } from './portal/screenChunks';
 import { holdEarlyInput } from './start/earlyInput';
+import { prefetchAfterLoad } from './start/prefetch';
 import { startPolicy } from '../contract/startPolicy';
 
 const container = document.getElementById('root');
@@ -52,5 +53,7 @@ if (!boot) {
     requestAnimationFrame(() => setTimeout(start, 0));
   } else {
     early.onFirstIntent(start);
+    // An app the visitor will surely use (the console's Home on a phone): its files come meanwhile.
+    if (boot.startFiles) prefetchAfterLoad(boot.startFiles);
   }
 }

@@ -81,22 +81,11 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
   const consoleFiles = consoleStartFiles(options.clientDir);
   const cache = new Map<string, CompressedBody>();
 
-  /**
-   * The console's Home on a phone starts on the admin's first touch (decision 032): its code is
-   * fetched meanwhile, at the browser's idle priority, after the page's own, so the touch only runs
-   * it. As module scripts are fetched (CORS, same origin), so the browser's cache answers them.
-   */
-  const prefetchFor = (page: PageInfo, query: URLSearchParams, boot: BootData) =>
-    page.path === CONSOLE_PAGE && startPolicy(page, boot, query) === 'on-interaction'
-      ? consoleFiles.map((file) => `<link rel="prefetch" href="${escapeHtml(file)}" crossorigin />`).join('')
-      : '';
-
   function documentFor(page: PageInfo, query: URLSearchParams, boot: BootData, rendered: { html: string; styles: string } | null): string {
     const head = [
       `<title>${escapeHtml(documentTitle(page, query))}</title>`,
       page.description ? `<meta name="description" content="${escapeHtml(page.description)}" />` : '',
       rendered?.styles ?? '',
-      rendered ? prefetchFor(page, query, boot) : '',
     ].join('');
     const root = `<div id="root" ${BOOT_ATTRIBUTE}="${escapeHtml(JSON.stringify(boot))}">${rendered?.html ?? ''}</div>`;
     return `${template.head}${head}${template.body}${root}${template.tail}`;
@@ -130,6 +119,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
       // Only for whom the API would answer them: an account that must first replace its one-time
       // password is refused everything else (issue 27), and its page shows only that form.
       if (currentUser && !currentUser.passwordChangeRequired) boot.consoleHome = await options.consoleHome();
+      // On a phone the console starts on the admin's first touch (decision 032): its files are
+      // fetched once the page has loaded, so the touch only runs them.
+      if (startPolicy(page, boot, url.searchParams) === 'on-interaction' && consoleFiles.length) boot.startFiles = consoleFiles;
     }
     const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
     // A signed-in user's page holds their data: rendered for each request, never kept, and
