@@ -25,6 +25,17 @@ describe('prefetchAfterLoad', () => {
     expect(prefetchLinks()).toHaveLength(2);
   });
 
+  it('asks for a few files at a time, each few in a task of its own', async () => {
+    vi.spyOn(document, 'readyState', 'get').mockReturnValue('complete');
+    const files = Array.from({ length: 20 }, (_, i) => `/assets/chunk-${i}.js`);
+    prefetchAfterLoad(files);
+    expect(prefetchLinks()).toHaveLength(8);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(prefetchLinks()).toHaveLength(16);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(prefetchLinks().map(([href]) => href)).toEqual(files);
+  });
+
   it('fetches at once when the page has already loaded', () => {
     vi.spyOn(document, 'readyState', 'get').mockReturnValue('complete');
     prefetchAfterLoad(['/assets/charts.js']);
