@@ -7,7 +7,8 @@
 // directory also gets the demo data (`seed-demo`) and an admin (`create-admin`), who signs in
 // through the API. With BENCH_BASELINE=<git ref> that ref is built in a temporary worktree, started
 // on another port and measured in turns with this checkout (the machine is shared and noisy), and
-// each page of both builds is screenshot at 1280 and 375 px and compared pixel by pixel.
+// each page of both builds is screenshot at 1280 and 375 px and compared pixel by pixel. With
+// /admin, each build's first touch on a phone is timed too (bench/firstTouch.ts, decision 032).
 //
 //   BENCH_RUNS=3                        runs per page and build
 //   BENCH_PAGES=/login,/dashboard       a subset of the pages
@@ -34,6 +35,7 @@ import {
   type FormFactor,
   type RunResult,
 } from './lighthouse';
+import { measureFirstTouch, TAP_MOMENTS, type FirstTouch } from './firstTouch';
 import { compareScreenshots, type ScreenshotComparison } from './screenshots';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -677,6 +679,15 @@ async function main() {
       : [];
   for (const row of screenshots) log(`screenshots ${row.path} at ${row.width} px: ${fmtShare(row)}`);
 
+  // On a phone the console starts at the admin's first touch: what that touch waits (decision 032).
+  const firstTouch: FirstTouch[] = pages.some((p) => p.path === '/admin')
+    ? await measureFirstTouch(
+        targets.map((t) => ({ label: t.label, url: t.url, cookie: t.adminCookie ?? '' })),
+        runs,
+        log,
+      )
+    : [];
+
   const cpus = os.cpus();
   const chromium = chromiumVersion();
   const lighthouseVersion = (
@@ -704,6 +715,24 @@ async function main() {
       ...screenshots.map((row) => `| ${row.path} | ${row.width} px | ${fmtShare(row)} | ${row.sizes} |`),
     );
   }
+  if (firstTouch.length) {
+    report.push(
+      '',
+      `The console's Home on a phone: from a tap on Open menu to the open menu, Chromium at 4× CPU, 412 × 823 touch screen (median of ${runs}, range):`,
+      '',
+      `| Tapped | ${labels.join(' | ')} |`,
+      `| --- |${labels.map(() => ' ---: |').join('')}`,
+      ...TAP_MOMENTS.map((moment) => {
+        const cells = labels.map((label) => {
+          const row = firstTouch.find((r) => r.label === label && r.moment === moment);
+          return row?.median === null || !row
+            ? dash
+            : `${fmtSeconds(row.median)} (${fmtSeconds(Math.min(...row.runs))}${dash}${fmtSeconds(Math.max(...row.runs))})`;
+        });
+        return `| ${moment === 'at sight' ? 'as soon as the button shows' : '5 s after the page loaded'} | ${cells.join(' | ')} |`;
+      }),
+    );
+  }
   const problems = notes(results, labels);
   if (problems.length) report.push('', '⚠ Notes:', ...problems);
   console.log(report.join('\n'));
@@ -724,6 +753,7 @@ async function main() {
     builds: Object.fromEntries(targets.map((t) => [t.label, { ref: t.ref, commit: t.commit, products: t.products }])),
     pages: results.map((r) => ({ path: r.page.path, signedIn: r.page.signedIn, formFactor: r.formFactor, median: r.median, runs: r.runs })),
     screenshots,
+    firstTouch,
   };
   fs.writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
   log(`figures written to ${path.relative(ROOT, out) || out}`);

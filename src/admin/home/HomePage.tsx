@@ -61,10 +61,10 @@ function GroveUsersCard() {
 }
 
 /**
- * §2 Home tab: Grove Users, then the business at a glance (issue 14). Its title is the app bar's
- * (AdminAppBar), in the server's markup. Memoised: react-admin renders
- * the console's routes again as it starts (its effects settle its routes and permissions), and the
- * Home's figures, unchanged, need not be rendered again with them (issue 28, a phone's first load).
+ * §2 Home tab: Grove Users, then the business at a glance (issue 14); its title is the app bar's
+ * (AdminAppBar). Memoised: react-admin renders the console's routes again as it starts (its
+ * effects settle its routes and permissions), and the Home's figures, unchanged, need not be
+ * rendered again with them (issue 28, a phone's first load).
  */
 export const HomePage = memo(function HomePage() {
   return (
