@@ -96,8 +96,16 @@ const readyzRequest = 'GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n';
 describe.each(databases)('GET /readyz on $label', (database) => {
   const server = useTestServer(database);
   const extraApps: SageApp[] = [];
+  const dataDirs: string[] = [];
+  /** A data directory of the test's own, removed after it. */
+  const tempDataDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-readyz-'));
+    dataDirs.push(dir);
+    return dir;
+  };
   afterEach(async () => {
     for (const app of extraApps.splice(0)) await app.close();
+    for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('is ready while the database answers', async () => {
@@ -111,7 +119,7 @@ describe.each(databases)('GET /readyz on $label', (database) => {
     const broken =
       database.kind === 'postgres'
         ? openDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:${await closedLoopbackPort()}/none`, dataDir: os.tmpdir() })
-        : openDatabase({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'sage-readyz-')) });
+        : openDatabase({ dataDir: tempDataDir() });
     if (database.kind === 'sqlite') {
       // Kysely closes only a database it has opened: use it once, then close it under the app.
       expect(await pingDatabase(broken)).toBe(true);
