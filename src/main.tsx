@@ -5,6 +5,7 @@ import { pageFor } from '../contract/pages';
 import { fetchRuntimeConfig } from './api/config';
 import { screenChunkFor } from './portal/screenChunks';
 import { holdEarlyInput } from './start/earlyInput';
+import { inSteps } from './start/inSteps';
 import { prefetchAfterLoad } from './start/prefetch';
 import { startPolicy } from '../contract/startPolicy';
 
@@ -22,10 +23,14 @@ function failed() {
   if (!container!.firstElementChild) container!.textContent = 'Sage Dashboard could not reach its server. Please reload the page.';
 }
 
-/** Loads the app and the current screen side by side rather than one after the other, then starts the app. */
+/**
+ * Loads the app and the current screen side by side rather than one after the other, then starts
+ * the app. The app runs in steps (React, MUI's styles, the rest), each a task of its own.
+ */
 const run = (boot: BootData, onStarted: () => void) => {
   const screen = screenChunkFor(pageFor(window.location.pathname).path)();
-  return Promise.all([import('./start/startApp'), screen]).then(([{ startApp }]) => startApp(container, boot, onStarted));
+  const app = inSteps([() => import('react-dom/client'), () => import('./ui/theme')], () => import('./start/startApp'));
+  return Promise.all([app, screen]).then(([{ startApp }]) => startApp(container, boot, onStarted));
 };
 
 const boot = readBootData(container);

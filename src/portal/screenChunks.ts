@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { PagePath } from '../../contract/pages';
+import { inSteps } from '../start/inSteps';
 
 /**
  * How each screen's chunk is loaded (issue 11): a visitor of /download downloads the download
@@ -22,22 +23,17 @@ export const SCREEN_CHUNKS: Record<PagePath | '*', () => Promise<ComponentType>>
   dashboard: () => import('./dashboard/DashboardPage').then((m) => m.DashboardPage),
   'products-checkout': () => import('./billing/ProductsCheckoutPage').then((m) => m.ProductsCheckoutPage),
   'subscription-update': () => import('./billing/SubscriptionUpdatePage').then((m) => m.SubscriptionUpdatePage),
-  // The admin console (react-admin) and its vendor chunks: only /admin downloads them. Run in three
-  // steps, each a task of its own (its API's schemas, react-admin's frame, the console), rather
-  // than in one long task that keeps a phone from answering a tap (issue 28).
+  // The admin console (react-admin) and its vendor chunks: only /admin downloads them. Run in four
+  // steps, each a task of its own (zod with the contract's shared schemas, the API's schemas,
+  // react-admin's frame, the console), rather than in one long task that keeps a phone from
+  // answering a tap (issue 28).
   'admin/*': () =>
-    inSteps([() => import('../api/admin'), () => import('../admin/AdminLayout')], () => import('../admin/AdminApp')).then((m) => m.default),
+    inSteps(
+      [() => import('../../contract/staffRoles'), () => import('../api/admin'), () => import('../admin/AdminLayout')],
+      () => import('../admin/AdminApp'),
+    ).then((m) => m.default),
   '*': () => import('./NotFoundPage').then((m) => m.NotFoundPage),
 };
-
-/** Loads modules step by step, letting the browser run its other tasks between one step and the next. */
-async function inSteps<T>(steps: (() => Promise<unknown>)[], last: () => Promise<T>): Promise<T> {
-  for (const step of steps) {
-    await step();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  return last();
-}
 
 /** The chunk loader of the screen a route path shows. */
 export function screenChunkFor(path: string): () => Promise<ComponentType> {
