@@ -1,6 +1,7 @@
 import { Box, Card, CardContent, Skeleton, Typography } from '@mui/material';
 import { Suspense, useId, useRef, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
+import { ChartDrawn, useDrawTurn } from './drawTurns';
 import { useNearViewport } from './useNearViewport';
 
 export interface FigureTable {
@@ -10,17 +11,24 @@ export interface FigureTable {
 
 /**
  * The chart's place, as tall as the chart it will hold, so nothing moves when it is drawn. The
- * chart is drawn once it comes near the screen (its library loads with the first one): a chart
- * further down costs the first view nothing.
+ * chart is drawn once it comes near the screen (its library loads with the first one), one chart
+ * at a time: a chart further down costs the first view nothing.
  */
 function ChartSpace({ height, children }: { height: number; children: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
-  const near = useNearViewport(ref);
+  const [draw, drawn] = useDrawTurn(useNearViewport(ref));
   const placeholder = <Skeleton variant="rectangular" height={height} />;
   return (
     // The chart repeats the summary and the table for sighted users; inert, so nothing in it takes focus (axe: aria-hidden-focus).
     <Box ref={ref} aria-hidden="true" inert sx={{ minHeight: height }}>
-      {near ? <Suspense fallback={placeholder}>{children}</Suspense> : placeholder}
+      {draw ? (
+        <Suspense fallback={placeholder}>
+          {children}
+          <ChartDrawn onDrawn={drawn} />
+        </Suspense>
+      ) : (
+        placeholder
+      )}
     </Box>
   );
 }
