@@ -37,6 +37,15 @@ describe.each(databases)('the account e-mail at Stripe on $label', (database) =>
   const customerUpdates = (customerId: string) =>
     stripe().requests.filter((r) => r.method === 'POST' && r.path === `/v1/customers/${customerId}`);
 
+  /** Stripe's customer got the user's new address, once, with an idempotency key, and no send is pending. */
+  async function expectStripeGot(customerId: string, userId: string, newEmail: string) {
+    await vi.waitFor(async () => expect((await customerRow(userId)).email_outdated_since).toBeNull());
+    expect(stripe().customers.get(customerId)?.email).toBe(newEmail);
+    const updates = customerUpdates(customerId);
+    expect(updates.map((u) => u.params)).toEqual([{ email: newEmail }]);
+    expect(updates[0]?.idempotencyKey).toMatch(new RegExp(`^sage-customer-email-${customerId}-\\d+-\\d+$`));
+  }
+
   /** The billing service of another server, whose Stripe is at `env.STRIPE_API_URL`: its hourly retry. */
   const billingOver = (env: Record<string, string>, onError: (err: unknown, step: string) => void) => {
     const settings = { ...server().config.stripe!, apiUrl: env.STRIPE_API_URL ?? '' };
@@ -67,11 +76,7 @@ describe.each(databases)('the account e-mail at Stripe on $label', (database) =>
 
     expect(location(await server().client().get(link))).toBe(CHANGED);
     expect(await emailOf(customer.userId)).toBe(newEmail);
-    await vi.waitFor(async () => expect((await customerRow(customer.userId)).email_outdated_since).toBeNull());
-    expect(stripe().customers.get(customerId)?.email).toBe(newEmail);
-    const updates = customerUpdates(customerId);
-    expect(updates.map((u) => u.params)).toEqual([{ email: newEmail }]);
-    expect(updates[0]?.idempotencyKey).toMatch(new RegExp(`^sage-customer-email-${customerId}-\\d+-\\d+$`));
+    await expectStripeGot(customerId, customer.userId, newEmail);
   });
 
   it('sends nothing to Stripe for a user without a Stripe customer', async () => {
@@ -164,11 +169,7 @@ describe.each(databases)('the account e-mail at Stripe on $label', (database) =>
       const edited = await edit(admin, customer, `  ${newEmail.toUpperCase()} `);
       expect(edited.statusCode, edited.body).toBe(200);
       expect(await emailOf(customer.userId)).toBe(newEmail);
-      await vi.waitFor(async () => expect((await customerRow(customer.userId)).email_outdated_since).toBeNull());
-      expect(stripe().customers.get(customerId)?.email).toBe(newEmail);
-      const updates = customerUpdates(customerId);
-      expect(updates.map((u) => u.params)).toEqual([{ email: newEmail }]);
-      expect(updates[0]?.idempotencyKey).toMatch(new RegExp(`^sage-customer-email-${customerId}-\\d+-\\d+$`));
+      await expectStripeGot(customerId, customer.userId, newEmail);
     });
 
     it('sends nothing to Stripe for an edit that keeps the address', async () => {

@@ -1,4 +1,3 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   accountEmailSchema,
   EMAIL_CHANGE_MESSAGES,
@@ -41,12 +40,9 @@ export async function accountEmailRoutes(app: App, { services }: RouteContext) {
   const landing = (outcome: EmailChangeOutcome, signedIn: boolean) =>
     signedIn ? emailChangeLanding(outcome) : emailChangeSignedOutLanding(outcome);
   // On a failure the session is not looked up (the database may be why it failed): a session cookie is the guess.
-  const toLanding = (err: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
-    failurePage((failure) => landing(failure === 'rate_limited' ? 'rate_limited' : 'failed', sessionToken(request) !== undefined))(
-      err,
-      request,
-      reply,
-    );
+  const toLanding = failurePage((failure, request) =>
+    landing(failure === 'rate_limited' ? 'rate_limited' : 'failed', sessionToken(request) !== undefined),
+  );
   app.get(
     '/email/confirm',
     { schema: { querystring: emailChangeConfirmQuerySchema }, attachValidation: true, errorHandler: toLanding },
