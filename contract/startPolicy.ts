@@ -9,8 +9,12 @@ export interface StartQuery {
 
 const NO_QUERY: StartQuery = { has: () => false };
 
-/** When the browser starts the app on the page it opened (decisions 010 and 032). */
-export type StartPolicy = 'now' | 'on-interaction';
+/**
+ * When the browser starts the app on the page it opened (decisions 010, 032 and 033): at once, on
+ * the visitor's first interaction (a touch, a click, a key, a focus), or as soon as they approach
+ * the page (those, or the pointer moving over it, or a wheel).
+ */
+export type StartPolicy = 'now' | 'on-interaction' | 'on-approach';
 
 /**
  * A page the server renders is complete without the app: its links and downloads work as they
@@ -19,10 +23,12 @@ export type StartPolicy = 'now' | 'on-interaction';
  * session may need the navigation bar to show the user, and when analytics records the visit as
  * it happens, and when the page was opened to say how an e-mail change link went.
  *
- * The console's Home laid out for a phone waits too (decision 032): the server sends it whole,
- * its figures included, and starting react-admin's console kept a phone's main thread busy for a
- * second and more while the admin read it. The server has the browser fetch the console's code in
- * the background meanwhile, so the first touch only runs it. Both apply this rule.
+ * The console's Home waits until the admin approaches it (decisions 032 and 033): the server
+ * sends it whole, its figures included, and starting react-admin's console kept the main thread
+ * busy for a second and more on a phone, 150-250 ms on a laptop, while the admin read it. On a
+ * laptop the pointer moving over the page starts it; a phone has no pointer until the first
+ * touch. The server has the browser fetch the console's code in the background meanwhile, so that
+ * moment only runs it. Both apply this rule.
  */
 export function startPolicy(page: Pick<PageInfo, 'prerender'>, boot: BootData, query: StartQuery = NO_QUERY): StartPolicy {
   if (page.prerender !== true) return 'now';
@@ -30,7 +36,7 @@ export function startPolicy(page: Pick<PageInfo, 'prerender'>, boot: BootData, q
   if (query.has(EMAIL_CHANGE_PARAM)) return 'now';
   if (boot.config.analytics) return 'now';
   // The figures are the Home's alone: the server renders them only on the console's Home.
-  if (boot.consoleHome && boot.screen === 'phone') return 'on-interaction';
+  if (boot.consoleHome) return 'on-approach';
   if (boot.signedOut !== true) return 'now';
   return 'on-interaction';
 }

@@ -43,6 +43,7 @@ if (!boot) {
 } else {
   // A pre-rendered page: clicks and submits before the app runs it are held and replayed.
   const early = holdEarlyInput(container);
+  const policy = startPolicy(pageFor(window.location.pathname), boot, new URLSearchParams(window.location.search));
   let starting = false;
   const start = () => {
     if (starting) return;
@@ -53,12 +54,12 @@ if (!boot) {
       early.onFirstIntent(start);
     });
   };
-  if (startPolicy(pageFor(window.location.pathname), boot, new URLSearchParams(window.location.search)) === 'now') {
+  if (policy === 'now') {
     // After the first frame: the rendered page is painted before the app's work begins.
     requestAnimationFrame(() => setTimeout(start, 0));
   } else {
-    early.onFirstIntent(start);
-    // An app the visitor will surely use (the console's Home on a phone): its files come meanwhile.
+    early.onFirstIntent(start, policy);
+    // An app the visitor will surely use (the console's Home): its files come meanwhile.
     if (boot.startFiles) prefetchAfterLoad(boot.startFiles);
   }
 }

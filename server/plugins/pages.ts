@@ -119,9 +119,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
       // Only for whom the API would answer them: an account that must first replace its one-time
       // password is refused everything else (issue 27), and its page shows only that form.
       if (currentUser && !currentUser.passwordChangeRequired) boot.consoleHome = await options.consoleHome();
-      // On a phone the console starts on the admin's first touch (decision 032): its files are
-      // fetched once the page has loaded, so the touch only runs them.
-      if (startPolicy(page, boot, url.searchParams) === 'on-interaction' && consoleFiles.length) boot.startFiles = consoleFiles;
+      // The console starts when the admin approaches the page (decisions 032 and 033): its files
+      // are fetched once the page has loaded, so that moment only runs them.
+      if (startPolicy(page, boot, url.searchParams) === 'on-approach' && consoleFiles.length) boot.startFiles = consoleFiles;
     }
     const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
     // A signed-in user's page holds their data: rendered for each request, never kept, and

@@ -79,4 +79,20 @@ describe('holdEarlyInput (decision 010)', () => {
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab' }));
     expect(start).toHaveBeenCalledTimes(1);
   });
+
+  it.each([
+    ['on-interaction', 0],
+    ['on-approach', 1],
+  ] as const)('%s: the pointer moving over the page or a wheel starts the app %i time(s)', (policy, starts) => {
+    const { root } = renderedPage();
+    const early = holdEarlyInput(root);
+    const start = vi.fn();
+    early.onFirstIntent(start, policy);
+    document.dispatchEvent(new Event('pointermove'));
+    document.dispatchEvent(new Event('wheel'));
+    expect(start).toHaveBeenCalledTimes(starts);
+    // A touch starts it in either case, once.
+    document.dispatchEvent(new Event('pointerdown'));
+    expect(start).toHaveBeenCalledTimes(1);
+  });
 });

@@ -254,13 +254,13 @@ describe.each(databases)('public endpoints on $label', (database) => {
       const insights = JSON.parse((await admin.get('/api/admin/insights?days=30')).body) as { days: string[] };
 
       const phone = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
-      // A phone's Home starts the console on the admin's first touch, its code fetched meanwhile (decision 032): the
-      // console's files and what they import, not what the page's own script loads.
+      // The Home starts the console as the admin approaches it, on any screen, its code fetched meanwhile (decisions
+      // 032 and 033): the console's files and what they import, not what the page's own script loads.
       const consoleFiles = ['/assets/startApp.js', '/assets/AdminApp.js', '/assets/shared.js', '/assets/charts.js'];
       for (const [headers, screen, prefetch] of [
         [{ 'user-agent': phone }, 'phone', consoleFiles],
-        [{ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36' }, 'desktop', []],
-        [{ 'user-agent': phone, 'sec-ch-ua-mobile': '?0' }, 'desktop', []],
+        [{ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36' }, 'desktop', consoleFiles],
+        [{ 'user-agent': phone, 'sec-ch-ua-mobile': '?0' }, 'desktop', consoleFiles],
       ] as const) {
         rendered.length = 0;
         const page = await admin.get('/admin', { headers });

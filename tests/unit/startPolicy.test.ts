@@ -9,7 +9,7 @@ const consoleHome = {} as NonNullable<BootData['consoleHome']>;
 
 const analytics = { key: 'phc_test', apiHost: '/ingest', excludedUserIds: [], ipLocation: false };
 
-describe('startPolicy (decisions 010 and 032)', () => {
+describe('startPolicy (decisions 010, 032 and 033)', () => {
   it.each<[string, string, Omit<BootData, 'config'>, boolean, StartPolicy]>([
     // A signed-out visitor on a page the server renders: the app waits for the first interaction.
     ['/download', 'signed out', { signedOut: true }, false, 'on-interaction'],
@@ -23,12 +23,12 @@ describe('startPolicy (decisions 010 and 032)', () => {
     // Signed-in pages (a visitor is redirected before any is served).
     ['/dashboard', 'with a session', {}, false, 'now'],
     ['/products-checkout', 'with a session', {}, false, 'now'],
-    // The console's Home laid out for a phone waits for the admin's first touch (decision 032)…
-    ['/admin', 'an admin, a phone', { consoleHome, screen: 'phone' }, false, 'on-interaction'],
-    ['/admin/', 'an admin, a phone', { consoleHome, screen: 'phone' }, false, 'on-interaction'],
-    // …not on a desktop, where the console starts at once and draws the charts in view,
-    ['/admin', 'an admin, a desktop', { consoleHome, screen: 'desktop' }, false, 'now'],
-    // nor when analytics records the visit,
+    // The console's Home waits for the admin to approach it, on any screen (decisions 032 and 033)…
+    ['/admin', 'an admin, a phone', { consoleHome, screen: 'phone' }, false, 'on-approach'],
+    ['/admin/', 'an admin, a phone', { consoleHome, screen: 'phone' }, false, 'on-approach'],
+    ['/admin', 'an admin, a desktop', { consoleHome, screen: 'desktop' }, false, 'on-approach'],
+    ['/admin', 'an admin, a screen not guessed', { consoleHome }, false, 'on-approach'],
+    // …but not when analytics records the visit,
     ['/admin', 'an admin, a phone, analytics on', { consoleHome, screen: 'phone' }, true, 'now'],
     // nor for an account that must first replace its one-time password (no figures in its page),
     ['/admin', 'a one-time password, a phone', { screen: 'phone' }, false, 'now'],
