@@ -8,7 +8,8 @@
 // through the API. With BENCH_BASELINE=<git ref> that ref is built in a temporary worktree, started
 // on another port and measured in turns with this checkout (the machine is shared and noisy), and
 // each page of both builds is screenshot at 1280 and 375 px and compared pixel by pixel. With
-// /admin, each build's first touch on a phone is timed too (bench/firstTouch.ts, decision 032).
+// /admin, each build's first touch on a phone and a laptop is timed too (bench/firstTouch.ts,
+// decisions 032 and 033).
 //
 //   BENCH_RUNS=3                        runs per page and build
 //   BENCH_PAGES=/login,/dashboard       a subset of the pages
@@ -35,7 +36,7 @@ import {
   type FormFactor,
   type RunResult,
 } from './lighthouse';
-import { measureFirstTouch, TAP_MOMENTS, type FirstTouch } from './firstTouch';
+import { DEVICES, measureFirstTouch, TAP_MOMENTS, type Device, type FirstTouch } from './firstTouch';
 import { compareScreenshots, type ScreenshotComparison } from './screenshots';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -679,7 +680,7 @@ async function main() {
       : [];
   for (const row of screenshots) log(`screenshots ${row.path} at ${row.width} px: ${fmtShare(row)}`);
 
-  // On a phone the console starts at the admin's first touch: what that touch waits (decision 032).
+  // The console starts when the admin approaches its Home: what the admin then waits (decisions 032 and 033).
   const firstTouch: FirstTouch[] = pages.some((p) => p.path === '/admin')
     ? await measureFirstTouch(
         targets.map((t) => ({ label: t.label, url: t.url, cookie: t.adminCookie ?? '' })),
@@ -715,21 +716,23 @@ async function main() {
       ...screenshots.map((row) => `| ${row.path} | ${row.width} px | ${fmtShare(row)} | ${row.sizes} |`),
     );
   }
-  if (firstTouch.length) {
+  for (const device of Object.keys(DEVICES) as Device[]) {
+    const rows = firstTouch.filter((r) => r.device === device);
+    if (!rows.length) continue;
     report.push(
       '',
-      `The console's Home on a phone: from a tap on Open menu to the open menu, Chromium at 4× CPU, 412 × 823 touch screen (median of ${runs}, range):`,
+      `The console's Home ${DEVICES[device].caption} (median of ${runs}, range):`,
       '',
-      `| Tapped | ${labels.join(' | ')} |`,
+      `| Reached | ${labels.join(' | ')} |`,
       `| --- |${labels.map(() => ' ---: |').join('')}`,
       ...TAP_MOMENTS.map((moment) => {
         const cells = labels.map((label) => {
-          const row = firstTouch.find((r) => r.label === label && r.moment === moment);
+          const row = rows.find((r) => r.label === label && r.moment === moment);
           return row?.median === null || !row
             ? dash
             : `${fmtSeconds(row.median)} (${fmtSeconds(Math.min(...row.runs))}${dash}${fmtSeconds(Math.max(...row.runs))})`;
         });
-        return `| ${moment === 'at sight' ? 'as soon as the button shows' : '5 s after the page loaded'} | ${cells.join(' | ')} |`;
+        return `| ${moment === 'at sight' ? 'as soon as the page shows' : '5 s after the page loaded'} | ${cells.join(' | ')} |`;
       }),
     );
   }
