@@ -14,12 +14,15 @@ import { seededQueryClient } from './api/queryClient';
 import { AppProviders, PortalTree } from './App';
 import { screenFor } from './portal/screens';
 import { ScreenGuessContext } from './ui/screenGuess';
+import { ServerTitleContext } from './ui/serverTitle';
 
 export interface RenderedPage {
   /** The markup inside #root. */
   html: string;
   /** `<style>` elements for <head>: Emotion's rules for exactly this markup. */
   styles: string;
+  /** The document's title, when the screen names itself more finely than its page (a console tab). */
+  title?: string;
 }
 
 /** Renders `url` (path and query) as the browser's first render will, from the same boot data. */
@@ -30,17 +33,24 @@ export async function renderPage(url: string, boot: BootData): Promise<RenderedP
   // Emotion's default key, so the browser's cache adopts these rules instead of inserting them again.
   const cache = createCache({ key: 'css' });
   const emotion = createEmotionServer(cache);
+  let title: string | undefined;
+  const recordTitle = (screenTitle: string) => {
+    title = screenTitle;
+  };
   const html = renderToString(
-    <CacheProvider value={cache}>
-      <ScreenGuessContext.Provider value={boot.screen ?? null}>
-        <AppProviders config={boot.config} queryClient={queryClient}>
-          <StaticRouter location={url}>
-            <PortalTree />
-          </StaticRouter>
-        </AppProviders>
-      </ScreenGuessContext.Provider>
-    </CacheProvider>,
+    <ServerTitleContext.Provider value={recordTitle}>
+      <CacheProvider value={cache}>
+        <ScreenGuessContext.Provider value={boot.screen ?? null}>
+          <AppProviders config={boot.config} queryClient={queryClient}>
+            <StaticRouter location={url}>
+              <PortalTree />
+            </StaticRouter>
+          </AppProviders>
+        </ScreenGuessContext.Provider>
+      </CacheProvider>
+    </ServerTitleContext.Provider>,
   );
   queryClient.clear();
-  return { html, styles: emotion.constructStyleTagsFromChunks(emotion.extractCriticalToChunks(html)) };
+  const styles = emotion.constructStyleTagsFromChunks(emotion.extractCriticalToChunks(html));
+  return { html, styles, ...(title === undefined ? {} : { title }) };
 }

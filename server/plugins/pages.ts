@@ -15,7 +15,8 @@ import { compressBody, sendCompressed, sendCompressedOnce, type CompressedBody }
 import { consoleStartFiles } from './consoleChunks';
 
 /** The server build of the browser's screens (src/entry-server.tsx, built into dist/ssr/). */
-export type RenderPage = (url: string, boot: BootData) => Promise<{ html: string; styles: string }>;
+/** The page's markup and styles, and its title when the screen names itself more finely than its page (a console tab). */
+export type RenderPage = (url: string, boot: BootData) => Promise<{ html: string; styles: string; title?: string }>;
 
 export interface PagesOptions {
   /** The built browser app: its index.html is every page's template. */
@@ -81,9 +82,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
   const consoleFiles = consoleStartFiles(options.clientDir);
   const cache = new Map<string, CompressedBody>();
 
-  function documentFor(page: PageInfo, query: URLSearchParams, boot: BootData, rendered: { html: string; styles: string } | null): string {
+  function documentFor(page: PageInfo, query: URLSearchParams, boot: BootData, rendered: Awaited<ReturnType<RenderPage>> | null): string {
     const head = [
-      `<title>${escapeHtml(documentTitle(page, query))}</title>`,
+      `<title>${escapeHtml(rendered?.title ?? documentTitle(page, query))}</title>`,
       page.description ? `<meta name="description" content="${escapeHtml(page.description)}" />` : '',
       rendered?.styles ?? '',
     ].join('');

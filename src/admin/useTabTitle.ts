@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useBasename, useGetOne, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { documentTitle, pageFor } from '../../contract/pages';
+import { useServerTitle } from '../ui/serverTitle';
 import { ADMIN_PAGES } from './AdminLayout';
 
 /** A console path (inside its basename) and the tab it shows: a menu entry's words, or a user's page. */
@@ -54,6 +55,8 @@ export function useTabTitle(): void {
     name = tab.menu === 'admin.menu.userList' ? translate('resources.users.name', { smart_count: 2 }) : translate(tab.menu);
   else if (userId !== undefined) name = user?.username ? `${userWord} ${user.username}` : userWord;
   const title = name ? `${name} · ${whole}` : whole;
+  // The Home's page comes from the server titled already (it starts on approach, decision 033).
+  useServerTitle(title);
   useEffect(() => {
     document.title = title;
   }, [title, pathname]);

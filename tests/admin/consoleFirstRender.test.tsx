@@ -59,6 +59,8 @@ describe('The console rendered on the server', () => {
     // Its one h1, the app bar's title: a phone reads the page before the console starts (decision 032).
     expect(page.html.match(/<h1[\s>]/g)).toHaveLength(1);
     expect(page.html).toMatch(/<h1[^>]*id="react-admin-title"[^>]*>Home<\/h1>/);
+    // The tab says which console tab it is before the console starts (decision 033): the server puts it in <title>.
+    expect(page.title).toBe('Home · Admin · Sage Dashboard');
     // Styled as it will be in the browser.
     expect(page.styles).toContain('data-emotion');
   });

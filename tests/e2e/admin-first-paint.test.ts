@@ -65,7 +65,7 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
       try {
         const page = await context.newPage();
         await page.goto(`${stories.product.url}/admin`);
-        expect(await page.title()).toBe('Admin · Sage Dashboard');
+        expect(await page.title()).toBe('Home · Admin · Sage Dashboard');
         const card = page.getByRole('region', { name: 'Grove Users' });
         await card.getByText(new Intl.NumberFormat('en').format(await totalUsers()), { exact: true }).waitFor();
         await page

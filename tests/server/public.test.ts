@@ -157,7 +157,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
   });
 
   /** An app serving its pages from a bare index.html through `html`, with each render's URL and boot data recorded. */
-  async function appWithPages(html: (url: string, boot: BootData) => string, manifest?: BuildManifest) {
+  async function appWithPages(html: (url: string, boot: BootData) => string, manifest?: BuildManifest, title?: string) {
     const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
     fs.writeFileSync(
       path.join(staticDir, 'index.html'),
@@ -170,7 +170,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
     const rendered: { url: string; boot: BootData }[] = [];
     const renderPage: RenderPage = async (url, boot) => {
       rendered.push({ url, boot });
-      return { html: html(url, boot), styles: '' };
+      return { html: html(url, boot), styles: '', ...(title === undefined ? {} : { title }) };
     };
     const app = await buildExtraApp(server().db, {}, { staticDir, renderPage });
     const close = async () => {
@@ -243,7 +243,8 @@ describe.each(databases)('public endpoints on $label', (database) => {
   });
 
   it('renders the console’s Home for an admin with its figures, laid out for the screen the request came from; its other pages are the shell', async () => {
-    const { app, rendered, close } = await appWithPages((url) => `<main>${url}</main>`, CONSOLE_BUILD);
+    // The renderer names the console's tab, which becomes the page's title.
+    const { app, rendered, close } = await appWithPages((url) => `<main>${url}</main>`, CONSOLE_BUILD, 'Home · Admin · Sage Dashboard');
     try {
       const admin = new TestClient(app);
       const email = uniqueEmail('console-home');
@@ -266,6 +267,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
         const page = await admin.get('/admin', { headers });
         expect([page.statusCode, page.headers['cache-control']]).toEqual([200, 'no-store']);
         expect(page.body).toContain('<main>/admin</main>');
+        expect(page.body).toContain('<title>Home · Admin · Sage Dashboard</title>');
         expect(rendered).toHaveLength(1);
         const boot = rendered[0]!.boot;
         expect(boot.screen).toBe(screen);
@@ -289,6 +291,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
       expect(users.statusCode).toBe(200);
       expect(users.body).not.toContain('startFiles');
       expect(users.body).not.toContain('<main>');
+      expect(users.body).toContain('<title>Admin · Sage Dashboard</title>');
       expect(users.body).not.toContain('consoleHome');
       expect(rendered).toHaveLength(0);
     } finally {
