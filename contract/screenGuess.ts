@@ -41,3 +41,18 @@ export function matchesScreen(query: string, screen: ScreenGuess): boolean {
     return match[1] === 'min' ? width >= limit : width <= limit;
   });
 }
+
+/**
+ * The media query that decides the console's layout: below MUI's `sm` breakpoint (600 px) its
+ * sidebar is a drawer over the page (MUI's `theme.breakpoints.down('sm')`).
+ */
+export const PHONE_LAYOUT_QUERY = '(max-width:599.95px)';
+
+/**
+ * Whether the page laid out for the guessed `screen` is the layout the browser's own screen takes,
+ * `matchMedia` answering for it; true where the server did not guess. A wrong guess (a narrow
+ * window on a laptop, a tablet taken for a desktop) is laid out again once the console runs.
+ */
+export function guessFits(screen: ScreenGuess | undefined, matchMedia: (query: string) => boolean): boolean {
+  return screen === undefined || matchesScreen(PHONE_LAYOUT_QUERY, screen) === matchMedia(PHONE_LAYOUT_QUERY);
+}

@@ -28,15 +28,22 @@ export type StartPolicy = 'now' | 'on-interaction' | 'on-approach';
  * busy for a second and more on a phone, 150-250 ms on a laptop, while the admin read it. On a
  * laptop the pointer moving over the page starts it; a phone has no pointer until the first
  * touch. The server has the browser fetch the console's code in the background meanwhile, so that
- * moment only runs it. Both apply this rule.
+ * moment only runs it. Both apply this rule; the server takes its guess of the screen to fit. When
+ * it does not (`layoutFits` false: a narrow window on a laptop), the console starts at once, to lay
+ * the page out for the screen it is on.
  */
-export function startPolicy(page: Pick<PageInfo, 'prerender'>, boot: BootData, query: StartQuery = NO_QUERY): StartPolicy {
+export function startPolicy(
+  page: Pick<PageInfo, 'prerender'>,
+  boot: BootData,
+  query: StartQuery = NO_QUERY,
+  layoutFits = true,
+): StartPolicy {
   if (page.prerender !== true) return 'now';
   // The e-mail change link's outcome, which only the app says (the server renders the page without it).
   if (query.has(EMAIL_CHANGE_PARAM)) return 'now';
   if (boot.config.analytics) return 'now';
   // The figures are the Home's alone: the server renders them only on the console's Home.
-  if (boot.consoleHome) return 'on-approach';
+  if (boot.consoleHome) return layoutFits ? 'on-approach' : 'now';
   if (boot.signedOut !== true) return 'now';
   return 'on-interaction';
 }

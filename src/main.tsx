@@ -7,6 +7,7 @@ import { screenChunkFor } from './portal/screenChunks';
 import { holdEarlyInput } from './start/earlyInput';
 import { inSteps } from './start/inSteps';
 import { prefetchAfterLoad } from './start/prefetch';
+import { guessFits } from '../contract/screenGuess';
 import { startPolicy } from '../contract/startPolicy';
 
 const container = document.getElementById('root');
@@ -43,7 +44,8 @@ if (!boot) {
 } else {
   // A pre-rendered page: clicks and submits before the app runs it are held and replayed.
   const early = holdEarlyInput(container);
-  const policy = startPolicy(pageFor(window.location.pathname), boot, new URLSearchParams(window.location.search));
+  const fits = guessFits(boot.screen, (query) => window.matchMedia(query).matches);
+  const policy = startPolicy(pageFor(window.location.pathname), boot, new URLSearchParams(window.location.search), fits);
   let starting = false;
   const start = () => {
     if (starting) return;

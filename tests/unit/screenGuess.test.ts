@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchesScreen, screenGuessOf, type ScreenGuess } from '../../contract/screenGuess';
+import { createTheme } from '@mui/material/styles';
+import { guessFits, matchesScreen, PHONE_LAYOUT_QUERY, screenGuessOf, type ScreenGuess } from '../../contract/screenGuess';
 
 const PIXEL_7 = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 const IPHONE =
@@ -40,5 +41,25 @@ describe('matchesScreen', () => {
     ['', 'desktop', false],
   ])('%s on a %s', (query, screen, expected) => {
     expect(matchesScreen(query, screen)).toBe(expected);
+  });
+});
+
+describe('guessFits', () => {
+  /** A browser whose window is `width` CSS pixels wide, answering width conditions as matchesScreen reads them. */
+  const windowOf = (width: number) => (query: string) => width <= Number(/max-width:\s*([\d.]+)px/.exec(query)?.[1] ?? NaN);
+
+  it.each<[string, ScreenGuess | undefined, number, boolean]>([
+    ['a phone guessed for a phone', 'phone', 390, true],
+    ['a laptop guessed for a laptop', 'desktop', 1350, true],
+    ['a tablet guessed for a desktop, its width past the phone layout', 'desktop', 820, true],
+    ['a narrow window on a laptop', 'desktop', 375, false],
+    ['a phone held sideways, guessed for a phone', 'phone', 740, false],
+    ['no guess', undefined, 375, true],
+  ])('%s', (_case, screen, width, fits) => {
+    expect(guessFits(screen, windowOf(width))).toBe(fits);
+  });
+
+  it('reads the console’s breakpoint as MUI writes it', () => {
+    expect(`@media ${PHONE_LAYOUT_QUERY}`).toBe(createTheme().breakpoints.down('sm'));
   });
 });

@@ -42,6 +42,14 @@ describe('startPolicy (decisions 010, 032 and 033)', () => {
     expect(startPolicy(pageFor(pathname), data)).toBe(expected);
   });
 
+  it('starts the console at once on a Home laid out for another screen than the browser’s, to lay it out again', () => {
+    const data: BootData = { consoleHome, screen: 'desktop', config: { ...testConfig, analytics: null } };
+    expect(startPolicy(pageFor('/admin'), data, undefined, false)).toBe('now');
+    expect(startPolicy(pageFor('/admin'), data, undefined, true)).toBe('on-approach');
+    // The public pages do not depend on the screen.
+    expect(startPolicy(pageFor('/download'), { signedOut: true, config: data.config }, undefined, false)).toBe('on-interaction');
+  });
+
   it('starts at once on the sign-in page an e-mail change link landed on, which only the app says', () => {
     const data: BootData = { signedOut: true, config: { ...testConfig, analytics: null } };
     expect(startPolicy(pageFor('/login'), data, new URLSearchParams('emailChange=changed'))).toBe('now');
