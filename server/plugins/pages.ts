@@ -14,8 +14,10 @@ import { escapeHtml } from '../services/mailer';
 import { compressBody, sendCompressed, sendCompressedOnce, type CompressedBody } from './compression';
 import { consoleStartFiles } from './consoleChunks';
 
-/** The server build of the browser's screens (src/entry-server.tsx, built into dist/ssr/). */
-/** The page's markup and styles, and its title when the screen names itself more finely than its page (a console tab). */
+/**
+ * The server build of the browser's screens (src/entry-server.tsx, built into dist/ssr/): a page's
+ * markup and styles, and its title when the screen names itself more finely than its page (a console tab).
+ */
 export type RenderPage = (url: string, boot: BootData) => Promise<{ html: string; styles: string; title?: string }>;
 
 export interface PagesOptions {
