@@ -38,9 +38,9 @@ export interface BootData {
    */
   screen?: ScreenGuess;
   /**
-   * On a page whose app waits for the first interaction although the user will surely use it (the
-   * console's Home on a phone, decision 032): the app's files, which the browser fetches into its
-   * cache once the page has loaded, without running them, so the first touch only runs them.
+   * On a page whose app waits for the user to approach it although they will surely use it (the
+   * console's Home, decisions 032 and 033): the app's files, which the browser fetches into its
+   * cache once the page has loaded, without running them, so that moment only runs them.
    */
   startFiles?: string[];
 }

@@ -7,8 +7,8 @@ import { useAdminTab } from './useTabTitle';
  * user menu's button, which shows the username, is named with it (WCAG 2.5.3: label in name).
  *
  * The Home's title is written here rather than through react-admin's `<Title>`: that is a portal,
- * which the server cannot render, and the Home is the page the server renders, which on a phone
- * is read before the console starts (decision 032). So its h1 is in the server's markup.
+ * which the server cannot render, and the Home is the page the server renders, which is read
+ * before the console starts (decisions 032 and 033). So its h1 is in the server's markup.
  */
 export function AdminAppBar(props: AppBarProps) {
   const translate = useTranslate();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { prefetchAfterLoad } from '../../src/start/prefetch';
 
-// The console's files, fetched while a phone's Home waits for the admin's first touch (decision 032).
+// The console's files, fetched while its Home waits for the admin to approach it (decisions 032 and 033).
 const prefetchLinks = () =>
   [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="prefetch"]')].map((link) => [link.getAttribute('href'), link.crossOrigin]);
 

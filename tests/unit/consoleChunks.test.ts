@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startFiles, type BuildManifest } from '../../server/plugins/consoleChunks';
 
-// The files a console Home on a phone has the browser fetch ahead (decision 032).
+// The files the console's Home has the browser fetch ahead (decisions 032 and 033).
 const manifest: BuildManifest = {
   'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_react.js'] },
   '_react.js': { file: 'assets/react.js' },
