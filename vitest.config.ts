@@ -24,6 +24,9 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['tests/unit/**/*.test.ts'],
+          // ESLint over the tree and scrypt at N = 2^17 take seconds on a busy two-core machine:
+          // a slow machine makes CI slower, never red (Vitest's default is 5 s).
+          testTimeout: 30_000,
         },
       },
       {
@@ -33,6 +36,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/portal/**/*.test.tsx', 'tests/admin/**/*.test.tsx'],
           setupFiles: ['tests/portal/setup.ts'],
+          testTimeout: 30_000,
           // Loading every screen's chunk before a file's tests (the setup file) took over 10 s for
           // the first file, two files starting at once on a cold transform cache.
           hookTimeout: 60_000,
