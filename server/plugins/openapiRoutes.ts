@@ -86,7 +86,7 @@ const BILLING_WRITE: RouteDoc = {
   tag: BILLING,
   security: SESSION,
   limited: true,
-  errors: { 503: 'Billing is not configured (billing_unavailable)' },
+  errors: { 503: 'Billing is not set up on this server (billing_not_configured)' },
 };
 
 /** A suspended account's sign-in, license token, or (named by the AI service) user (decision 029). */
@@ -177,7 +177,10 @@ const ROUTES: Record<string, RouteDoc> = {
     tag: ACCOUNT,
     security: SESSION,
     limited: true,
-    errors: { 502: 'Stripe could not be read (payment_provider_error)', 503: 'Billing is not configured (billing_unavailable)' },
+    errors: {
+      502: 'Stripe could not be read (payment_provider_error)',
+      503: 'Billing is not set up on this server (billing_not_configured)',
+    },
   },
   'GET /api/account/export': {
     tag: ACCOUNT,
@@ -264,7 +267,7 @@ const ROUTES: Record<string, RouteDoc> = {
     security: [{ stripeSignature: [] }],
     errors: {
       400: 'The signature is missing or wrong (invalid_signature), or the signed body is no event (invalid_event)',
-      503: 'Billing is not configured (billing_unavailable)',
+      503: 'Billing is not set up on this server (billing_not_configured)',
     },
   },
 
@@ -400,7 +403,7 @@ const ROUTES: Record<string, RouteDoc> = {
       404: 'No such user, or no such pack purchase of theirs (not_found)',
       409: 'The pack was refunded already (already_refunded), or Stripe holds no payment for it (not_refundable)',
       502: 'Stripe refused the refund (refund_refused) or failed (payment_provider_error)',
-      503: 'Billing is not configured (billing_unavailable)',
+      503: 'Billing is not set up on this server (billing_not_configured)',
     },
   },
   'POST /api/admin/users/:id/credits': {
