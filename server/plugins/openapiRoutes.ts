@@ -351,6 +351,7 @@ const ROUTES: Record<string, RouteDoc> = {
     limited: true,
     errors: {
       ...INGESTION_REFUSALS,
+      400: 'occurredAt is older than the days uses are kept (occurred_at_too_old) or more than a day after the arrival (occurred_at_in_future)',
       402: "Neither this period's allowance nor pack credits can pay for the units: nothing was charged (quota_exhausted)",
       409: 'The requestId was recorded before for a different use (request_id_reused)',
     },
