@@ -132,7 +132,8 @@ export const updateSuccessQuerySchema = z.object({ client: z.enum(['web', 'ue'])
 
 /** The words of billing's own errors, shown by the screens as the server's message. */
 export const BILLING_MESSAGES = {
-  unavailable: 'Billing is not available right now. Please try again later.',
+  /** Billing is off on this server (no Stripe keys): not an outage, nothing to retry. */
+  notConfigured: 'Billing is not set up on this server',
   noSubscription: 'No subscription found',
   unknownPrice: 'This plan is no longer available. Please reload and choose again.',
   samePlan: 'You are already subscribed to this plan.',

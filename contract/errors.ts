@@ -20,4 +20,6 @@ export const ERROR_CODES = {
   roleForbidden: 'role_forbidden',
   /** 404: no such record (a user, a message, a product) or endpoint. */
   notFound: 'not_found',
+  /** 503: this server has no Stripe keys, so billing (plans, packs, invoices, refunds) is off. */
+  billingNotConfigured: 'billing_not_configured',
 } as const;

@@ -31,7 +31,10 @@ export const recordUsageSchema = z.object({
     .default(1),
   /** Whom the use is for: only the AI service's token names one (a license token is its own user). */
   userId: label('userId', 100).optional(),
-  /** When the use happened; a user's clock cannot place it after its arrival. Default: arrival. */
+  /**
+   * When the use happened. Default: arrival. Up to a day after the arrival counts as the arrival (another
+   * clock); later, or before the raw uses' retention window, is refused (metering rules `useTime`).
+   */
   occurredAt: z.iso.datetime({ offset: true, error: 'occurredAt must be an ISO 8601 date-time' }).optional(),
   /** An opaque id of the Unreal project. */
   projectId: label('projectId', 64).optional(),
@@ -152,6 +155,10 @@ export const USAGE_ERRORS = {
   quotaExhausted: 'quota_exhausted',
   requestIdReused: 'request_id_reused',
   insufficientCredits: 'insufficient_credits',
+  /** 400: `occurredAt` is before the window raw uses are kept in (USAGE_RETENTION_DAYS). */
+  occurredAtTooOld: 'occurred_at_too_old',
+  /** 400: `occurredAt` is more than a day after the request arrived. */
+  occurredAtInFuture: 'occurred_at_in_future',
 } as const;
 
 /** `POST /api/admin/users/{id}/credit-packs/{purchaseId}/refund`: the payment refunded and the pack's unspent credits taken back. */

@@ -161,7 +161,6 @@ export async function buildApp(deps: AppDeps) {
     if (status < 500) {
       const known: Record<string, [string, string]> = {
         FST_ERR_CTP_INVALID_JSON_BODY: ['invalid_json', 'The request body is not valid JSON'],
-        FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_json', 'The request body is empty'],
         FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The request body is too large'],
         FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'Send the request body as application/json'],
       };

@@ -30,11 +30,20 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-/** Replaces the JSON body parser with Fastify's own behind the depth bound. */
+/**
+ * Replaces the JSON body parser with Fastify's own behind the depth bound. An empty body is no body
+ * (issue 36): HTTP clients send `Content-Type: application/json` on a DELETE or a bare POST too, and
+ * such a request answers as it would without the header; a route that takes a body then refuses
+ * the missing one with its validation error (400 `invalid_request`), as it always did without it.
+ */
 export function useBoundedJsonBodies(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if ((body as string).length === 0) {
+      done(null, undefined);
+      return;
+    }
     if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) {
       done(new AppError(400, 'too_deeply_nested', `The request body is nested more than ${MAX_JSON_DEPTH} levels deep`), undefined);
       return;

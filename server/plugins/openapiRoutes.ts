@@ -86,7 +86,7 @@ const BILLING_WRITE: RouteDoc = {
   tag: BILLING,
   security: SESSION,
   limited: true,
-  errors: { 503: 'Billing is not configured (billing_unavailable)' },
+  errors: { 503: 'Billing is not set up on this server (billing_not_configured)' },
 };
 
 /** A suspended account's sign-in, license token, or (named by the AI service) user (decision 029). */
@@ -177,7 +177,10 @@ const ROUTES: Record<string, RouteDoc> = {
     tag: ACCOUNT,
     security: SESSION,
     limited: true,
-    errors: { 502: 'Stripe could not be read (payment_provider_error)', 503: 'Billing is not configured (billing_unavailable)' },
+    errors: {
+      502: 'Stripe could not be read (payment_provider_error)',
+      503: 'Billing is not set up on this server (billing_not_configured)',
+    },
   },
   'GET /api/account/export': {
     tag: ACCOUNT,
@@ -264,7 +267,7 @@ const ROUTES: Record<string, RouteDoc> = {
     security: [{ stripeSignature: [] }],
     errors: {
       400: 'The signature is missing or wrong (invalid_signature), or the signed body is no event (invalid_event)',
-      503: 'Billing is not configured (billing_unavailable)',
+      503: 'Billing is not set up on this server (billing_not_configured)',
     },
   },
 
@@ -348,6 +351,7 @@ const ROUTES: Record<string, RouteDoc> = {
     limited: true,
     errors: {
       ...INGESTION_REFUSALS,
+      400: 'occurredAt is older than the days uses are kept (occurred_at_too_old) or more than a day after the arrival (occurred_at_in_future)',
       402: "Neither this period's allowance nor pack credits can pay for the units: nothing was charged (quota_exhausted)",
       409: 'The requestId was recorded before for a different use (request_id_reused)',
     },
@@ -400,7 +404,7 @@ const ROUTES: Record<string, RouteDoc> = {
       404: 'No such user, or no such pack purchase of theirs (not_found)',
       409: 'The pack was refunded already (already_refunded), or Stripe holds no payment for it (not_refundable)',
       502: 'Stripe refused the refund (refund_refused) or failed (payment_provider_error)',
-      503: 'Billing is not configured (billing_unavailable)',
+      503: 'Billing is not set up on this server (billing_not_configured)',
     },
   },
   'POST /api/admin/users/:id/credits': {

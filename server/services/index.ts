@@ -118,6 +118,7 @@ export function createServices(deps: ServiceDeps) {
   const metering = createMeteringService({
     db: deps.db,
     freeQueriesPerMonth: deps.config.usage.freeQueriesPerMonth,
+    retentionDays: deps.config.usage.retentionDays,
     mailer,
     publicUrl: deps.config.publicUrl,
     onMailError: deps.onMailError,

@@ -81,15 +81,12 @@ describe('Invoices panel (issue 27)', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
-  it('says when billing is off', async () => {
+  it('says when billing is not set up on this server', async () => {
     await openPanel(() =>
-      json(
-        { error: 'billing_unavailable', message: 'Billing is not available right now. Please try again later.' },
-        503,
-        'Service Unavailable',
-      ),
+      json({ error: 'billing_not_configured', message: 'Billing is not set up on this server' }, 503, 'Service Unavailable'),
     );
-    expect(await screen.findByText('Billing is not available right now. Please try again later.')).toBeInTheDocument();
+    expect(await screen.findByText('Billing is not set up on this server')).toBeInTheDocument();
+    expect(screen.queryByText('Unable to load your invoices')).not.toBeInTheDocument();
   });
 
   it('says so when Stripe cannot be read', async () => {

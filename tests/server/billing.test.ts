@@ -380,7 +380,7 @@ describe.each(databases)('billing on $label', (database) => {
 });
 
 describe.each(databases)('billing switched off on $label', (database) => {
-  it('offers no products and answers every billing write with 503 billing_unavailable', async () => {
+  it('offers no products and answers every billing write with 503 billing_not_configured', async () => {
     const opened = await database.open();
     const app = await buildExtraApp(opened.db);
     try {
@@ -395,7 +395,7 @@ describe.each(databases)('billing switched off on $label', (database) => {
       ]) {
         const response = await client.post(url, { priceId: 'price_1', productId: 'prod_1', subscriptionId: 'sub_1' });
         expect(response.statusCode, url).toBe(503);
-        expect(errorBody(response)).toEqual({ error: 'billing_unavailable', message: BILLING_MESSAGES.unavailable });
+        expect(errorBody(response)).toEqual({ error: 'billing_not_configured', message: 'Billing is not set up on this server' });
       }
       expect((await client.get('/api/stripe/user-subscriptions')).statusCode).toBe(404);
       expect((await client.post('/api/stripe/verify-subscription')).json()).toEqual({ ok: true, hasSubscription: false });
@@ -404,6 +404,7 @@ describe.each(databases)('billing switched off on $label', (database) => {
         headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=x' },
       });
       expect(webhook.statusCode).toBe(503);
+      expect(errorBody(webhook).error).toBe('billing_not_configured');
     } finally {
       await app.close();
       await opened.dispose();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { signedInAdmin, signedInUser } from './adminFlow';
 import { PASSWORD, PUBLIC_URL, databases, errorBody, uniqueEmail, useTestServer } from './harness';
 
 /** Every failure is `{ error, message }` with a message a person can read. */
@@ -26,14 +27,78 @@ describe.each(databases)('request handling on $label', (database) => {
       expect(errorBody(response).error).toBe('invalid_json');
     });
 
-    it('refuses an empty JSON body with 400', async () => {
+    it('refuses an empty JSON body where a body is needed with the validation error of no body', async () => {
       const response = await server()
         .client()
         .post('/api/login', undefined, {
           payload: '',
           headers: { 'content-type': 'application/json' },
         });
-      expectClearError(response, 400, 'The request body is empty');
+      expectClearError(response, 400, 'The request body must be a JSON object');
+      expect(errorBody(response).error).toBe('invalid_request');
+      // A body of blanks is still not JSON.
+      const blanks = await server()
+        .client()
+        .post('/api/login', undefined, { payload: '  ', headers: { 'content-type': 'application/json' } });
+      expect(errorBody(blanks).error).toBe('invalid_json');
+    });
+
+    describe('a route that takes no body, sent Content-Type: application/json and an empty body (issue 36)', () => {
+      /** Empty body, JSON content type: what common HTTP clients send with a DELETE or a bare POST. */
+      const EMPTY_JSON = { payload: '', headers: { 'content-type': 'application/json' } };
+
+      it('ends another session (DELETE /api/account/sessions/{id})', async () => {
+        const email = uniqueEmail('empty-json');
+        const browser = server().client();
+        await browser.register(email);
+        const other = server().client();
+        expect((await other.login(email)).statusCode).toBe(200);
+        const { sessions } = (await browser.get('/api/account/sessions')).json<{ sessions: { id: string; current: boolean }[] }>();
+        const otherId = sessions.find((s) => !s.current)?.id;
+        expect(otherId).toBeDefined();
+        const response = await browser.request('DELETE', `/api/account/sessions/${otherId}`, EMPTY_JSON);
+        expect(response.statusCode).toBe(200);
+        expect(response.json()).toEqual({ ok: true, signedOut: false });
+        expect((await other.get('/api/user')).statusCode).toBe(401);
+      });
+
+      it('signs out (POST /api/logout) and reads as before (GET /api/user)', async () => {
+        const browser = server().client();
+        await browser.register(uniqueEmail('empty-json'));
+        expect((await browser.request('GET', '/api/user', EMPTY_JSON)).statusCode).toBe(200);
+        const response = await browser.request('POST', '/api/logout', EMPTY_JSON);
+        expect(response.statusCode).toBe(200);
+        expect((await browser.get('/api/user')).statusCode).toBe(401);
+      });
+
+      it('reinstates a suspended user (POST /api/admin/users/{id}/reinstate)', async () => {
+        const admin = await signedInAdmin(server());
+        const user = await signedInUser(server(), 'empty-json');
+        const suspend = await admin.client.post(`/api/admin/users/${user.id}/suspend`, { reason: 'Shared the license token' });
+        expect(suspend.statusCode).toBe(200);
+        const response = await admin.client.request('POST', `/api/admin/users/${user.id}/reinstate`, EMPTY_JSON);
+        expect(response.statusCode).toBe(200);
+        expect(response.json<{ status: string }>().status).toBe('Active');
+        // Again, now as without the header: the same refusal either way.
+        const withHeader = await admin.client.request('POST', `/api/admin/users/${user.id}/reinstate`, EMPTY_JSON);
+        const without = await admin.client.request('POST', `/api/admin/users/${user.id}/reinstate`);
+        expect(withHeader.statusCode).toBe(409);
+        expect([withHeader.statusCode, withHeader.json()]).toEqual([without.statusCode, without.json()]);
+      });
+
+      it('still refuses it from another site: the Origin rule never depended on the body', async () => {
+        const browser = server().client();
+        await browser.register(uniqueEmail('empty-json'));
+        const response = await browser.request('POST', '/api/logout', {
+          ...EMPTY_JSON,
+          headers: { ...EMPTY_JSON.headers, origin: 'https://evil.example' },
+        });
+        expectClearError(response, 403, 'Cross-site requests are not allowed');
+        // What a page may send without a preflight is still no JSON, even empty.
+        const asText = await browser.request('POST', '/api/logout', { payload: '', headers: { 'content-type': 'text/plain' } });
+        expectClearError(asText, 415, 'Send the request body as application/json');
+        expect((await browser.get('/api/user')).statusCode).toBe(200);
+      });
     });
 
     it('names the missing field', async () => {

@@ -149,6 +149,45 @@ describe.each(databases)('usage metering on $label', (database) => {
     expect(Number(balance.credits)).toBe(0);
   });
 
+  it('refuses an occurredAt older than the days uses are kept, or more than a day ahead, and charges nothing (issue 36)', async () => {
+    const user = await licensed();
+    await grantPack(server().db, user.id, 5);
+    const DAY = 86_400_000;
+    const days = server().config.usage.retentionDays;
+    const tooOld = await use(service(), { userId: user.id, occurredAt: '1970-01-01T00:00:00Z' });
+    expect(tooOld.statusCode).toBe(400);
+    expect(errorBody(tooOld)).toEqual({ error: 'occurred_at_too_old', message: `occurredAt is older than the ${days} days uses are kept` });
+    const justTooOld = await use(user.plugin, { occurredAt: new Date(Date.now() - (days + 1) * DAY).toISOString() });
+    expect(errorBody(justTooOld).error).toBe('occurred_at_too_old');
+    const ahead = await use(service(), { userId: user.id, occurredAt: new Date(Date.now() + 2 * DAY).toISOString() });
+    expect(ahead.statusCode).toBe(400);
+    expect(errorBody(ahead)).toEqual({
+      error: 'occurred_at_in_future',
+      message: 'occurredAt is more than a day after the request arrived',
+    });
+
+    // Nothing was charged, and nothing reached the charts or the raw uses.
+    const remaining = (await user.plugin.get('/api/usage/remaining')).json<UsageRemaining>();
+    expect(remaining.credits).toBe(5);
+    const daily = await server().db.selectFrom('usage_daily').select('day').where('user_id', '=', user.id).execute();
+    expect(daily).toEqual([]);
+
+    // Within the window, and a few minutes ahead (another clock), both are recorded: the latter at its arrival.
+    const old = new Date(Date.now() - (days - 1) * DAY).toISOString();
+    expect((await use(service(), { userId: user.id, occurredAt: old })).statusCode).toBe(201);
+    const before = Date.now();
+    expect((await use(user.plugin, { occurredAt: new Date(Date.now() + 5 * 60_000).toISOString() })).statusCode).toBe(201);
+    const times = await server()
+      .db.selectFrom('usage_events')
+      .select('occurred_at')
+      .where('user_id', '=', user.id)
+      .orderBy('occurred_at')
+      .execute();
+    expect(times.map((t) => Number(t.occurred_at))).toEqual([Date.parse(old), expect.any(Number)]);
+    expect(Number(times[1]!.occurred_at)).toBeGreaterThanOrEqual(before);
+    expect(Number(times[1]!.occurred_at)).toBeLessThanOrEqual(Date.now());
+  });
+
   it('validates the body, and keeps a license token to its own user', async () => {
     const user = await licensed();
     const other = await licensed();

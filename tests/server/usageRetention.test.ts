@@ -178,6 +178,7 @@ describe.each(databases)('usage retention on $label', (database) => {
       createMeteringService({
         db,
         freeQueriesPerMonth: 0,
+        retentionDays: RETENTION_DAYS,
         mailer: { send: async () => undefined },
         publicUrl: 'http://sage.test',
         onMailError: () => undefined,

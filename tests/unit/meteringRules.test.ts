@@ -9,6 +9,7 @@ import {
   noticesDue,
   periodAllowance,
   spend,
+  useTime,
   utcMonth,
   type NoticeState,
   type PlanSubscription,
@@ -158,4 +159,20 @@ describe('what is left of an allowance', () => {
   ])('allowance %s, used %s: %s', (allowance, used, left) => {
     expect(allowanceLeft(allowance, used)).toBe(left);
   });
+});
+
+describe('when a use happened (its occurredAt, issue 36)', () => {
+  const DAY = 86_400_000;
+  const arrival = Date.UTC(2026, 10, 27, 12);
+  it.each([
+    ['none: the arrival', undefined, { at: arrival }],
+    ['a minute before', arrival - 60_000, { at: arrival - 60_000 }],
+    ['exactly the window (400 days) before', arrival - 400 * DAY, { at: arrival - 400 * DAY }],
+    ['a millisecond older than the window', arrival - 400 * DAY - 1, { refused: 'too_old' }],
+    ['1970', 0, { refused: 'too_old' }],
+    ['an hour after (another clock): the arrival', arrival + 3_600_000, { at: arrival }],
+    ['exactly a day after: the arrival', arrival + DAY, { at: arrival }],
+    ['a millisecond more than a day after', arrival + DAY + 1, { refused: 'in_future' }],
+    ['year 9999', Date.UTC(9999, 0, 1), { refused: 'in_future' }],
+  ])('%s', (_name, occurredAt, expected) => expect(useTime(occurredAt, arrival, 400)).toEqual(expected));
 });

@@ -1,8 +1,7 @@
 import { INVOICE_LIST_LIMIT, type AccountInvoices } from '../../../contract/accountInvoices';
-import { BILLING_MESSAGES } from '../../../contract/billing';
 import type { Db } from '../../db';
-import { AppError } from '../../errors';
 import { createBillingMirror } from '../billing/mirror';
+import { billingNotConfigured } from '../billing/notConfigured';
 import type { StripeGateway } from '../billing/stripeGateway';
 
 /**
@@ -14,7 +13,7 @@ export function createAccountInvoiceService(deps: { db: Db; gateway: StripeGatew
   return {
     /** Newest first; none for a user who never reached checkout; 503 while billing is off. */
     async list(userId: string): Promise<AccountInvoices> {
-      if (!deps.gateway) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
+      if (!deps.gateway) throw billingNotConfigured();
       const customer = await mirror.customerOf(userId);
       if (!customer) return { invoices: [], hasMore: false };
       const { invoices, hasMore } = await deps.gateway.listInvoices(customer.customer_id, INVOICE_LIST_LIMIT);

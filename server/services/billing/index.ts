@@ -13,6 +13,7 @@ import { AppError, badRequest, conflict } from '../../errors';
 import type { WebhookOutcome } from '../metrics';
 import { createCustomerEmails } from './customerEmail';
 import { createBillingMirror, writeToMirror, type MirrorWrite } from './mirror';
+import { billingNotConfigured } from './notConfigured';
 import { InvalidEventError, type CheckoutSessionParams, type EventSubject, type StripeGateway } from './stripeGateway';
 
 /** Where Stripe sends the browser back when the caller names no address (the plugin's checkout). */
@@ -33,7 +34,6 @@ export interface BillingDeps {
   onWebhook?: (type: string, outcome: WebhookOutcome) => void;
 }
 
-const unavailable = () => new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
 const notFound = (message: string) => new AppError(404, 'no_subscription', message);
 
 /** Subscriptions, checkout, the customer portal and credit packs, over Stripe and its local mirror. */
@@ -49,7 +49,7 @@ export function createBillingService(deps: BillingDeps) {
   const write = (...writes: (MirrorWrite | undefined)[]) => writeToMirror(deps.db, writes);
 
   function requireGateway(): StripeGateway {
-    if (!gateway) throw unavailable();
+    if (!gateway) throw billingNotConfigured();
     return gateway;
   }
 

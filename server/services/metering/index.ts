@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   USAGE_CSV_COLUMNS,
+  USAGE_ERRORS,
   type RecordUsage,
   type UsageHistory,
   type UsageRecorded,
@@ -9,11 +10,11 @@ import {
   type UsageSummary,
 } from '../../../contract/usage';
 import type { Db } from '../../db';
-import { AppError, conflict } from '../../errors';
+import { AppError, badRequest, conflict } from '../../errors';
 import { toCsvRow } from '../csv';
 import type { Mailer } from '../mailer';
 import { usageNoticeMail } from './notices';
-import { charge, noticesDue, spend, type UsageNotice } from './rules';
+import { charge, noticesDue, spend, useTime, type UsageNotice } from './rules';
 import { createRecordingStatements } from './recording';
 import { planOf, remainingOf, standingOf } from './standing';
 
@@ -30,6 +31,8 @@ export interface MeteringDeps {
   db: Db;
   /** FREE_QUERIES_PER_MONTH: what a user without a plan may use per UTC month. */
   freeQueriesPerMonth: number;
+  /** USAGE_RETENTION_DAYS: how long raw uses are kept, and so how old a use's `occurredAt` may be. */
+  retentionDays: number;
   mailer: Mailer;
   publicUrl: string;
   onMailError: (err: unknown) => void;
@@ -43,6 +46,16 @@ function fingerprintOf(input: RecordUsage): string {
 }
 
 const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
+
+/** When the use happened (rules `useTime`), or its 400. */
+function occurredAtOf(input: RecordUsage, arrival: number, retentionDays: number): number {
+  const time = useTime(input.occurredAt === undefined ? undefined : Date.parse(input.occurredAt), arrival, retentionDays);
+  if ('at' in time) return time.at;
+  if (time.refused === 'too_old') {
+    throw badRequest(USAGE_ERRORS.occurredAtTooOld, `occurredAt is older than the ${retentionDays} days uses are kept`);
+  }
+  throw badRequest(USAGE_ERRORS.occurredAtInFuture, 'occurredAt is more than a day after the request arrived');
+}
 const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /** Adds `amount` per key and answers the keys with the most units first. */
@@ -96,6 +109,8 @@ export function createMeteringService(deps: MeteringDeps) {
             throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
           return { answer: JSON.parse(seen.answer) as UsageRecorded, notices: [] };
         }
+        // After the replay above: a retry of a use already recorded gets its first answer, always.
+        const occurredAt = occurredAtOf(input, now, deps.retentionDays);
 
         const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
         const paid = charge(input.units, { allowanceLeft: before.allowance, credits });
@@ -119,7 +134,6 @@ export function createMeteringService(deps: MeteringDeps) {
           charged: paid,
           remaining: { ...before, allowance: after.allowanceLeft, credits: after.credits },
         };
-        const occurredAt = Math.min(input.occurredAt ? Date.parse(input.occurredAt) : now, now);
         await statements.write(trx, {
           id: randomUUID(),
           ledgerId: randomUUID(),

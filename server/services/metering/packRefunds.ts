@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { CREDIT_PACK_REFUND_ERRORS, type CreditPackPurchase, type CreditPackRefunded } from '../../../contract/usage';
 import type { Db } from '../../db';
 import type { CreditLedgerTable } from '../../db/schema';
-import { AppError, conflict, notFound } from '../../errors';
+import { conflict, notFound } from '../../errors';
 import type { Actor, AuditService } from '../audit';
+import { billingNotConfigured } from '../billing/notConfigured';
 import type { StripeGateway } from '../billing/stripeGateway';
 import { creditsOf, lockAccount } from './standing';
 
@@ -87,8 +88,7 @@ export function createPackRefundService(deps: { db: Db; audit: AuditService; gat
       if (!purchase) throw notFound(PURCHASE_NOT_FOUND);
       // Refused before Stripe is asked: a refund already done is not sent again.
       if (await reversalOf(db, purchase.id)) throw alreadyRefunded();
-      if (!deps.gateway)
-        throw new AppError(503, 'billing_unavailable', 'Stripe is not configured on this server: a pack cannot be refunded');
+      if (!deps.gateway) throw billingNotConfigured();
 
       const payment = await deps.gateway.refundCheckoutPayment(
         purchase.source.slice(PACK_SOURCE.length),

@@ -119,3 +119,25 @@ export function noticesDue(state: NoticeState): UsageNotice[] {
   if (state.creditsBefore > 0 && state.creditsAfter <= 0) due.push('credits_exhausted');
   return due;
 }
+
+const DAY_MS = 86_400_000;
+
+/** How far after its arrival a use may say it happened and still count as arriving then: clocks differ. */
+export const FUTURE_LEEWAY_MS = DAY_MS;
+
+/** When a use happened, for the charts, or why its `occurredAt` is refused (issue 36). */
+export type UseTime = { at: number } | { refused: 'too_old' | 'in_future' };
+
+/**
+ * Places a use in time: its `occurredAt` (ms), or its arrival without one. A time up to a day after
+ * the arrival is the arrival (another clock); later is a caller's mistake. A time before the raw
+ * uses' retention window (`retentionDays` before the arrival) is refused too: such a use would land
+ * on daily charts that are kept for good (1970 on the console's Home) while its own row would
+ * describe a day long pruned.
+ */
+export function useTime(occurredAt: number | undefined, arrival: number, retentionDays: number): UseTime {
+  if (occurredAt === undefined) return { at: arrival };
+  if (occurredAt < arrival - retentionDays * DAY_MS) return { refused: 'too_old' };
+  if (occurredAt > arrival + FUTURE_LEEWAY_MS) return { refused: 'in_future' };
+  return { at: Math.min(occurredAt, arrival) };
+}

@@ -16,6 +16,7 @@ import type { User } from '../../../services/users';
 import { AppError } from '../../../errors';
 import { BILLING_RATE_LIMITS } from '../../../services/rateLimiter';
 import { enforceLimits } from '../../../http/rateLimit';
+import { billingNotConfigured } from '../../../services/billing/notConfigured';
 import { sessionUser } from '../../../http/sessionCookie';
 import type { App, RouteContext } from '../../../http/types';
 
@@ -32,7 +33,7 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
 
   /** A signed-in user's billing write (the default deny let them in), counted per user. */
   async function writer(user: User): Promise<User> {
-    if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
+    if (!billing.enabled) throw billingNotConfigured();
     await enforceLimits(services, TOO_MANY, [[`billing:user:${user.id}`, BILLING_RATE_LIMITS.writesPerUser]]);
     return user;
   }
@@ -125,7 +126,7 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
         if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
           throw new AppError(400, 'invalid_signature', 'The webhook signature is not valid');
         }
-        if (!billing.enabled) throw new AppError(503, 'billing_unavailable', BILLING_MESSAGES.unavailable);
+        if (!billing.enabled) throw billingNotConfigured();
         const { duplicate } = await billing.handleWebhook(request.body, signature);
         return { received: true as const, duplicate };
       },

@@ -16,6 +16,7 @@ import {
 } from '@mui/material';
 import type { ReactNode } from 'react';
 import { BILLING_MESSAGES } from '../../../../contract/billing';
+import { ERROR_CODES } from '../../../../contract/errors';
 import type { Invoice } from '../../../../contract/accountInvoices';
 import { useAccountInvoices } from '../../../api/accountInvoices';
 import { HttpError } from '../../../api/client';
@@ -88,9 +89,11 @@ function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
   );
 }
 
-/** What a failed read says: billing switched off has its own words (§8), anything else one line. */
+/** What a failed read says: billing not set up on this server has its own words (§8), anything else one line. */
 const failure = (error: Error) =>
-  error instanceof HttpError && error.code === 'billing_unavailable' ? BILLING_MESSAGES.unavailable : 'Unable to load your invoices';
+  error instanceof HttpError && error.code === ERROR_CODES.billingNotConfigured
+    ? BILLING_MESSAGES.notConfigured
+    : 'Unable to load your invoices';
 
 /**
  * The Account section's Invoices panel (issue 27): the customer's Stripe invoices, newest first,
