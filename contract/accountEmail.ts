@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from './auth';
 import { linkEmailSchema } from './epic';
+import { ACCOUNT_SUSPENDED } from './suspension';
 import { singleLine } from './text';
 import { ACCOUNT_EXISTS_MESSAGE } from './user';
 import { EMAIL_CHANGE_PARAM } from './emailChangeParam';
@@ -85,6 +86,8 @@ export const EMAIL_CHANGE_OUTCOMES = {
   invalid_token: { success: false, message: 'This e-mail change link is invalid or has already been used.' },
   expired_token: { success: false, message: 'This e-mail change link has expired. Please ask for a new one.' },
   email_taken: { success: false, message: `${ACCOUNT_EXISTS_MESSAGE} Your e-mail address was not changed.` },
+  /** The account was suspended since the link was sent (issue 36): nothing changes. */
+  account_suspended: { success: false, message: ACCOUNT_SUSPENDED.message },
   rate_limited: { success: false, message: 'Too many attempts. Please try again later.' },
   failed: { success: false, message: 'The link could not be checked right now. Please open it again in a moment.' },
 } as const;

@@ -47,9 +47,18 @@ export const passwordChangeRequestSchema = z
         z.maxLength(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
       ),
     newPassword: resetPasswordRequestSchema.shape.newPassword,
+    /**
+     * Also replace the license token, so every plugin install must sign in again (issue 36). Absent
+     * means yes: the form's box starts checked, as a password changed for fear of a thief should be.
+     */
+    signOutPlugin: z.optional(z.boolean()),
   })
   .check(newPasswordDiffers);
 export type PasswordChangeRequest = z.input<typeof passwordChangeRequestSchema>;
+
+/** The password form's box, and what it means when the body leaves it out. */
+export const SIGN_OUT_PLUGIN_LABEL = 'Also sign the Sage plugin out (it will ask you to sign in again)';
+export const SIGN_OUT_PLUGIN_DEFAULT = true;
 
 /** `GET /api/account/password`: whether the account signs in with a password at all. */
 export const passwordStatusSchema = z.object({ hasPassword: z.boolean() });

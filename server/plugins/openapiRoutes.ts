@@ -129,7 +129,12 @@ const ROUTES: Record<string, RouteDoc> = {
       "The navigation bar's Logout link: from our own origin (Sec-Fetch-Site: same-origin) ends the session and goes to /; any other request ends nothing and goes to /logout, whose button signs out with POST /api/logout",
   },
   'POST /api/forgot-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
-  'POST /api/reset-password': { tag: ACCOUNT, security: PUBLIC, limited: true },
+  'POST /api/reset-password': {
+    tag: ACCOUNT,
+    security: PUBLIC,
+    limited: true,
+    errors: { 403: SUSPENDED },
+  },
   'GET /api/account/sessions': { tag: ACCOUNT, security: SESSION },
   'DELETE /api/account/sessions/:id': {
     tag: ACCOUNT,

@@ -2,16 +2,14 @@ import type { AccountDetails, AdminSubscription, AdminUser } from '../../contrac
 import { isSuspended } from '../../contract/suspension';
 import type { Db } from '../db';
 import type { BillingSubscriptionsTable } from '../db/schema';
-import { AppError } from '../errors';
 import { findUser, toAdminUser } from './adminUsers';
 import type { Actor, AuditService } from './audit';
 import type { SessionService } from './sessions';
-import { hashToken, newToken } from './tokens';
+import { replaceLicenseToken } from './licenseTokens';
+import { voidPendingCredentials } from './pendingCredentials';
 
 /** Subscriptions the account view lists, newest first. */
 const SUBSCRIPTIONS_SHOWN = 20;
-/** A concurrent reissue changed the token under us this many times: give up rather than loop. */
-const REISSUE_ATTEMPTS = 3;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 /** Stripe's times are unix seconds. */
@@ -70,26 +68,10 @@ export function createAccountControlService(deps: AccountControlDeps) {
      */
     async reissueLicense(actor: Actor, userId: string): Promise<AdminUser> {
       return db.transaction().execute(async (trx) => {
-        for (let attempt = 0; attempt < REISSUE_ATTEMPTS; attempt++) {
-          const before = await find(userId, trx);
-          const now = Date.now();
-          // Only if the token is still the one read: a concurrent reissue makes this update nothing.
-          const updated = await trx
-            .updateTable('users')
-            .set({ license_token: newToken(), updated_at: now })
-            .where('id', '=', userId)
-            .where('license_token', '=', before.license_token)
-            .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) !== 1) continue;
-          await trx
-            .insertInto('revoked_license_tokens')
-            .values({ token_hash: hashToken(before.license_token), user_id: userId, revoked_at: now })
-            .onConflict((oc) => oc.column('token_hash').doNothing())
-            .execute();
-          await audit.record(actor, { action: 'license.reissue', targetType: 'user', targetId: userId }, trx);
-          return toAdminUser(await find(userId, trx));
-        }
-        throw new AppError(409, 'conflict', 'The license was being reissued at the same time. Please try again.');
+        await find(userId, trx);
+        await replaceLicenseToken(trx, userId);
+        await audit.record(actor, { action: 'license.reissue', targetType: 'user', targetId: userId }, trx);
+        return toAdminUser(await find(userId, trx));
       });
     },
 
@@ -98,6 +80,7 @@ export function createAccountControlService(deps: AccountControlDeps) {
       return db.transaction().execute(async (trx) => {
         await find(userId, trx);
         const ended = await sessions.endAllForUser(userId, trx);
+        await voidPendingCredentials(trx, userId);
         await audit.record(actor, { action: 'user.sessions.revoke', targetType: 'user', targetId: userId, after: { ended } }, trx);
         return { ended };
       });

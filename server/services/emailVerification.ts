@@ -7,6 +7,7 @@ import {
   type SendVerificationResponse,
   type VerificationStatus,
 } from '../../contract/emailVerification';
+import { ACCOUNT_SUSPENDED, isSuspended } from '../../contract/suspension';
 import type { Db } from '../db';
 import { AppError, forbidden, RateLimitedError } from '../errors';
 import type { EpicSignInService } from './epicSignIn';
@@ -160,12 +161,18 @@ export function createEmailVerificationService(deps: {
             .executeTakeFirst();
           // Opened twice at once: one of the two is the link's single use.
           if (Number(claimed.numUpdatedRows) !== 1) return { success: false, message: INVALID_LINK };
-          await users.createEpicUser({ email: row.email, epicAccountId: row.epic_account_id, displayName: row.epic_display_name }, trx);
+          const user = await users.createEpicUser(
+            { email: row.email, epicAccountId: row.epic_account_id, displayName: row.epic_display_name },
+            trx,
+          );
+          // The Epic account's user is suspended (issue 36): refused, and nobody is signed in by it.
+          if (isSuspended(user.status)) throw forbidden(ACCOUNT_SUSPENDED.error, ACCOUNT_SUSPENDED.message);
           return { success: true, message: VERIFY_LINK_MESSAGES.verified };
         });
       } catch (err) {
-        // Refused (the link stays unused): the address or the Epic account is another account's.
+        // Refused (the link stays unused): the account is suspended, or the address or the Epic account is another's.
         if (!(err instanceof AppError)) throw err;
+        if (err.code === ACCOUNT_SUSPENDED.error) return { success: false, message: ACCOUNT_SUSPENDED.message };
         const taken = err.code === 'epic_account_linked' ? VERIFY_LINK_MESSAGES.epicAccountLinked : VERIFY_LINK_MESSAGES.emailTaken;
         return { success: false, message: taken };
       }

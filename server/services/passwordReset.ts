@@ -1,6 +1,9 @@
+import { ACCOUNT_SUSPENDED, isSuspended } from '../../contract/suspension';
 import type { Db } from '../db';
-import { badRequest } from '../errors';
+import { badRequest, forbidden } from '../errors';
+import { replaceLicenseToken } from './licenseTokens';
 import { escapeHtml, type Mailer } from './mailer';
+import { voidPendingCredentials } from './pendingCredentials';
 import type { SessionService } from './sessions';
 import { hashToken, newToken } from './tokens';
 import type { UserService } from './users';
@@ -9,6 +12,8 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 const INVALID_LINK = 'This password reset link is invalid or has already been used.';
 const EXPIRED_LINK = 'This password reset link has expired. Please request a new one.';
+/** A reset ends every sign-in, the plugin's too: the mail says so before the owner opens the link. */
+export const RESET_SIGNS_PLUGIN_OUT = 'Resetting your password also signs the Sage plugin out: sign in again from the plugin afterwards.';
 
 export function passwordResetMail(link: string) {
   return {
@@ -16,10 +21,12 @@ export function passwordResetMail(link: string) {
     text:
       `Someone asked to reset the password of your Sage account.\n\n` +
       `To choose a new password, open this link within one hour:\n${link}\n\n` +
+      `${RESET_SIGNS_PLUGIN_OUT}\n\n` +
       `If it was not you, ignore this mail: your password stays as it is.\n`,
     html:
       `<p>Someone asked to reset the password of your Sage account.</p>` +
       `<p><a href="${escapeHtml(link)}">Choose a new password</a> (the link works for one hour).</p>` +
+      `<p>${RESET_SIGNS_PLUGIN_OUT}</p>` +
       `<p>If it was not you, ignore this mail: your password stays as it is.</p>`,
   };
 }
@@ -36,10 +43,11 @@ export function createPasswordResetService(deps: {
   const { db, users, sessions, mailer, publicUrl } = deps;
   const inFlight = new Set<Promise<void>>();
 
-  /** Sends a reset link when the e-mail has an account; nothing otherwise. */
+  /** Sends a reset link when the e-mail has an account that is not suspended; nothing otherwise. */
   async function sendLinkIfAccount(email: string): Promise<void> {
     const user = await users.findByEmail(email);
-    if (!user?.email) return;
+    // A suspended account gets no link (issue 36): its owner is told to write to support instead.
+    if (!user?.email || isSuspended(user.status)) return;
     const token = newToken();
     const now = Date.now();
     await db
@@ -69,8 +77,9 @@ export function createPasswordResetService(deps: {
     },
 
     /**
-     * Sets the new password once per token and ends every session of the user: the token's use, the
-     * password, the ended sessions and the user's other links are one transaction.
+     * Sets the new password once per token, ends every session of the user, voids every other pending
+     * link and code, and replaces the license token (the plugin signs in again): one transaction
+     * (issue 36, decision 003). 403 for a suspended account, the link left as it was.
      */
     async reset(token: string, newPassword: string): Promise<void> {
       const tokenHash = hashToken(token);
@@ -89,9 +98,14 @@ export function createPasswordResetService(deps: {
           .where('used_at', 'is', null)
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('invalid_token', INVALID_LINK);
+        // Read after the claim, in its transaction: a suspension racing the link wins.
+        const owner = await trx.selectFrom('users').select('status').where('id', '=', row.user_id).executeTakeFirst();
+        if (!owner) throw badRequest('invalid_token', INVALID_LINK);
+        if (isSuspended(owner.status)) throw forbidden(ACCOUNT_SUSPENDED.error, ACCOUNT_SUSPENDED.message);
         await users.setPasswordHash(row.user_id, passwordHash, trx);
         await sessions.endAllForUser(row.user_id, trx);
-        await trx.deleteFrom('password_reset_tokens').where('user_id', '=', row.user_id).where('used_at', 'is', null).execute();
+        await voidPendingCredentials(trx, row.user_id);
+        await replaceLicenseToken(trx, row.user_id);
       });
     },
 

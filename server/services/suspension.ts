@@ -6,6 +6,7 @@ import { badRequest, conflict } from '../errors';
 import { findUser, toAdminUser } from './adminUsers';
 import type { Actor, AuditService } from './audit';
 import type { Mail, Mailer } from './mailer';
+import { voidPendingCredentials } from './pendingCredentials';
 import type { SessionService } from './sessions';
 
 export interface SuspensionDeps {
@@ -45,7 +46,7 @@ export function reinstatedMail(user: Pick<UsersTable, 'username'>, deps: Pick<Su
 
 /**
  * Suspending and reinstating an account (issue 28, decision 029). The status, the reason, the ended
- * sessions and the audit entry are one transaction; the mail follows it. Stripe is never called:
+ * sessions, the voided pending links and codes (issue 36) and the audit entry are one transaction; the mail follows it. Stripe is never called:
  * a suspension leaves the subscription as it is.
  */
 export function createSuspensionService(deps: SuspensionDeps) {
@@ -69,6 +70,7 @@ export function createSuspensionService(deps: SuspensionDeps) {
           .executeTakeFirst();
         if (Number(updated.numUpdatedRows) !== 1) throw conflict('already_suspended', SUSPENSION_MESSAGES.alreadySuspended);
         const ended = await sessions.endAllForUser(userId, trx);
+        await voidPendingCredentials(trx, userId);
         await audit.record(
           actor,
           {

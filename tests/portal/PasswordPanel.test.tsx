@@ -94,10 +94,24 @@ describe('Password panel (issue 27)', () => {
     answer.resolve(json({ ok: true, message: 'Your password was changed. You were signed out everywhere else.' }));
 
     await expectToast('Password changed', 'Your password was changed. You were signed out everywhere else.');
-    expect(bodyOf(posts(spy)[0]?.[1])).toEqual({ currentPassword: 'old-password', newPassword: 'a-new-password' });
+    expect(bodyOf(posts(spy)[0]?.[1])).toEqual({ currentPassword: 'old-password', newPassword: 'a-new-password', signOutPlugin: true });
     await waitFor(() => expect(current()).toHaveValue(''));
     expect(next()).toHaveValue('');
     expect(confirm()).toHaveValue('');
+  });
+
+  it('offers to sign the Sage plugin out too, checked to start with; unchecked, the body says so (issue 36)', async () => {
+    const spy = await openPanel({ 'POST /api/account/password': () => json({ ok: true, message: 'Your password was changed.' }) });
+    const box = screen.getByRole('checkbox', { name: 'Also sign the Sage plugin out (it will ask you to sign in again)' });
+    expect(box).toBeChecked();
+    const u = await fill('old-password', 'a-new-password');
+    await u.click(box);
+    expect(box).not.toBeChecked();
+    await u.click(screen.getByRole('button', { name: 'Change password' }));
+    await expectToast('Password changed', 'Your password was changed.');
+    expect(bodyOf(posts(spy)[0]?.[1])).toEqual({ currentPassword: 'old-password', newPassword: 'a-new-password', signOutPlugin: false });
+    // The form starts afresh: the box is checked again.
+    await waitFor(() => expect(box).toBeChecked());
   });
 
   it('says a wrong current password in the server’s words and puts the focus back on it', async () => {

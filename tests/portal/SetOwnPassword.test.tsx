@@ -43,7 +43,7 @@ describe('an account with a one-time password (issue 27)', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'General' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Set your own password' })).not.toBeInTheDocument();
     const post = spy.mock.calls.find(([, init]) => init?.method === 'POST');
-    expect(bodyOf(post?.[1])).toEqual({ currentPassword: 'one-time-secret', newPassword: 'a-password-of-my-own' });
+    expect(bodyOf(post?.[1])).toEqual({ currentPassword: 'one-time-secret', newPassword: 'a-password-of-my-own', signOutPlugin: true });
   }, 20_000);
 
   it('is stopped at the door of the console too: the console does not load', async () => {

@@ -106,7 +106,10 @@ describe.each(databases)('changing your own password on $label', (database) => {
     const { email, id, browser, others } = await userWithBrowsers(server(), 3);
     const response = await change(browser, PASSWORD);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ ok: true, message: 'Your password was changed. You were signed out everywhere else.' });
+    expect(response.json()).toEqual({
+      ok: true,
+      message: 'Your password was changed. You were signed out everywhere else. Sign the Sage plugin in again.',
+    });
 
     expect((await browser.get('/api/user')).statusCode).toBe(200);
     for (const other of others) expect((await other.get('/api/user')).statusCode).toBe(401);
@@ -127,7 +130,7 @@ describe.each(databases)('changing your own password on $label', (database) => {
       .execute();
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ actor_id: id, actor_email: email, target_type: 'user' });
-    expect(JSON.parse(entries[0]!.after_json ?? 'null')).toEqual({ otherSessionsEnded: 2 });
+    expect(JSON.parse(entries[0]!.after_json ?? 'null')).toEqual({ otherSessionsEnded: 2, signOutPlugin: true });
     expect(JSON.stringify(entries[0])).not.toContain(NEW_PASSWORD);
   });
 

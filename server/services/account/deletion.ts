@@ -14,6 +14,7 @@ import type { Actor, AuditService } from '../audit';
 import type { StripeGateway } from '../billing/stripeGateway';
 import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
+import { voidPendingCredentials } from '../pendingCredentials';
 import { staffRoleOfUser } from '../users';
 import { eraseIdentity, reauthenticationOf, reauthenticationRefusal, type ReauthenticatingUser } from './deletionRules';
 
@@ -162,6 +163,8 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
       await trx.deleteFrom('ai_threads').where('user_id', '=', userId).execute();
       await trx.deleteFrom('usage_events').where('user_id', '=', userId).execute();
       await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+      // Cascades miss another browser's link for the user's Epic account, which would recreate it.
+      await voidPendingCredentials(trx, userId);
       await trx.deleteFrom('users').where('id', '=', userId).execute();
       const actor = requester.by === 'staff' ? requester.actor : { id: userId, email: null };
       await audit.record(

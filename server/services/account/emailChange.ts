@@ -6,6 +6,7 @@ import {
   type EmailChangeOutcome,
   type EmailChangeRequested,
 } from '../../../contract/accountEmail';
+import { isSuspended } from '../../../contract/suspension';
 import type { Db } from '../../db';
 import { AppError, badRequest, conflict, forbidden } from '../../errors';
 import type { AuditService } from '../audit';
@@ -119,7 +120,9 @@ export function createEmailChangeService(deps: {
       const owner = await users.findByEmail(row.new_email, trx);
       // Thrown, not returned: the claim rolls back with it, and the link stays as it was.
       if (owner && owner.id !== row.user_id) throw conflict(EMAIL_CHANGE_ERRORS.emailTaken, EMAIL_CHANGE_MESSAGES.emailTaken);
-      const user = await trx.selectFrom('users').select(['email']).where('id', '=', row.user_id).executeTakeFirstOrThrow();
+      const user = await trx.selectFrom('users').select(['email', 'status']).where('id', '=', row.user_id).executeTakeFirstOrThrow();
+      // Suspended since the link was sent (issue 36): the link is spent, the address stays.
+      if (isSuspended(user.status)) return { kind: 'suspended' as const };
       await trx
         .updateTable('users')
         .set({ email: row.new_email, email_verified_at: now, updated_at: now })
@@ -220,6 +223,7 @@ export function createEmailChangeService(deps: {
         throw err;
       }
       if (applied.kind === 'used') return 'invalid_token';
+      if (applied.kind === 'suspended') return 'account_suspended';
       if (applied.tellStripe) deps.customerEmails.sendSoon(row.user_id);
       if (applied.oldEmail && applied.oldEmail !== row.new_email) {
         mailer.send({ to: applied.oldEmail, ...emailChangedMail(row.new_email, deps.supportEmail) }).catch(deps.onMailError);

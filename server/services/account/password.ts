@@ -1,10 +1,12 @@
-import { PASSWORD_CHANGE_ERRORS } from '../../../contract/accountPassword';
+import { PASSWORD_CHANGE_ERRORS, SIGN_OUT_PLUGIN_DEFAULT } from '../../../contract/accountPassword';
 import type { PasswordStatus } from '../../../contract/accountPassword';
 import type { Db } from '../../db';
 import { AppError, badRequest, conflict } from '../../errors';
 import type { AuditService } from '../audit';
+import { replaceLicenseToken } from '../licenseTokens';
 import { escapeHtml, type Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
+import { voidPendingCredentials } from '../pendingCredentials';
 import type { SessionService } from '../sessions';
 import type { User, UserService } from '../users';
 
@@ -46,10 +48,17 @@ export function createAccountPasswordService(deps: {
 
     /**
      * Changes the signed-in user's password, given the current one: the new hash, the end of every
-     * other session (the one of `keepSession`, the browser asking, stays) and the audit entry are one
-     * transaction; then a mail tells the owner. Answers how many other sessions ended.
+     * other session (the one of `keepSession`, the browser asking, stays), the voided pending links
+     * and codes, the new license token when `signOutPlugin` (the default) and the audit entry are one
+     * transaction (issue 36); then a mail tells the owner. Answers how many other sessions ended.
      */
-    async change(user: User, keepSession: string, currentPassword: string, newPassword: string): Promise<{ otherSessionsEnded: number }> {
+    async change(
+      user: User,
+      keepSession: string,
+      currentPassword: string,
+      newPassword: string,
+      signOutPlugin = SIGN_OUT_PLUGIN_DEFAULT,
+    ): Promise<{ otherSessionsEnded: number }> {
       const stored = user.password_hash;
       if (stored === null) throw conflict(PASSWORD_CHANGE_ERRORS.noPassword, NO_PASSWORD);
       if (!(await verifyPassword(currentPassword, stored))) throw badRequest(PASSWORD_CHANGE_ERRORS.wrongPassword, WRONG_PASSWORD);
@@ -58,9 +67,11 @@ export function createAccountPasswordService(deps: {
       const otherSessionsEnded = await db.transaction().execute(async (trx) => {
         if (!(await users.replacePasswordHash(user.id, stored, passwordHash, trx))) throw new AppError(409, 'conflict', CHANGED_MEANWHILE);
         const ended = await sessions.endOthers(user.id, keepSession, trx);
+        await voidPendingCredentials(trx, user.id);
+        if (signOutPlugin) await replaceLicenseToken(trx, user.id);
         await audit.record(
           { id: user.id, email: user.email },
-          { action: 'account.password.change', targetType: 'user', targetId: user.id, after: { otherSessionsEnded: ended } },
+          { action: 'account.password.change', targetType: 'user', targetId: user.id, after: { otherSessionsEnded: ended, signOutPlugin } },
           trx,
         );
         return ended;

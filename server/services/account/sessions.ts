@@ -2,6 +2,7 @@ import type { AccountSessions } from '../../../contract/accountSessions';
 import type { Db } from '../../db';
 import { notFound } from '../../errors';
 import type { Actor, AuditService } from '../audit';
+import { voidPendingCredentials } from '../pendingCredentials';
 import type { SessionService } from '../sessions';
 import type { PluginInstallService } from './pluginInstalls';
 import { describeUserAgent } from './sessionDevice';
@@ -51,10 +52,14 @@ export function createAccountSessionService(deps: {
       });
     },
 
-    /** "Sign out everywhere else": ends every session of the user but the one of `currentToken`; answers how many. */
+    /**
+     * "Sign out everywhere else": ends every session of the user but the one of `currentToken`, and
+     * voids every pending link and hand-off code (issue 36); answers how many sessions ended.
+     */
     async endOthers(user: Actor, currentToken: string): Promise<number> {
       return db.transaction().execute(async (trx) => {
         const ended = await sessions.endOthers(user.id, currentToken, trx);
+        await voidPendingCredentials(trx, user.id);
         await audit.record(user, { action: 'account.sessions.end_others', targetType: 'user', targetId: user.id, after: { ended } }, trx);
         return ended;
       });

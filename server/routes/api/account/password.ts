@@ -1,5 +1,5 @@
 import { okResponseSchema } from '../../../../contract/auth';
-import { passwordChangeRequestSchema, passwordStatusSchema } from '../../../../contract/accountPassword';
+import { passwordChangeRequestSchema, passwordStatusSchema, SIGN_OUT_PLUGIN_DEFAULT } from '../../../../contract/accountPassword';
 import { unauthorized } from '../../../errors';
 import { enforceLimits } from '../../../http/rateLimit';
 import { sessionToken } from '../../../http/sessionCookie';
@@ -28,9 +28,11 @@ export async function accountPasswordRoutes(app: App, { services }: RouteContext
       keep,
       request.body.currentPassword,
       request.body.newPassword,
+      request.body.signOutPlugin,
     );
     await services.rateLimiter.giveBack(key);
     const elsewhere = otherSessionsEnded > 0 ? ' You were signed out everywhere else.' : '';
-    return { ok: true as const, message: `Your password was changed.${elsewhere}` };
+    const plugin = (request.body.signOutPlugin ?? SIGN_OUT_PLUGIN_DEFAULT) ? ' Sign the Sage plugin in again.' : '';
+    return { ok: true as const, message: `Your password was changed.${elsewhere}${plugin}` };
   });
 }

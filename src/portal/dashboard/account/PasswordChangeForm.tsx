@@ -1,7 +1,7 @@
-import { Box, Button } from '@mui/material';
+import { Box, Button, Checkbox, FormControlLabel } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { PASSWORD_CHANGE_ERRORS } from '../../../../contract/accountPassword';
+import { PASSWORD_CHANGE_ERRORS, SIGN_OUT_PLUGIN_DEFAULT, SIGN_OUT_PLUGIN_LABEL } from '../../../../contract/accountPassword';
 import { changePassword } from '../../../api/accountPassword';
 import { HttpError } from '../../../api/client';
 import { useToast } from '../../../ui/toast';
@@ -13,7 +13,8 @@ export const PASSWORD_CHANGE_FAILED = 'Failed to change your password';
 
 /**
  * Current password, new password and its confirmation (issue 27): the Password panel's form, and
- * the one an account with a one-time password must fill in first. `onChanged` gets the server's
+ * the one an account with a one-time password must fill in first. A box, checked to start with,
+ * also signs the Sage plugin out (issue 36: a new license token). `onChanged` gets the server's
  * words once the new password holds.
  */
 export function PasswordChangeForm({ submitLabel, onChanged }: { submitLabel: string; onChanged: (message: string) => unknown }) {
@@ -21,6 +22,7 @@ export function PasswordChangeForm({ submitLabel, onChanged }: { submitLabel: st
     PASSWORD_CHANGE_FORM,
   );
   const [visible, setVisible] = useState(false);
+  const [signOutPlugin, setSignOutPlugin] = useState(SIGN_OUT_PLUGIN_DEFAULT);
   const toast = useToast();
   const showProblem = useProblemToast();
   const change = useMutation({
@@ -28,6 +30,7 @@ export function PasswordChangeForm({ submitLabel, onChanged }: { submitLabel: st
     onSuccess: async ({ message }) => {
       reset();
       setVisible(false);
+      setSignOutPlugin(SIGN_OUT_PLUGIN_DEFAULT);
       await onChanged(message);
     },
     onError: (error) => {
@@ -39,7 +42,7 @@ export function PasswordChangeForm({ submitLabel, onChanged }: { submitLabel: st
   const busy = change.isPending;
 
   const onSubmit = handleSubmit(({ currentPassword, newPassword }) => {
-    if (!busy) change.mutate({ currentPassword, newPassword });
+    if (!busy) change.mutate({ currentPassword, newPassword, signOutPlugin });
   }, showProblem);
 
   return (
@@ -65,6 +68,11 @@ export function PasswordChangeForm({ submitLabel, onChanged }: { submitLabel: st
         visible={visible}
         disabled={busy}
         autoComplete="new-password"
+      />
+      <FormControlLabel
+        control={<Checkbox checked={signOutPlugin} onChange={(event) => setSignOutPlugin(event.target.checked)} disabled={busy} />}
+        label={SIGN_OUT_PLUGIN_LABEL}
+        sx={{ display: 'flex', mt: 1 }}
       />
       <Button type="submit" variant="contained" disabled={busy} sx={{ mt: 2 }}>
         {busy ? 'Processing...' : submitLabel}
