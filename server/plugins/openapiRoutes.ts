@@ -96,6 +96,7 @@ const SUSPENDED = 'The account is suspended (account_suspended)';
 const INGESTION_REFUSALS = {
   401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)',
   403: `A license token storing for another user (forbidden); ${SUSPENDED}`,
+  404: 'The user was deleted while the write was on its way; nothing was stored (not_found)',
 };
 
 /** By `METHOD url`, the url as the route module writes it. */

@@ -14,6 +14,7 @@ import type { Actor, AuditService } from '../audit';
 import type { StripeGateway } from '../billing/stripeGateway';
 import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
+import { transactionRetriedOnDeadlock } from '../userLock';
 import { staffRoleOfUser } from '../users';
 import { eraseIdentity, reauthenticationOf, reauthenticationRefusal, type ReauthenticatingUser } from './deletionRules';
 
@@ -72,8 +73,13 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
   const { db, audit, gateway } = deps;
   const postgres = isPostgres(db);
 
-  async function findUser(trx: Db, id: string): Promise<UsersTable> {
-    const user = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  /**
+   * `lock`: the row is taken for update on PostgreSQL, the deletion's first lock, in the order every
+   * write for the user takes it (userLock.ts): writes under way finish first, later ones are refused.
+   */
+  async function findUser(trx: Db, id: string, lock = false): Promise<UsersTable> {
+    const query = trx.selectFrom('users').selectAll().where('id', '=', id);
+    const user = await (lock && postgres ? query.forUpdate() : query).executeTakeFirst();
     if (!user) throw notFound(ADMIN_MESSAGES.userNotFound);
     return user;
   }
@@ -146,8 +152,10 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
     if (staffRoleOfUser(before) === 'admin' && (await otherAdmins(db, userId, false)) === 0) throw lastAdmin();
     await cancelLiveSubscriptions(userId);
 
-    const removed = await db.transaction().execute(async (trx) => {
-      const user = await findUser(trx, userId);
+    // Run again once on a deadlock: two admins deleting themselves at once each hold their own row
+    // and then ask for the other's (otherAdmins); the second run sees the first's commit.
+    const removed = await transactionRetriedOnDeadlock(db, async (trx) => {
+      const user = await findUser(trx, userId, true);
       if (staffRoleOfUser(user) === 'admin' && (await otherAdmins(trx, userId, true)) === 0) throw lastAdmin();
       await eraseFromAudit(trx, user);
       // The person's data, named here; the rest of what hangs off the user (billing mirror, usage
