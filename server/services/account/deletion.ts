@@ -1,4 +1,5 @@
 import { isLiveStatus } from '../../../contract/billing';
+import { recentSignInRefusal, recentSignInUntil } from '../../../contract/recentSignIn';
 import {
   ACCOUNT_DATA_MESSAGES,
   ACCOUNT_DELETION_ERRORS,
@@ -16,7 +17,8 @@ import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
 import { transactionRetriedOnDeadlock } from '../userLock';
 import { staffRoleOfUser } from '../users';
-import { eraseIdentity, reauthenticationOf, reauthenticationRefusal, type ReauthenticatingUser } from './deletionRules';
+import type { SessionService } from '../sessions';
+import { eraseIdentity } from './deletionRules';
 
 /**
  * An account's deletion (issue 27, docs/account-data.md): the one path of the user's own
@@ -32,6 +34,8 @@ export interface AccountDeletionDeps {
   /** Null while billing is off (no Stripe keys). */
   gateway: StripeGateway | null;
   mailer: Mailer;
+  /** Where this browser's sign-in is read (the one "recent sign-in" rule, decision 034). */
+  sessions: Pick<SessionService, 'startedAt'>;
   publicUrl: string;
   /** Where the confirmation mail tells someone who did not ask for it to write. */
   supportEmail: string;
@@ -44,12 +48,6 @@ export type DeletionRequester = { by: 'self' } | { by: 'staff'; actor: Actor };
 const lastAdmin = () => conflict(ACCOUNT_DELETION_ERRORS.lastAdmin, ACCOUNT_DATA_MESSAGES.lastAdmin);
 const notCancelled = (status: number, cause?: unknown) =>
   new AppError(status, ACCOUNT_DELETION_ERRORS.subscriptionNotCancelled, ACCOUNT_DATA_MESSAGES.subscriptionNotCancelled, { cause });
-
-const rulesView = (user: UsersTable): ReauthenticatingUser => ({
-  hasPassword: user.password_hash !== null,
-  lastSignInMethod: user.last_sign_in_method,
-  lastSignInAt: user.last_sign_in_at,
-});
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
@@ -193,32 +191,38 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
   return {
     remove,
 
-    /** What the Delete account dialog asks for (contract/accountData.ts). */
-    async status(user: UsersTable, now = Date.now()): Promise<AccountDeletionStatus> {
-      const { method, epicValidUntil } = reauthenticationOf(rulesView(user), now);
+    /** What the Delete account dialog asks for (contract/accountData.ts), for the browser of `sessionToken`. */
+    async status(user: UsersTable, sessionToken: string | undefined, now = Date.now()): Promise<AccountDeletionStatus> {
+      const until = recentSignInUntil(await deps.sessions.startedAt(sessionToken), now);
       return {
         username: user.username,
-        reauthentication: method,
-        epicSignInValidUntil: epicValidUntil === null ? null : new Date(epicValidUntil).toISOString(),
+        reauthentication: user.password_hash !== null ? 'password' : 'epic',
+        recentSignInUntil: until === null ? null : new Date(until).toISOString(),
         lastAdmin: staffRoleOfUser(user) === 'admin' && (await otherAdmins(db, user.id, false)) === 0,
       };
     },
 
     /**
-     * The user's own deletion: the username typed as shown, then their password or a recent Sign in
-     * with Epic (400 confirmation_mismatch or wrong_password, 403 reauthentication_required), then
-     * `remove`.
+     * The user's own deletion: the username typed as shown, then the one "recent sign-in" rule
+     * (decision 034: this browser signed in recently, or the password typed now; 400
+     * confirmation_mismatch or wrong_password, 403 reauthentication_required), then `remove`.
      */
-    async deleteOwnAccount(user: UsersTable, input: DeleteAccountRequest, now = Date.now()): Promise<UsersTable> {
+    async deleteOwnAccount(
+      user: UsersTable,
+      sessionToken: string | undefined,
+      input: DeleteAccountRequest,
+      now = Date.now(),
+    ): Promise<UsersTable> {
       if (!confirmsUsername(input.confirm, user.username))
         throw badRequest(ACCOUNT_DELETION_ERRORS.confirmationMismatch, ACCOUNT_DATA_MESSAGES.confirmationMismatch);
       const password = input.password ?? '';
       const passwordMatches = password !== '' && user.password_hash !== null && (await verifyPassword(password, user.password_hash));
-      const refusal = reauthenticationRefusal(rulesView(user), { passwordGiven: password !== '', passwordMatches }, now);
+      const account = { hasPassword: user.password_hash !== null, sessionStartedAt: await deps.sessions.startedAt(sessionToken) };
+      const refusal = recentSignInRefusal(account, { passwordGiven: password !== '', passwordMatches }, now);
       if (refusal === 'wrong_password') throw badRequest(ACCOUNT_DELETION_ERRORS.wrongPassword, ACCOUNT_DATA_MESSAGES.wrongPassword);
       if (refusal === 'password_required')
         throw forbidden(ACCOUNT_DELETION_ERRORS.reauthenticationRequired, ACCOUNT_DATA_MESSAGES.passwordRequired);
-      if (refusal === 'epic_sign_in_required')
+      if (refusal === 'sign_in_again')
         throw forbidden(ACCOUNT_DELETION_ERRORS.reauthenticationRequired, ACCOUNT_DATA_MESSAGES.epicSignInRequired);
       return remove(user.id, { by: 'self' });
     },
