@@ -1,15 +1,14 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from './auth';
+import { RECENT_SIGN_IN_MINUTES } from './recentSignIn';
 import { singleLine } from './text';
 
 /**
  * The customer's own data (issue 27, docs/account-data.md): `GET /api/account/export` downloads
  * everything held about them as one JSON file; `DELETE /api/account` deletes the account after they
- * prove it is them (their password, or a recent Sign in with Epic) and type their username.
+ * prove it is them (their password, or a recent sign-in in this browser: contract/recentSignIn.ts)
+ * and type their username.
  */
-
-/** How long a Sign in with Epic stands for the password of an account that has none. */
-export const EPIC_REAUTHENTICATION_MINUTES = 10;
 
 /** Downloads of the data file a user may start per hour: each reads all of their rows. */
 export const EXPORTS_PER_HOUR = 3;
@@ -23,20 +22,21 @@ export const confirmsUsername = (typed: string, username: string): boolean => ty
 /** `DELETE /api/account`: the username typed to confirm, and the password (legacy accounts). */
 export const deleteAccountRequestSchema = z.object({
   confirm: z.string({ error: 'confirm must be your username' }).check(singleLine('confirm')).max(200),
-  /** Not needed after a Sign in with Epic in the last EPIC_REAUTHENTICATION_MINUTES minutes. */
+  /** Not needed within RECENT_SIGN_IN_MINUTES of this browser's sign-in (contract/recentSignIn.ts). */
   password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
 });
 export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;
 
 /**
- * `GET /api/account/deletion`: what the Delete account dialog asks for. `password`: the account
- * has one, and typing it suffices. `epic`: it has none, so a Sign in with Epic must be recent;
- * `epicSignInValidUntil` (ISO 8601) is when the last one stops counting, null when it does not count.
+ * `GET /api/account/deletion`: what the Delete account dialog asks for, in this browser.
+ * `recentSignInUntil` (ISO 8601): when this browser's sign-in stops standing for the password,
+ * null when it does not now. Then `password`: the account has one, and typing it suffices;
+ * `epic`: it has none, so the user signs in with Epic again.
  */
 export const accountDeletionStatusSchema = z.object({
   username: z.string(),
   reauthentication: z.enum(['password', 'epic']),
-  epicSignInValidUntil: z.string().nullable(),
+  recentSignInUntil: z.string().nullable(),
   /** The only admin left cannot delete their account (409 last_admin). */
   lastAdmin: z.boolean(),
 });
@@ -51,7 +51,7 @@ export const ACCOUNT_DELETION_ERRORS = {
   confirmationMismatch: 'confirmation_mismatch',
   /** 400: the password is not the account's (as the password and e-mail forms say it). */
   wrongPassword: 'wrong_password',
-  /** 403: no password was given, and no Sign in with Epic is recent enough. */
+  /** 403: no password was given, and this browser's sign-in is not recent enough. */
   reauthenticationRequired: 'reauthentication_required',
   /** 409: the only admin. */
   lastAdmin: 'last_admin',
@@ -63,7 +63,7 @@ export const ACCOUNT_DATA_MESSAGES = {
   confirmationMismatch: 'Type your username exactly as shown to confirm.',
   wrongPassword: 'The password is not correct.',
   passwordRequired: 'Enter your password to delete your account.',
-  epicSignInRequired: `For your safety, sign in with Epic again, then delete your account within ${EPIC_REAUTHENTICATION_MINUTES} minutes.`,
+  epicSignInRequired: `For your safety, sign in with Epic again, then delete your account within ${RECENT_SIGN_IN_MINUTES} minutes.`,
   lastAdmin: 'You are the only admin. Make someone else an admin before you delete your account.',
   subscriptionNotCancelled: 'We could not cancel your subscription with our payment provider, so nothing was deleted. Please try again.',
   deleted: 'Your account has been deleted.',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from './auth';
 import { linkEmailSchema } from './epic';
 import { ACCOUNT_SUSPENDED } from './suspension';
+import { RECENT_SIGN_IN_MINUTES } from './recentSignIn';
 import { singleLine } from './text';
 import { ACCOUNT_EXISTS_MESSAGE } from './user';
 import { EMAIL_CHANGE_PARAM } from './emailChangeParam';
@@ -13,14 +14,13 @@ import { EMAIL_CHANGE_PARAM } from './emailChangeParam';
 
 /** A change link works this long (as a password reset link does). */
 export const EMAIL_CHANGE_TTL_MS = 60 * 60_000;
-/** An account without a password (Epic) proves itself by a sign-in this recent. */
-export const RECENT_SIGN_IN_MS = 60 * 60_000;
 
 /**
- * What the account shows, besides its session, before its e-mail may change:
- * - `current_password`: it has a password (legacy accounts), which the request must carry;
- * - `recent_sign_in`: it has none (Epic), and this browser signed in recently enough;
- * - `sign_in_again`: it has none, and this browser's sign-in is too old: sign in with Epic again.
+ * What the account shows, besides its session, before its e-mail may change (the one "recent
+ * sign-in" rule, contract/recentSignIn.ts):
+ * - `recent_sign_in`: this browser signed in recently enough: nothing more;
+ * - `current_password`: it did not, and the account has a password, which the request must carry;
+ * - `sign_in_again`: it did not, and the account has none (Epic): sign in with Epic again.
  */
 export const EMAIL_CHANGE_PROOFS = ['current_password', 'recent_sign_in', 'sign_in_again'] as const;
 export type EmailChangeProof = (typeof EMAIL_CHANGE_PROOFS)[number];
@@ -122,7 +122,7 @@ export const EMAIL_CHANGE_MESSAGES = {
   sameEmail: 'This is already your e-mail address.',
   passwordRequired: 'Enter your current password to change your e-mail.',
   wrongPassword: 'The current password is not correct.',
-  signInAgain: 'For your security, sign in with Epic again before changing your e-mail: your last sign-in here was more than an hour ago.',
+  signInAgain: `For your security, sign in with Epic again before changing your e-mail: your last sign-in here was more than ${RECENT_SIGN_IN_MINUTES} minutes ago.`,
   emailTaken: ACCOUNT_EXISTS_MESSAGE,
   tooMany: 'Too many e-mail change requests. Please try again later.',
   mailFailed: 'The e-mail to your new address could not be sent. Please try again.',

@@ -96,6 +96,7 @@ const SUSPENDED = 'The account is suspended (account_suspended)';
 const INGESTION_REFUSALS = {
   401: 'A license token an admin replaced: sign in again from the plugin (license_revoked)',
   403: `A license token storing for another user (forbidden); ${SUSPENDED}`,
+  404: 'The user was deleted while the write was on its way; nothing was stored (not_found)',
 };
 
 /** By `METHOD url`, the url as the route module writes it. */
@@ -165,7 +166,7 @@ const ROUTES: Record<string, RouteDoc> = {
     limited: true,
     errors: {
       400: "The address is already the account's (same_email), or the current password is missing (current_password_required) or wrong (wrong_password)",
-      403: 'An account without a password whose sign-in here is over an hour old: sign in with Epic again (reauthentication_required)',
+      403: 'An account without a password whose sign-in here is over 10 minutes old: sign in with Epic again (reauthentication_required)',
       409: 'Another account has this e-mail (email_taken)',
       502: 'The mail to the new address could not be sent (mail_failed)',
     },
@@ -205,7 +206,7 @@ const ROUTES: Record<string, RouteDoc> = {
     limited: true,
     errors: {
       400: 'confirm is not the username (confirmation_mismatch), or the password is wrong (wrong_password)',
-      403: 'No password given and no Sign in with Epic in the last 10 minutes (reauthentication_required)',
+      403: 'No password given, and this browser did not sign in in the last 10 minutes (reauthentication_required)',
       409: 'The only admin (last_admin)',
       502: 'Stripe did not cancel a subscription; nothing was deleted (subscription_not_cancelled)',
       503: 'Billing is off while a subscription looks live; nothing was deleted (subscription_not_cancelled)',

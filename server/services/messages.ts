@@ -4,6 +4,7 @@ import type { IngestMessage, IngestThread } from '../../contract/ingestion';
 import type { Db } from '../db';
 import type { StoredMessagesTable } from '../db/schema';
 import { conflict, notFound } from '../errors';
+import { createUserHold } from './userLock';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -43,6 +44,7 @@ const SESSION_TAKEN = 'This chat session id belongs to another user, or to the A
  * read by admins (product §2 Find Message, Recent Messages, AI chat history).
  */
 export function createMessageService(db: Db) {
+  const holdUser = createUserHold(db);
   return {
     /** The newest message of a chat session. */
     async findBySession(sessionId: string): Promise<StoredMessage> {
@@ -109,6 +111,8 @@ export function createMessageService(db: Db) {
         created_at: datedBy(writer, input.createdAt, now),
       };
       await db.transaction().execute(async (trx) => {
+        // The user's row first (userLock.ts): a deletion under way finishes, and this write is then refused.
+        if (writer.userId !== null) await holdUser(trx, writer.userId);
         // The primary key decides a race for a new session: the loser's insert does nothing (on
         // PostgreSQL it waits for the winner's commit), and the owner it then reads is the winner.
         const claimed = await trx
@@ -131,7 +135,8 @@ export function createMessageService(db: Db) {
       const now = Date.now();
       const { userId } = writer;
       await db.transaction().execute(async (trx) => {
-        // Inserted first, as a chat session is claimed: of two users racing for a new thread id, one
+        await holdUser(trx, userId); // The user's row first (userLock.ts).
+        // Inserted next, as a chat session is claimed: of two users racing for a new thread id, one
         // inserts and the other is refused below, rather than failing on the primary key.
         const created = await trx
           .insertInto('ai_threads')

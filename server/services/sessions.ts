@@ -132,6 +132,16 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
       return user;
     },
 
+    /**
+     * When the session of a cookie's token signed in (epoch ms); null for no such session. What the
+     * one "recent sign-in" rule reads (contract/recentSignIn.ts): this browser's sign-in, never another's.
+     */
+    async startedAt(token: string | undefined): Promise<number | null> {
+      if (!token) return null;
+      const row = await db.selectFrom('sessions').select('created_at').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+      return row ? Number(row.created_at) : null;
+    },
+
     /** `trx`: within the caller's transaction. */
     async end(token: string, trx: Db = db): Promise<void> {
       await trx.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();

@@ -20,7 +20,7 @@ beforeEach(() => {
 const PASSWORD_ACCOUNT: AccountDeletionStatus = {
   username: 'ada',
   reauthentication: 'password',
-  epicSignInValidUntil: null,
+  recentSignInUntil: null,
   lastAdmin: false,
 };
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
@@ -136,7 +136,7 @@ describe('Delete account panel (issue 27)', () => {
   });
 
   it('asks an Epic account without a recent sign-in to sign in with Epic again, and offers nothing to delete with', async () => {
-    openPanel({ username: 'player', reauthentication: 'epic', epicSignInValidUntil: null, lastAdmin: false });
+    openPanel({ username: 'player', reauthentication: 'epic', recentSignInUntil: null, lastAdmin: false });
     const { dialog } = await askToDelete();
     expect(
       await within(dialog).findByText(new RegExp(ACCOUNT_DATA_MESSAGES.epicSignInRequired.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))),
@@ -147,7 +147,7 @@ describe('Delete account panel (issue 27)', () => {
   });
 
   it('lets an Epic account that signed in recently delete with its username alone', async () => {
-    const spy = openPanel({ username: 'player', reauthentication: 'epic', epicSignInValidUntil: inMinutes(8), lastAdmin: false });
+    const spy = openPanel({ username: 'player', reauthentication: 'epic', recentSignInUntil: inMinutes(8), lastAdmin: false });
     const { u, dialog } = await askToDelete();
     expect(await within(dialog).findByText(/You signed in with Epic recently: you can delete your account until/)).toBeInTheDocument();
     expect(within(dialog).queryByLabelText(/^Password/)).not.toBeInTheDocument();
@@ -155,6 +155,16 @@ describe('Delete account panel (issue 27)', () => {
     await u.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/download'));
     expect(bodyOf(deleteCalls(spy)[0]?.[1])).toEqual({ confirm: 'player' });
+  });
+
+  it('lets a password account that signed in here recently leave the password empty, and says until when', async () => {
+    const spy = openPanel({ ...PASSWORD_ACCOUNT, recentSignInUntil: inMinutes(8) });
+    const { u, dialog } = await askToDelete();
+    expect(await within(dialog).findByText(/You signed in here recently: you may leave it empty until/)).toBeInTheDocument();
+    await u.type(within(dialog).getByLabelText(/^Your username/), 'ada');
+    await u.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+    await waitFor(() => expect(assignLocation).toHaveBeenCalledWith('/download'));
+    expect(bodyOf(deleteCalls(spy)[0]?.[1])).toEqual({ confirm: 'ada' });
   });
 
   it('tells the only admin why they cannot delete their account', async () => {

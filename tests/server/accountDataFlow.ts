@@ -222,3 +222,22 @@ export async function tablesOf(db: Db): Promise<string[]> {
       : sql<{ name: string }>`select name from sqlite_master where type = 'table' order by 1`;
   return (await query.execute(db)).rows.map((row) => row.name);
 }
+
+/**
+ * Moves this browser's sign-in `ms` into the past (its session's `created_at`): what the one
+ * "recent sign-in" rule reads (contract/recentSignIn.ts). Other browsers' sessions stay as they are.
+ */
+export async function ageSignIn(db: Db, browser: { session: string | undefined }, ms: number): Promise<void> {
+  const token = browser.session;
+  if (!token) throw new Error('the browser is not signed in');
+  const { created_at: startedAt } = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('sessions')
+    .set({ created_at: Number(startedAt) - ms })
+    .where('token_hash', '=', hashToken(token))
+    .execute();
+}

@@ -6,12 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_DATA_MESSAGES, type AccountDeletionStatus } from '../../contract/accountData';
+import { RECENT_SIGN_IN_MS } from '../../contract/recentSignIn';
 import type { AdminUser, AuditEntry } from '../../contract/admin';
 import { ERASED } from '../../server/services/account/deletionRules';
-import { seedAccountData, tablesWithUserId } from './accountDataFlow';
+import { ageSignIn, seedAccountData, tablesWithUserId } from './accountDataFlow';
 import { auditLog, del, signedInAdmin } from './adminFlow';
 import { seedCatalogue, signedInUser, subscribe, useBillingServer, type Customer } from './billingFlow';
-import { closedLoopbackPort, location, signUpWithEpic, uniqueDisplayName } from './epicFlow';
+import { closedLoopbackPort, location, signInWithEpic, signUpWithEpic, uniqueDisplayName } from './epicFlow';
 import { buildExtraApp, databases, errorBody, PASSWORD, TestClient, uniqueEmail, type TestServer } from './harness';
 
 const deleteAccount = (client: TestClient, body: unknown) => client.request('DELETE', '/api/account', { json: body });
@@ -64,6 +65,7 @@ describe.each(databases)('deleting an account on $label', (database) => {
   it('refuses a wrong username, a wrong or missing password, and deletes nothing', async () => {
     const me = await signedInUser(server(), 'careful');
     const username = await usernameOf(server(), me.userId);
+    await ageSignIn(server().db, me.client, RECENT_SIGN_IN_MS);
 
     const mistyped = await deleteAccount(me.client, { confirm: `${username}x`, password: PASSWORD });
     expect(mistyped.statusCode).toBe(400);
@@ -79,7 +81,7 @@ describe.each(databases)('deleting an account on $label', (database) => {
 
     expect((await me.client.get('/api/user')).statusCode).toBe(200);
     const status = (await me.client.get('/api/account/deletion')).json<AccountDeletionStatus>();
-    expect(status).toEqual({ username, reauthentication: 'password', epicSignInValidUntil: null, lastAdmin: false });
+    expect(status).toEqual({ username, reauthentication: 'password', recentSignInUntil: null, lastAdmin: false });
   });
 
   it('bounds the attempts per user, as each may check a password', async () => {
@@ -93,7 +95,30 @@ describe.each(databases)('deleting an account on $label', (database) => {
     expect((await me.client.get('/api/user')).statusCode).toBe(200);
   });
 
-  it('takes a Sign in with Epic of the last 10 minutes for an Epic account, and refuses an older one', async () => {
+  it("trusts only this browser's sign-in: a stale session cannot delete right after the owner signs in with Epic elsewhere", async () => {
+    const displayName = uniqueDisplayName('Owner');
+    const stale = server().client();
+    expect(location(await signUpWithEpic(server(), stale, { displayName, email: uniqueEmail('owner') }))).toBe(
+      '/login_completed?client=web',
+    );
+    const me = (await stale.get('/api/user')).json<{ id: string; username: string }>();
+    // Device 1's session is an hour old (left open, or taken); the owner now signs in on device 2.
+    await ageSignIn(server().db, stale, 60 * 60_000);
+    const owner = server().client();
+    expect(location(await signInWithEpic(owner, displayName))).toBe('/login_completed?client=web');
+
+    expect((await stale.get('/api/account/deletion')).json<AccountDeletionStatus>().recentSignInUntil).toBeNull();
+    const refused = await deleteAccount(stale, { confirm: me.username });
+    expect(refused.statusCode).toBe(403);
+    expect(errorBody(refused)).toEqual({ error: 'reauthentication_required', message: ACCOUNT_DATA_MESSAGES.epicSignInRequired });
+    expect((await owner.get('/api/user')).statusCode).toBe(200);
+
+    expect((await owner.get('/api/account/deletion')).json<AccountDeletionStatus>().recentSignInUntil).not.toBeNull();
+    const deleted = await deleteAccount(owner, { confirm: me.username });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+  });
+
+  it("takes this browser's Sign in with Epic of the last 10 minutes for an Epic account, and refuses an older one", async () => {
     const browser = server().client();
     const email = uniqueEmail('epic-leaver');
     expect(location(await signUpWithEpic(server(), browser, { displayName: uniqueDisplayName('Leaver'), email }))).toBe(
@@ -102,22 +127,18 @@ describe.each(databases)('deleting an account on $label', (database) => {
     const me = (await browser.get('/api/user')).json<{ id: string; username: string }>();
     const fresh = (await browser.get('/api/account/deletion')).json<AccountDeletionStatus>();
     expect(fresh.reauthentication).toBe('epic');
-    expect(Date.parse(fresh.epicSignInValidUntil ?? '')).toBeGreaterThan(Date.now() + 9 * 60_000);
+    expect(Date.parse(fresh.recentSignInUntil ?? '')).toBeGreaterThan(Date.now() + 9 * 60_000);
 
     // Eleven minutes later the sign-in no longer stands for a password.
-    await server()
-      .db.updateTable('users')
-      .set({ last_sign_in_at: Date.now() - 11 * 60_000 })
-      .where('id', '=', me.id)
-      .execute();
-    expect((await browser.get('/api/account/deletion')).json<AccountDeletionStatus>().epicSignInValidUntil).toBeNull();
+    await ageSignIn(server().db, browser, 11 * 60_000);
+    expect((await browser.get('/api/account/deletion')).json<AccountDeletionStatus>().recentSignInUntil).toBeNull();
     const stale = await deleteAccount(browser, { confirm: me.username });
     expect(stale.statusCode).toBe(403);
     expect(errorBody(stale)).toEqual({ error: 'reauthentication_required', message: ACCOUNT_DATA_MESSAGES.epicSignInRequired });
     // A password means nothing to an account that has none.
     expect((await deleteAccount(browser, { confirm: me.username, password: 'anything' })).statusCode).toBe(403);
 
-    await server().db.updateTable('users').set({ last_sign_in_at: Date.now() }).where('id', '=', me.id).execute();
+    await ageSignIn(server().db, browser, -11 * 60_000);
     const deleted = await deleteAccount(browser, { confirm: me.username });
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(deleted.json()).toEqual({ ok: true, message: ACCOUNT_DATA_MESSAGES.deleted });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_CHANGE_TTL_MS, RECENT_SIGN_IN_MS, type AccountEmail } from '../../contract/accountEmail';
+import { EMAIL_CHANGE_TTL_MS, type AccountEmail } from '../../contract/accountEmail';
+import { RECENT_SIGN_IN_MS } from '../../contract/recentSignIn';
 import { hashToken } from '../../server/services/tokens';
+import { ageSignIn } from './accountDataFlow';
 import { location, nthMail, pathOf, signUpWithEpic, uniqueDisplayName } from './epicFlow';
 import { databases, errorBody, PASSWORD, uniqueEmail, useTestServer, type TestClient, type TestServer } from './harness';
 
@@ -21,11 +23,13 @@ async function changeLink(server: TestServer, email: string, n = 1): Promise<str
 /** Where the link lands when opened in another browser (signed out: a phone). */
 const openLink = async (server: TestServer, path: string) => location(await server.client().get(path));
 
+/** A legacy (password) account whose browser signed in longer ago than the recent sign-in window. */
 async function legacyAccount(server: TestServer) {
   const browser = server.client();
   const email = uniqueEmail('legacy');
   await browser.register(email);
   const me = (await browser.get('/api/user')).json<{ id: string }>();
+  await ageSignIn(server.db, browser, RECENT_SIGN_IN_MS);
   return { browser, email, userId: me.id };
 }
 
@@ -129,6 +133,25 @@ describe.each(databases)('changing the account e-mail on $label', (database) => 
     expect(server().smtp.mailsTo(newEmail)).toHaveLength(0);
   });
 
+  it("takes this browser's recent sign-in for the password, never another browser's (decision 034)", async () => {
+    const browser = server().client();
+    const email = uniqueEmail('fresh');
+    await browser.register(email);
+    expect((await overview(browser)).proof).toBe('recent_sign_in');
+    // A second browser signs in now; the first one's sign-in is older than the window.
+    const other = server().client();
+    expect((await other.login(email)).statusCode).toBe(200);
+    await ageSignIn(server().db, browser, RECENT_SIGN_IN_MS);
+    expect((await overview(browser)).proof).toBe('current_password');
+    const stale = await requestChange(browser, uniqueEmail('stale'));
+    expect(stale.statusCode).toBe(400);
+    expect(errorBody(stale).error).toBe('current_password_required');
+
+    const newEmail = uniqueEmail('fresh-new');
+    expect((await requestChange(other, newEmail)).statusCode).toBe(200);
+    expect(await openLink(server(), await changeLink(server(), newEmail))).toBe(landing('changed'));
+  });
+
   it('refuses an address another account has, now or by the time the link is opened', async () => {
     const { browser, email, userId } = await legacyAccount(server());
     const other = await legacyAccount(server());
@@ -180,12 +203,7 @@ describe.each(databases)('changing the account e-mail on $label', (database) => 
     expect((await overview(browser)).email).toBe(newEmail);
 
     // The same browser, its sign-in now older than the window.
-    const token = browser.session ?? '';
-    await server()
-      .db.updateTable('sessions')
-      .set({ created_at: Date.now() - RECENT_SIGN_IN_MS - 60_000 })
-      .where('token_hash', '=', hashToken(token))
-      .execute();
+    await ageSignIn(server().db, browser, RECENT_SIGN_IN_MS);
     expect((await overview(browser)).proof).toBe('sign_in_again');
     const refused = await requestChange(browser, uniqueEmail('too-late'));
     expect(refused.statusCode).toBe(403);

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { RECENT_SIGN_IN_MS, type EmailChangeProof } from '../../contract/accountEmail';
+import type { EmailChangeProof } from '../../contract/accountEmail';
+import { RECENT_SIGN_IN_MS } from '../../contract/recentSignIn';
 import { changeLinkState, emailChangeProof, type ChangeLinkState } from '../../server/services/account/emailChangeRules';
 
 const NOW = 1_800_000_000_000;
 
-describe('what an account shows to change its e-mail (issue 27)', () => {
+describe('what an account shows to change its e-mail (issue 27, decision 034)', () => {
   it.each<[string, EmailChangeProof, { hasPassword: boolean; sessionStartedAt: number | null }]>([
-    ['a password account, however recent its sign-in', 'current_password', { hasPassword: true, sessionStartedAt: NOW }],
-    ['a password account signed in long ago', 'current_password', { hasPassword: true, sessionStartedAt: NOW - 10 * RECENT_SIGN_IN_MS }],
-    ['an Epic account signed in just now', 'recent_sign_in', { hasPassword: false, sessionStartedAt: NOW }],
+    ['a password account signed in here just now', 'recent_sign_in', { hasPassword: true, sessionStartedAt: NOW }],
+    [
+      'a password account signed in here long ago',
+      'current_password',
+      { hasPassword: true, sessionStartedAt: NOW - 10 * RECENT_SIGN_IN_MS },
+    ],
+    ['an Epic account signed in here just now', 'recent_sign_in', { hasPassword: false, sessionStartedAt: NOW }],
     [
       'an Epic account signed in a minute short of the window',
       'recent_sign_in',

@@ -1,4 +1,5 @@
 import { isLiveStatus } from '../../../contract/billing';
+import { recentSignInRefusal, recentSignInUntil } from '../../../contract/recentSignIn';
 import {
   ACCOUNT_DATA_MESSAGES,
   ACCOUNT_DELETION_ERRORS,
@@ -15,8 +16,10 @@ import type { StripeGateway } from '../billing/stripeGateway';
 import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
 import { voidPendingCredentials } from '../pendingCredentials';
+import { transactionRetriedOnDeadlock } from '../userLock';
 import { staffRoleOfUser } from '../users';
-import { eraseIdentity, reauthenticationOf, reauthenticationRefusal, type ReauthenticatingUser } from './deletionRules';
+import type { SessionService } from '../sessions';
+import { eraseIdentity } from './deletionRules';
 
 /**
  * An account's deletion (issue 27, docs/account-data.md): the one path of the user's own
@@ -32,6 +35,8 @@ export interface AccountDeletionDeps {
   /** Null while billing is off (no Stripe keys). */
   gateway: StripeGateway | null;
   mailer: Mailer;
+  /** Where this browser's sign-in is read (the one "recent sign-in" rule, decision 034). */
+  sessions: Pick<SessionService, 'startedAt'>;
   publicUrl: string;
   /** Where the confirmation mail tells someone who did not ask for it to write. */
   supportEmail: string;
@@ -44,12 +49,6 @@ export type DeletionRequester = { by: 'self' } | { by: 'staff'; actor: Actor };
 const lastAdmin = () => conflict(ACCOUNT_DELETION_ERRORS.lastAdmin, ACCOUNT_DATA_MESSAGES.lastAdmin);
 const notCancelled = (status: number, cause?: unknown) =>
   new AppError(status, ACCOUNT_DELETION_ERRORS.subscriptionNotCancelled, ACCOUNT_DATA_MESSAGES.subscriptionNotCancelled, { cause });
-
-const rulesView = (user: UsersTable): ReauthenticatingUser => ({
-  hasPassword: user.password_hash !== null,
-  lastSignInMethod: user.last_sign_in_method,
-  lastSignInAt: user.last_sign_in_at,
-});
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
@@ -73,8 +72,13 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
   const { db, audit, gateway } = deps;
   const postgres = isPostgres(db);
 
-  async function findUser(trx: Db, id: string): Promise<UsersTable> {
-    const user = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  /**
+   * `lock`: the row is taken for update on PostgreSQL, the deletion's first lock, in the order every
+   * write for the user takes it (userLock.ts): writes under way finish first, later ones are refused.
+   */
+  async function findUser(trx: Db, id: string, lock = false): Promise<UsersTable> {
+    const query = trx.selectFrom('users').selectAll().where('id', '=', id);
+    const user = await (lock && postgres ? query.forUpdate() : query).executeTakeFirst();
     if (!user) throw notFound(ADMIN_MESSAGES.userNotFound);
     return user;
   }
@@ -147,8 +151,10 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
     if (staffRoleOfUser(before) === 'admin' && (await otherAdmins(db, userId, false)) === 0) throw lastAdmin();
     await cancelLiveSubscriptions(userId);
 
-    const removed = await db.transaction().execute(async (trx) => {
-      const user = await findUser(trx, userId);
+    // Run again once on a deadlock: two admins deleting themselves at once each hold their own row
+    // and then ask for the other's (otherAdmins); the second run sees the first's commit.
+    const removed = await transactionRetriedOnDeadlock(db, async (trx) => {
+      const user = await findUser(trx, userId, true);
       if (staffRoleOfUser(user) === 'admin' && (await otherAdmins(trx, userId, true)) === 0) throw lastAdmin();
       await eraseFromAudit(trx, user);
       // The person's data, named here; the rest of what hangs off the user (billing mirror, usage
@@ -188,32 +194,38 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
   return {
     remove,
 
-    /** What the Delete account dialog asks for (contract/accountData.ts). */
-    async status(user: UsersTable, now = Date.now()): Promise<AccountDeletionStatus> {
-      const { method, epicValidUntil } = reauthenticationOf(rulesView(user), now);
+    /** What the Delete account dialog asks for (contract/accountData.ts), for the browser of `sessionToken`. */
+    async status(user: UsersTable, sessionToken: string | undefined, now = Date.now()): Promise<AccountDeletionStatus> {
+      const until = recentSignInUntil(await deps.sessions.startedAt(sessionToken), now);
       return {
         username: user.username,
-        reauthentication: method,
-        epicSignInValidUntil: epicValidUntil === null ? null : new Date(epicValidUntil).toISOString(),
+        reauthentication: user.password_hash !== null ? 'password' : 'epic',
+        recentSignInUntil: until === null ? null : new Date(until).toISOString(),
         lastAdmin: staffRoleOfUser(user) === 'admin' && (await otherAdmins(db, user.id, false)) === 0,
       };
     },
 
     /**
-     * The user's own deletion: the username typed as shown, then their password or a recent Sign in
-     * with Epic (400 confirmation_mismatch or wrong_password, 403 reauthentication_required), then
-     * `remove`.
+     * The user's own deletion: the username typed as shown, then the one "recent sign-in" rule
+     * (decision 034: this browser signed in recently, or the password typed now; 400
+     * confirmation_mismatch or wrong_password, 403 reauthentication_required), then `remove`.
      */
-    async deleteOwnAccount(user: UsersTable, input: DeleteAccountRequest, now = Date.now()): Promise<UsersTable> {
+    async deleteOwnAccount(
+      user: UsersTable,
+      sessionToken: string | undefined,
+      input: DeleteAccountRequest,
+      now = Date.now(),
+    ): Promise<UsersTable> {
       if (!confirmsUsername(input.confirm, user.username))
         throw badRequest(ACCOUNT_DELETION_ERRORS.confirmationMismatch, ACCOUNT_DATA_MESSAGES.confirmationMismatch);
       const password = input.password ?? '';
       const passwordMatches = password !== '' && user.password_hash !== null && (await verifyPassword(password, user.password_hash));
-      const refusal = reauthenticationRefusal(rulesView(user), { passwordGiven: password !== '', passwordMatches }, now);
+      const account = { hasPassword: user.password_hash !== null, sessionStartedAt: await deps.sessions.startedAt(sessionToken) };
+      const refusal = recentSignInRefusal(account, { passwordGiven: password !== '', passwordMatches }, now);
       if (refusal === 'wrong_password') throw badRequest(ACCOUNT_DELETION_ERRORS.wrongPassword, ACCOUNT_DATA_MESSAGES.wrongPassword);
       if (refusal === 'password_required')
         throw forbidden(ACCOUNT_DELETION_ERRORS.reauthenticationRequired, ACCOUNT_DATA_MESSAGES.passwordRequired);
-      if (refusal === 'epic_sign_in_required')
+      if (refusal === 'sign_in_again')
         throw forbidden(ACCOUNT_DELETION_ERRORS.reauthenticationRequired, ACCOUNT_DATA_MESSAGES.epicSignInRequired);
       return remove(user.id, { by: 'self' });
     },

@@ -7,12 +7,14 @@ import {
   type EmailChangeRequested,
 } from '../../../contract/accountEmail';
 import { isSuspended } from '../../../contract/suspension';
+import { recentSignInRefusal, type SigningInAccount } from '../../../contract/recentSignIn';
 import type { Db } from '../../db';
 import { AppError, badRequest, conflict, forbidden } from '../../errors';
 import type { AuditService } from '../audit';
 import type { CustomerEmails } from '../billing/customerEmail';
 import { escapeHtml, type Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
+import type { SessionService } from '../sessions';
 import { hashToken, newToken } from '../tokens';
 import { isUniqueViolation, normalizeEmail, type User, type UserService } from '../users';
 import { changeLinkState, emailChangeProof } from './emailChangeRules';
@@ -62,25 +64,21 @@ export function createEmailChangeService(deps: {
   audit: AuditService;
   /** Stripe's copy of the address, where receipts and invoices go. */
   customerEmails: Pick<CustomerEmails, 'markOutdated' | 'sendSoon'>;
+  /** Where this browser's sign-in is read. */
+  sessions: Pick<SessionService, 'startedAt'>;
   publicUrl: string;
   supportEmail: string;
   onMailError: (err: unknown) => void;
 }) {
   const { db, users, mailer, audit } = deps;
 
-  /** When this browser's session signed in; null for no such session. */
-  async function sessionStartedAt(sessionToken: string | undefined): Promise<number | null> {
-    if (!sessionToken) return null;
-    const row = await db.selectFrom('sessions').select('created_at').where('token_hash', '=', hashToken(sessionToken)).executeTakeFirst();
-    return row ? Number(row.created_at) : null;
+  /** What the one "recent sign-in" rule reads of the account and this browser. */
+  async function signingIn(user: User, sessionToken: string | undefined): Promise<SigningInAccount> {
+    return { hasPassword: user.password_hash !== null, sessionStartedAt: await deps.sessions.startedAt(sessionToken) };
   }
 
   async function proofOf(user: User, sessionToken: string | undefined) {
-    return emailChangeProof({
-      hasPassword: user.password_hash !== null,
-      sessionStartedAt: await sessionStartedAt(sessionToken),
-      now: Date.now(),
-    });
+    return emailChangeProof({ ...(await signingIn(user, sessionToken)), now: Date.now() });
   }
 
   /** The change waiting for its link, if one is still usable. */
@@ -96,14 +94,14 @@ export function createEmailChangeService(deps: {
     return row ? { newEmail: row.new_email, expiresAt: iso(Number(row.expires_at)) } : null;
   }
 
-  /** Refuses the request unless the account showed what `emailChangeProof` asks of it. */
+  /** Refuses the request unless the account passes the one "recent sign-in" rule (decision 034). */
   async function checkProof(user: User, sessionToken: string | undefined, currentPassword: string | undefined): Promise<void> {
-    const proof = await proofOf(user, sessionToken);
-    if (proof === 'sign_in_again') throw forbidden(EMAIL_CHANGE_ERRORS.signInAgain, EMAIL_CHANGE_MESSAGES.signInAgain);
-    if (proof !== 'current_password' || user.password_hash === null) return;
-    if (!currentPassword) throw badRequest(EMAIL_CHANGE_ERRORS.passwordRequired, EMAIL_CHANGE_MESSAGES.passwordRequired);
-    if (!(await verifyPassword(currentPassword, user.password_hash)))
-      throw badRequest(EMAIL_CHANGE_ERRORS.wrongPassword, EMAIL_CHANGE_MESSAGES.wrongPassword);
+    const passwordGiven = Boolean(currentPassword);
+    const passwordMatches = passwordGiven && user.password_hash !== null && (await verifyPassword(currentPassword!, user.password_hash));
+    const refusal = recentSignInRefusal(await signingIn(user, sessionToken), { passwordGiven, passwordMatches }, Date.now());
+    if (refusal === 'sign_in_again') throw forbidden(EMAIL_CHANGE_ERRORS.signInAgain, EMAIL_CHANGE_MESSAGES.signInAgain);
+    if (refusal === 'password_required') throw badRequest(EMAIL_CHANGE_ERRORS.passwordRequired, EMAIL_CHANGE_MESSAGES.passwordRequired);
+    if (refusal === 'wrong_password') throw badRequest(EMAIL_CHANGE_ERRORS.wrongPassword, EMAIL_CHANGE_MESSAGES.wrongPassword);
   }
 
   /** Switches the address in one transaction; the old address, or 'taken' when another account has the new one. */

@@ -1,18 +1,15 @@
-import { RECENT_SIGN_IN_MS, type EmailChangeProof } from '../../../contract/accountEmail';
+import type { EmailChangeProof } from '../../../contract/accountEmail';
+import { recentSignInUntil, type SigningInAccount } from '../../../contract/recentSignIn';
 
 /**
- * What an account must show, besides its session, to move its e-mail (issue 27).
- *
- * A password, when the account has one: the e-mail is where reset links go (and a legacy
- * account's sign-in name), so a session alone — a cookie lifted from a shared computer — could
- * move the account to another mailbox, reset the password from there and keep the account for good.
- * An account without a password (Epic) has nothing to type: its proof is a sign-in of this very
- * browser recent enough that the person at it is the one who signed in with Epic.
+ * What the E-mail panel asks of the account before its e-mail may move (issue 27): the one "recent
+ * sign-in" rule (contract/recentSignIn.ts, decision 034), told as the panel shows it. The e-mail is
+ * where reset links go (and a legacy account's sign-in name), so a session alone — a cookie lifted
+ * from a shared computer — could move the account to another mailbox and keep it for good.
  */
-export function emailChangeProof(account: { hasPassword: boolean; sessionStartedAt: number | null; now: number }): EmailChangeProof {
-  if (account.hasPassword) return 'current_password';
-  if (account.sessionStartedAt !== null && account.now - account.sessionStartedAt < RECENT_SIGN_IN_MS) return 'recent_sign_in';
-  return 'sign_in_again';
+export function emailChangeProof(account: SigningInAccount & { now: number }): EmailChangeProof {
+  if (recentSignInUntil(account.sessionStartedAt, account.now) !== null) return 'recent_sign_in';
+  return account.hasPassword ? 'current_password' : 'sign_in_again';
 }
 
 /** What a change link's row allows: the change, or which refusal. */

@@ -2,6 +2,7 @@ import type { QueryCreator } from 'kysely';
 import { isPostgres, type Db } from '../../db';
 import type { Database } from '../../db/schema';
 import { withParameters } from '../../db/compiledQuery';
+import { createUserHold } from '../userLock';
 
 /** What recording a use reads under the user's lock: the balance, this period's totals and a use with the same id. */
 export interface AccountAtUse {
@@ -44,6 +45,7 @@ export interface UseWritten {
  */
 export function createRecordingStatements(db: Db) {
   const postgres = isPostgres(db);
+  const holdUser = createUserHold(db);
 
   const read = db
     .selectFrom('credit_balances as b')
@@ -146,9 +148,12 @@ export function createRecordingStatements(db: Db) {
     /**
      * Takes the user's account for the rest of the transaction (as standing.ts `lockAccount`) and
      * reads what recording a use needs: one statement on SQLite, the lock and then the read on
-     * PostgreSQL. A user's first use opens their balance row, then reads again.
+     * PostgreSQL. A user's first use opens their balance row, then reads again. The user's own row
+     * is held before the balance row, in the order an account's deletion takes them (userLock.ts):
+     * 404 when the user was deleted meanwhile.
      */
     async lockAndRead(trx: Db, userId: string, periodStart: number, requestId: string): Promise<AccountAtUse> {
+      await holdUser(trx, userId);
       let row = await readAccount(trx, userId, periodStart, requestId);
       if (!row) {
         await trx.executeQuery(withParameters(openAccount, [userId, 0]));

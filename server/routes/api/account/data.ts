@@ -6,7 +6,7 @@ import {
   exportFileName,
 } from '../../../../contract/accountData';
 import { enforceLimits } from '../../../http/rateLimit';
-import { clearSessionCookie } from '../../../http/sessionCookie';
+import { clearSessionCookie, sessionToken } from '../../../http/sessionCookie';
 import type { App, RouteContext } from '../../../http/types';
 import { ACCOUNT_DATA_RATE_LIMITS } from '../../../services/rateLimiter';
 
@@ -28,7 +28,7 @@ export async function accountDataRoutes(app: App, { config, services }: RouteCon
 
   app.get('/deletion', { schema: { response: { 200: accountDeletionStatusSchema } } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return services.accountDeletion.status(request.user);
+    return services.accountDeletion.status(request.user, sessionToken(request));
   });
 
   // The account itself: '' is `/api/account`, the folder's own address.
@@ -38,7 +38,7 @@ export async function accountDataRoutes(app: App, { config, services }: RouteCon
     await enforceLimits(services, ACCOUNT_DATA_MESSAGES.tooManyDeletions, [
       [`account-deletion:user:${user.id}`, ACCOUNT_DATA_RATE_LIMITS.deletionAttemptsPerUser],
     ]);
-    await services.accountDeletion.deleteOwnAccount(user, request.body);
+    await services.accountDeletion.deleteOwnAccount(user, sessionToken(request), request.body);
     // Its sessions are gone with it; the browser drops the cookie and lands signed out.
     clearSessionCookie(reply, secure);
     return { ok: true as const, message: ACCOUNT_DATA_MESSAGES.deleted };

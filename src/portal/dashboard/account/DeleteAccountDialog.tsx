@@ -38,13 +38,11 @@ function failureText(error: Error): string {
   return error.message || DELETE_FAILED;
 }
 
-/** How this account proves it is the owner: a password field, or a recent Sign in with Epic. */
+/** How this account proves it is the owner (decision 034): a password field, or a recent sign-in in this browser. */
 function Reauthentication({ status, children }: { status: AccountDeletionStatus; children: ReactNode }) {
   if (status.reauthentication === 'password') return <>{children}</>;
-  if (status.epicSignInValidUntil !== null) {
-    return (
-      <Typography>You signed in with Epic recently: you can delete your account until {time(status.epicSignInValidUntil)}.</Typography>
-    );
+  if (status.recentSignInUntil !== null) {
+    return <Typography>You signed in with Epic recently: you can delete your account until {time(status.recentSignInUntil)}.</Typography>;
   }
   return (
     <Alert
@@ -61,7 +59,7 @@ function Reauthentication({ status, children }: { status: AccountDeletionStatus;
 }
 
 function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onCancel: () => void }) {
-  const passwordNeeded = status.reauthentication === 'password' && status.epicSignInValidUntil === null;
+  const passwordNeeded = status.reauthentication === 'password' && status.recentSignInUntil === null;
   const [schema] = useState(() => deleteAccountForm(status.username, passwordNeeded));
   const { register, handleSubmit, setFocus, formState } = useContractForm<DeleteAccountFormValues, DeleteAccountFormValues>(schema);
   const [visible, setVisible] = useState(false);
@@ -80,14 +78,14 @@ function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onC
       if (!(error instanceof HttpError)) return;
       if (error.code === ACCOUNT_DELETION_ERRORS.wrongPassword) setFocus('password');
       if (error.code === ACCOUNT_DELETION_ERRORS.confirmationMismatch) setFocus('confirm');
-      // The Epic sign-in stopped counting meanwhile, or the admins changed: ask again what it takes.
+      // The recent sign-in stopped counting meanwhile, or the admins changed: ask again what it takes.
       if (error.code === ACCOUNT_DELETION_ERRORS.reauthenticationRequired || error.code === ACCOUNT_DELETION_ERRORS.lastAdmin)
         void queryClient.invalidateQueries({ queryKey: DELETION_STATUS_QUERY_KEY });
     },
   });
   // Once deleted, the browser is on its way out: the form stays busy.
   const busy = deletion.isPending || deletion.isSuccess;
-  const blocked = status.lastAdmin || (status.reauthentication === 'epic' && status.epicSignInValidUntil === null);
+  const blocked = status.lastAdmin || (status.reauthentication === 'epic' && status.recentSignInUntil === null);
 
   const onSubmit = handleSubmit(({ confirm, password }) => {
     if (!busy) deletion.mutate({ confirm, ...(password ? { password } : {}) });
@@ -128,7 +126,7 @@ function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onC
                 )}
               </Box>
             ) : (
-              // A password account that signed in with Epic in the last 10 minutes: either proves it is them.
+              // A password account that signed in in this browser in the last 10 minutes: either proves it is them.
               <FormTextField
                 label="Password"
                 field={register('password')}
@@ -136,7 +134,7 @@ function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onC
                 fullWidth
                 disabled={busy || blocked}
                 autoComplete="current-password"
-                helperText="You signed in with Epic recently: you may leave it empty."
+                helperText={`You signed in here recently: you may leave it empty until ${time(status.recentSignInUntil ?? '')}.`}
               />
             )}
           </Reauthentication>
@@ -158,8 +156,8 @@ function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onC
 
 /**
  * The confirmation of an account's deletion, which cannot be undone (issue 27): the username typed
- * as shown, and the password, or a Sign in with Epic in the last 10 minutes for an account without
- * one. On success the browser lands signed out on /download.
+ * as shown, and the password, or a sign-in in this browser in the last 10 minutes (decision 034).
+ * On success the browser lands signed out on /download.
  */
 export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const status = useDeletionStatus(open);
@@ -176,7 +174,7 @@ export function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose:
       </DialogContent>
       {status.data ? (
         // Keyed by what the form asks for: a new answer (signed in again meanwhile) starts it afresh.
-        <DeletionForm key={`${status.data.reauthentication}:${status.data.epicSignInValidUntil}`} status={status.data} onCancel={onClose} />
+        <DeletionForm key={`${status.data.reauthentication}:${status.data.recentSignInUntil}`} status={status.data} onCancel={onClose} />
       ) : (
         <>
           <DialogContent sx={{ pt: 0 }}>

@@ -1,6 +1,7 @@
 import { Alert, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import type { AccountEmail } from '../../../../contract/accountEmail';
+import { RECENT_SIGN_IN_MINUTES } from '../../../../contract/recentSignIn';
 import { epicSignInUrl } from '../../../api/auth';
 import { useAccountEmail } from '../../../api/accountEmail';
 import { EmailChangeForm } from './EmailChangeForm';
@@ -44,7 +45,7 @@ function ChangeArea({ account }: { account: AccountEmail }) {
           </Button>
         }
       >
-        To change your e-mail, sign in with Epic again first: your last sign-in here was more than an hour ago.
+        To change your e-mail, sign in with Epic again first: your last sign-in here was more than {RECENT_SIGN_IN_MINUTES} minutes ago.
       </Alert>
     );
   }

@@ -8,8 +8,8 @@ export interface DeleteAccountFormValues {
 
 /**
  * The request's own rules (contract/accountData.ts), with the two the server checks against the
- * account: the username typed as shown, and a password when nothing else stands for it (no Sign in
- * with Epic in the last 10 minutes).
+ * account: the username typed as shown, and a password when nothing else stands for it (no sign-in
+ * in this browser in the last 10 minutes: decision 034).
  */
 export const deleteAccountForm = (username: string, passwordNeeded: boolean) =>
   deleteAccountRequestSchema.extend({
