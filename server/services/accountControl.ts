@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { findUser, toAdminUser } from './adminUsers';
 import type { Actor, AuditService } from './audit';
 import type { SessionService } from './sessions';
+import { checkStaffAuthority } from './staffAuthority';
 import { hashToken, newToken } from './tokens';
 
 /** Subscriptions the account view lists, newest first. */
@@ -70,6 +71,7 @@ export function createAccountControlService(deps: AccountControlDeps) {
      */
     async reissueLicense(actor: Actor, userId: string): Promise<AdminUser> {
       return db.transaction().execute(async (trx) => {
+        await checkStaffAuthority(trx, { actor, action: 'reissueLicense', targetId: userId });
         for (let attempt = 0; attempt < REISSUE_ATTEMPTS; attempt++) {
           const before = await find(userId, trx);
           const now = Date.now();
@@ -96,7 +98,7 @@ export function createAccountControlService(deps: AccountControlDeps) {
     /** Ends every session of the user (each browser is signed out at its next request); answers how many. */
     async revokeSessions(actor: Actor, userId: string): Promise<{ ended: number }> {
       return db.transaction().execute(async (trx) => {
-        await find(userId, trx);
+        await checkStaffAuthority(trx, { actor, action: 'signOutEverywhere', targetId: userId });
         const ended = await sessions.endAllForUser(userId, trx);
         await audit.record(actor, { action: 'user.sessions.revoke', targetType: 'user', targetId: userId, after: { ended } }, trx);
         return { ended };

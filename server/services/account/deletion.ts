@@ -14,6 +14,7 @@ import type { Actor, AuditService } from '../audit';
 import type { StripeGateway } from '../billing/stripeGateway';
 import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
+import { checkStaffAuthority } from '../staffAuthority';
 import { staffRoleOfUser } from '../users';
 import { eraseIdentity, reauthenticationOf, reauthenticationRefusal, type ReauthenticatingUser } from './deletionRules';
 
@@ -147,6 +148,13 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
     await cancelLiveSubscriptions(userId);
 
     const removed = await db.transaction().execute(async (trx) => {
+      await checkStaffAuthority(trx, {
+        actor: requester.by === 'staff' ? requester.actor : null,
+        action: 'deleteUsers',
+        targetId: userId,
+        change: 'removed',
+        ...(requester.by === 'self' ? { lastAdminMessage: ACCOUNT_DATA_MESSAGES.lastAdmin } : {}),
+      });
       const user = await findUser(trx, userId);
       if (staffRoleOfUser(user) === 'admin' && (await otherAdmins(trx, userId, true)) === 0) throw lastAdmin();
       await eraseFromAudit(trx, user);
