@@ -301,7 +301,12 @@ export function createAdminUserService(deps: {
     async update(actor: Actor, id: string, changes: UserUpdate): Promise<AdminUser> {
       const edited = await db.transaction().execute(async (trx) => {
         // The editor still an admin, and an active admin left after the change, read under the lock.
-        const before = await checkStaffAuthority(trx, { actor, action: 'editUsers', targetId: id, change: (user) => roleAfter(user, changes) });
+        const before = await checkStaffAuthority(trx, {
+          actor,
+          action: 'editUsers',
+          targetId: id,
+          change: (user) => roleAfter(user, changes),
+        });
         const { isAdmin, role } = roleAfter(before, changes);
         // Only an admin edits users, so anything less for their own account is a demotion.
         if (id === actor.id && role !== 'admin') throw badRequest('self_demotion', ADMIN_MESSAGES.selfDemotion);

@@ -83,7 +83,8 @@ export const releaseBuild = (build: ReleaseRequest): Promise<SageBuild> =>
 export const exportUsers = (): Promise<DownloadedFile> => sendForFile(`${USERS}/export`, 'users.csv');
 
 /** A user's signed license file (`sage-license-{id}.json`): admins only, and the download is audited (issue 36). */
-export const downloadLicense = (userId: string): Promise<DownloadedFile> => sendForFile(`${userPath(userId)}/license`, licenseFileName(userId));
+export const downloadLicense = (userId: string): Promise<DownloadedFile> =>
+  sendForFile(`${userPath(userId)}/license`, licenseFileName(userId));
 
 /** The account's sessions, last sign-in, subscriptions, credits and stored messages. */
 export const fetchAccountDetails = (userId: string): Promise<AccountDetails> =>

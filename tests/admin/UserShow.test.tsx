@@ -6,7 +6,17 @@ import { formatDateTime } from '../../src/admin/format';
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { admin as signedInAdminUser, ada, emptyUsage, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import {
+  admin as signedInAdminUser,
+  ada,
+  emptyUsage,
+  expectNotification,
+  listPage,
+  noAccountDetails,
+  renderAdmin,
+  signedInAdmin,
+  setUpAdminTests,
+} from './render';
 
 vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
