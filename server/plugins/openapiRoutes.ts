@@ -296,7 +296,7 @@ const ROUTES: Record<string, RouteDoc> = {
     tag: ADMIN,
     security: SESSION,
     admin: true,
-    errors: { 403: 'Not an admin: support may not download licenses (role_forbidden)', 404: 'No such user (not_found)' },
+    errors: { 403: 'Not an admin: support may not download licenses', 404: 'No such user (not_found)' },
     okHeaders: {
       'Content-Disposition': {
         type: 'string',

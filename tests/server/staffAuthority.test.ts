@@ -59,7 +59,7 @@ const activeAdmins = async (server: TestServer) =>
   ).length;
 
 /** A body each write route validates, so the call reaches its service. */
-function bodyFor(method: Method, url: string, target: { email: string }): Record<string, unknown> | undefined {
+function bodyFor(method: Method, url: string, target: { email: string | null }): Record<string, unknown> | undefined {
   if (method === 'GET' || method === 'DELETE') return undefined;
   if (url.endsWith('/suspend')) return { reason: 'Testing the hierarchy' };
   if (url.endsWith('/notes') || url.includes('/notes/')) return { text: 'A note' };
