@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from './auth';
 import { RECENT_SIGN_IN_MINUTES } from './recentSignIn';
+import { ERROR_CODES } from './errors';
 import { singleLine } from './text';
 
 /**
@@ -54,7 +55,7 @@ export const ACCOUNT_DELETION_ERRORS = {
   /** 403: no password was given, and this browser's sign-in is not recent enough. */
   reauthenticationRequired: 'reauthentication_required',
   /** 409: the only admin. */
-  lastAdmin: 'last_admin',
+  lastAdmin: ERROR_CODES.lastAdmin,
   /** 502: Stripe did not cancel a subscription; nothing was deleted. */
   subscriptionNotCancelled: 'subscription_not_cancelled',
 } as const;

@@ -9,7 +9,11 @@ import { singleLine } from './text';
  * §7 `/api/admin/*`). Every endpoint answers 401 signed out and 403 for a non-admin.
  */
 
-/** §3 User as admins see it, with the license token. Times are ISO 8601. */
+/**
+ * §3 User as staff see it. Times are ISO 8601. No license token, for any role (issue 36): an admin
+ * downloads a user's license file (`GET /api/admin/users/{id}/license`, audited) and nothing else
+ * of the console carries it.
+ */
 export const adminUserSchema = z.object({
   id: z.string(),
   username: z.string(),
@@ -18,8 +22,6 @@ export const adminUserSchema = z.object({
   isAdmin: z.boolean(),
   /** Their role in the console while isAdmin (contract/staffRoles.ts); null otherwise. */
   role: staffRoleSchema.nullable(),
-  /** The license token (shown and downloadable in the admin view). */
-  token: z.string(),
   epicDisplayName: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -227,6 +229,7 @@ export const AUDIT_ACTIONS = [
   'user.update',
   'user.delete',
   'license.reissue',
+  'license.download',
   'user.sessions.revoke',
   'build.release',
   'user.credits.grant',
@@ -295,7 +298,7 @@ export const auditListQuerySchema = z.object({
   filter: filterParam(auditFilterSchema).optional(),
 });
 
-/** `POST /api/admin/users/{id}/license/reissue` answers the user with their new license token. */
+/** `POST /api/admin/users/{id}/license/reissue` answers the user (their new token is not in it). */
 export const licenseReissuedSchema = adminUserSchema;
 
 /** `POST /api/admin/users/{id}/sessions/revoke`: how many sessions were ended. */

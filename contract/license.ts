@@ -58,6 +58,9 @@ export type LicensePublicKey = z.infer<typeof licensePublicKeySchema>;
 /** `?download=true` answers the file as an attachment named like this. */
 export const licenseFileName = (userId: string) => `sage-license-${userId}.json`;
 
+/** The file name a download's Content-Disposition gives: only these characters (ids are UUIDs anyway). */
+export const licenseAttachmentName = (userId: string) => licenseFileName(userId.replace(/[^A-Za-z0-9._-]/g, '_'));
+
 /**
  * The 401 for a license token an admin replaced (issue 14), from `GET /api/license` and the
  * ingestion API: the plugin signs in again to get the new one. A token never issued keeps the

@@ -39,6 +39,8 @@ export const STAFF_PERMISSIONS = {
   adjustCredits: ['admin'],
   refundCredits: ['admin'],
   releaseBuilds: ['admin'],
+  /** Download a user's signed license file, which carries their license token: audited (issue 36). */
+  downloadLicense: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffAction = keyof typeof STAFF_PERMISSIONS;
 export const STAFF_ACTIONS = Object.keys(STAFF_PERMISSIONS) as StaffAction[];
@@ -50,3 +52,27 @@ export function staffMay(role: StaffRole | null | undefined, action: StaffAction
 
 /** The refusal of an action the caller's role does not allow: 403 `role_forbidden` on every admin route. */
 export const ROLE_REFUSAL = { error: ERROR_CODES.roleForbidden, message: 'Your role does not allow this' } as const;
+
+/**
+ * Who may act on whom (issue 36): roles are a hierarchy. `support` acts on customers only (a target
+ * with no staff role); `admin` acts on anyone, within the rule that an active admin always remains
+ * (`LAST_ADMIN_REFUSAL`). Nobody else acts on anyone.
+ */
+export const STAFF_TARGETS = {
+  admin: [null, 'support', 'admin'],
+  support: [null],
+} as const satisfies Record<StaffRole, readonly (StaffRole | null)[]>;
+
+/** Whether a member of staff with `actorRole` (null: not staff) may write about a user whose role is `targetRole`. */
+export function staffMayActOn(actorRole: StaffRole | null | undefined, targetRole: StaffRole | null): boolean {
+  return actorRole != null && (STAFF_TARGETS[actorRole] as readonly (StaffRole | null)[]).includes(targetRole);
+}
+
+/** The refusal of a write by `support` about a member of staff: 403 `role_forbidden`, whatever the action. */
+export const STAFF_TARGET_REFUSAL = { error: ERROR_CODES.roleForbidden, message: 'Support can act on customers only' } as const;
+
+/** 409 `last_admin`: a suspension, demotion or deletion that would leave no active admin. */
+export const LAST_ADMIN_REFUSAL = { error: ERROR_CODES.lastAdmin, message: 'The product must keep at least one active admin' } as const;
+
+/** The message of the console's license download for a role that may not take it (support). */
+export const LICENSE_DOWNLOAD_ADMINS_ONLY = 'Only admins can download licenses';

@@ -7,6 +7,7 @@ import type { Actor, AuditService } from './audit';
 import type { SessionService } from './sessions';
 import { replaceLicenseToken } from './licenseTokens';
 import { voidPendingCredentials } from './pendingCredentials';
+import { checkStaffAuthority } from './staffAuthority';
 
 /** Subscriptions the account view lists, newest first. */
 const SUBSCRIPTIONS_SHOWN = 20;
@@ -68,7 +69,7 @@ export function createAccountControlService(deps: AccountControlDeps) {
      */
     async reissueLicense(actor: Actor, userId: string): Promise<AdminUser> {
       return db.transaction().execute(async (trx) => {
-        await find(userId, trx);
+        await checkStaffAuthority(trx, { actor, action: 'reissueLicense', targetId: userId });
         await replaceLicenseToken(trx, userId);
         await audit.record(actor, { action: 'license.reissue', targetType: 'user', targetId: userId }, trx);
         return toAdminUser(await find(userId, trx));
@@ -78,7 +79,7 @@ export function createAccountControlService(deps: AccountControlDeps) {
     /** Ends every session of the user (each browser is signed out at its next request); answers how many. */
     async revokeSessions(actor: Actor, userId: string): Promise<{ ended: number }> {
       return db.transaction().execute(async (trx) => {
-        await find(userId, trx);
+        await checkStaffAuthority(trx, { actor, action: 'signOutEverywhere', targetId: userId });
         const ended = await sessions.endAllForUser(userId, trx);
         await voidPendingCredentials(trx, userId);
         await audit.record(actor, { action: 'user.sessions.revoke', targetType: 'user', targetId: userId, after: { ended } }, trx);

@@ -8,6 +8,7 @@ import {
   type UserSortField,
   type UserUpdate,
 } from '../../contract/admin';
+import type { StaffRole } from '../../contract/staffRoles';
 import type { Database, Db } from '../db';
 import type { UsersTable } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
@@ -16,6 +17,7 @@ import type { Actor, AuditService } from './audit';
 import type { CustomerEmails } from './billing/customerEmail';
 import { toCsvRow } from './csv';
 import type { SessionService } from './sessions';
+import { checkStaffAuthority } from './staffAuthority';
 import { isUniqueViolation, normalizeEmail, staffRoleOfUser } from './users';
 
 /** Rows a search answers; a search is for finding someone, not for paging. */
@@ -45,7 +47,6 @@ export function toAdminUser(row: UsersTable): AdminUser {
     status: row.status,
     isAdmin: row.is_admin === 1,
     role: staffRoleOfUser(row),
-    token: row.license_token,
     epicDisplayName: row.epic_display_name,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
@@ -57,6 +58,12 @@ export async function findUser(db: Db, id: string): Promise<UsersTable> {
   const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(ADMIN_MESSAGES.userNotFound);
   return row;
+}
+
+/** Is Admin and the role after an edit: left out, they stay; a new admin is `admin` unless the edit says otherwise. */
+function roleAfter(before: UsersTable, changes: UserUpdate): { isAdmin: boolean; role: StaffRole | null } {
+  const isAdmin = changes.isAdmin ?? before.is_admin === 1;
+  return { isAdmin, role: isAdmin ? (changes.role ?? staffRoleOfUser(before) ?? 'admin') : null };
 }
 
 /** What the audit log keeps of a user: no password hash, no license token. */
@@ -293,9 +300,14 @@ export function createAdminUserService(deps: {
      */
     async update(actor: Actor, id: string, changes: UserUpdate): Promise<AdminUser> {
       const edited = await db.transaction().execute(async (trx) => {
-        const before = await findUser(trx, id);
-        const isAdmin = changes.isAdmin ?? before.is_admin === 1;
-        const role = isAdmin ? (changes.role ?? staffRoleOfUser(before) ?? 'admin') : null;
+        // The editor still an admin, and an active admin left after the change, read under the lock.
+        const before = await checkStaffAuthority(trx, {
+          actor,
+          action: 'editUsers',
+          targetId: id,
+          change: (user) => roleAfter(user, changes),
+        });
+        const { isAdmin, role } = roleAfter(before, changes);
         // Only an admin edits users, so anything less for their own account is a demotion.
         if (id === actor.id && role !== 'admin') throw badRequest('self_demotion', ADMIN_MESSAGES.selfDemotion);
         const email = normalizeEmail(changes.email);

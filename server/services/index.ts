@@ -107,13 +107,14 @@ export function createServices(deps: ServiceDeps) {
     onError: deps.onError,
     onWebhook: metrics.webhook,
   });
+  const audit = createAuditService(deps.db);
   // Read (or generated) once, at start: a bad key stops the server here rather than at the first download.
   const licenses = createLicenseService({
     db: deps.db,
+    audit,
     subscriptionSummary: billing.summary,
     ...loadLicenseSigningKey({ configured: deps.config.licenseSigningKey, dataDir: deps.config.dataDir }),
   });
-  const audit = createAuditService(deps.db);
   const builds = createBuildService(deps.db, audit);
   const metering = createMeteringService({
     db: deps.db,

@@ -10,7 +10,9 @@ import {
 } from '../../contract/license';
 import type { Db } from '../db';
 import { notFound } from '../errors';
+import type { Actor, AuditService } from './audit';
 import type { LicenseKeyOrigin } from './licenseKey';
+import { checkStaffAuthority } from './staffAuthority';
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -39,6 +41,8 @@ export function licenseKeyId(publicKey: KeyObject): string {
 
 export interface LicenseServiceDeps {
   db: Db;
+  /** Records staff's downloads of a user's license (issue 36). */
+  audit: Pick<AuditService, 'record'>;
   /** Ed25519 private key (server/services/licenseKey.ts loads it). */
   signingKey: KeyObject;
   /** The billing service's summary: the user's live subscription, or null. */
@@ -67,6 +71,24 @@ export function createLicenseService(deps: LicenseServiceDeps) {
     publicKeyBase64: rawPublicKey(publicKey).toString('base64'),
   };
 
+  /** A freshly signed license for the user, valid LICENSE_VALIDITY_DAYS; 404 for an unknown user. */
+  async function licenseFile(userId: string): Promise<LicenseFile> {
+    const user = await deps.db.selectFrom('users').select(['id', 'license_token']).where('id', '=', userId).executeTakeFirst();
+    if (!user) throw notFound(USER_NOT_FOUND);
+    const subscription = await deps.subscriptionSummary(user.id);
+    const issuedAt = Math.floor(now() / 1000);
+    const payload = payloadText({
+      userId: user.id,
+      licenseToken: user.license_token,
+      product: 'sage',
+      issuedAt,
+      expiresAt: issuedAt + LICENSE_VALIDITY_DAYS * DAY_SECONDS,
+      subscriptionStatus: subscription?.status ?? null,
+    });
+    const signature = sign(null, Buffer.from(payload, 'utf8'), deps.signingKey).toString('base64');
+    return { format: LICENSE_FORMAT, algorithm: LICENSE_ALGORITHM, keyId, payload, signature };
+  }
+
   return {
     keyOrigin: deps.keyOrigin ?? { source: 'config', file: undefined },
 
@@ -75,22 +97,19 @@ export function createLicenseService(deps: LicenseServiceDeps) {
       return { ...published };
     },
 
-    /** A freshly signed license for the user, valid LICENSE_VALIDITY_DAYS; 404 for an unknown user. */
-    async licenseFile(userId: string): Promise<LicenseFile> {
-      const user = await deps.db.selectFrom('users').select(['id', 'license_token']).where('id', '=', userId).executeTakeFirst();
-      if (!user) throw notFound(USER_NOT_FOUND);
-      const subscription = await deps.subscriptionSummary(user.id);
-      const issuedAt = Math.floor(now() / 1000);
-      const payload = payloadText({
-        userId: user.id,
-        licenseToken: user.license_token,
-        product: 'sage',
-        issuedAt,
-        expiresAt: issuedAt + LICENSE_VALIDITY_DAYS * DAY_SECONDS,
-        subscriptionStatus: subscription?.status ?? null,
+    licenseFile,
+
+    /**
+     * A user's license file downloaded by staff (the console's Download License): admins only, the
+     * actor's role read again, and audited as `license.download`, naming no token. The file carries
+     * the license token, so this is the one way staff receive it (issue 36).
+     */
+    async downloadByStaff(actor: Actor, userId: string): Promise<LicenseFile> {
+      await deps.db.transaction().execute(async (trx) => {
+        await checkStaffAuthority(trx, { actor, action: 'downloadLicense', targetId: userId });
+        await deps.audit.record(actor, { action: 'license.download', targetType: 'user', targetId: userId }, trx);
       });
-      const signature = sign(null, Buffer.from(payload, 'utf8'), deps.signingKey).toString('base64');
-      return { format: LICENSE_FORMAT, algorithm: LICENSE_ALGORITHM, keyId, payload, signature };
+      return licenseFile(userId);
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Actor, AuditService } from './audit';
 import type { Mail, Mailer } from './mailer';
 import { voidPendingCredentials } from './pendingCredentials';
 import type { SessionService } from './sessions';
+import { checkStaffAuthority } from './staffAuthority';
 
 export interface SuspensionDeps {
   db: Db;
@@ -60,7 +61,7 @@ export function createSuspensionService(deps: SuspensionDeps) {
     async suspend(actor: Actor, userId: string, reason: string): Promise<AdminUser> {
       if (userId === actor.id) throw badRequest('self_suspension', SUSPENSION_MESSAGES.selfSuspension);
       const after = await db.transaction().execute(async (trx) => {
-        const before = await findUser(trx, userId);
+        const before = await checkStaffAuthority(trx, { actor, action: 'suspend', targetId: userId, change: 'suspended' });
         // Only an account not yet suspended: of two suspensions at once, one is recorded.
         const updated = await trx
           .updateTable('users')
@@ -90,7 +91,7 @@ export function createSuspensionService(deps: SuspensionDeps) {
 
     async reinstate(actor: Actor, userId: string): Promise<AdminUser> {
       const after = await db.transaction().execute(async (trx) => {
-        const before = await findUser(trx, userId);
+        const before = await checkStaffAuthority(trx, { actor, action: 'suspend', targetId: userId });
         const updated = await trx
           .updateTable('users')
           .set({ status: 'Active', suspended_at: null, suspension_reason: null, updated_at: Date.now() })

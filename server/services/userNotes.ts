@@ -5,6 +5,7 @@ import { isPostgres, type Db } from '../db';
 import type { UserNotesTable } from '../db/schema';
 import { forbidden, notFound } from '../errors';
 import type { Actor, AuditService } from './audit';
+import { checkStaffAuthority } from './staffAuthority';
 import { noteEditableUntil, noteEditRefusal } from './userNoteRules';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -60,6 +61,7 @@ export function createUserNoteService(deps: { db: Db; audit: AuditService }) {
     /** Writes a note by `author` on the user, audited as user.note.add; 404 for an unknown user. */
     async add(author: Actor, userId: string, { text }: NoteInput, now = Date.now()): Promise<UserNote> {
       return db.transaction().execute(async (trx) => {
+        await checkStaffAuthority(trx, { actor: author, action: 'writeNotes', targetId: userId });
         await requireUser(trx, userId);
         const row: UserNotesTable = {
           id: randomUUID(),
@@ -82,6 +84,7 @@ export function createUserNoteService(deps: { db: Db; audit: AuditService }) {
      */
     async edit(editor: Actor, userId: string, noteId: string, { text }: NoteInput, now = Date.now()): Promise<UserNote> {
       return db.transaction().execute(async (trx) => {
+        await checkStaffAuthority(trx, { actor: editor, action: 'writeNotes', targetId: userId });
         await requireUser(trx, userId);
         const read = trx.selectFrom('user_notes').selectAll().where('id', '=', noteId).where('user_id', '=', userId);
         // Locked on PostgreSQL so two edits at once each audit the text they replaced.

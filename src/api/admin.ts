@@ -19,6 +19,7 @@ import {
 } from '../../contract/admin';
 import { sageBuildSchema, type SageBuild } from '../../contract/builds';
 import { insightsSchema, type InsightRange, type Insights } from '../../contract/insights';
+import { licenseFileName } from '../../contract/license';
 import {
   creditBalanceSchema,
   creditPackPurchasesSchema,
@@ -81,9 +82,9 @@ export const releaseBuild = (build: ReleaseRequest): Promise<SageBuild> =>
 /** Every user as CSV (`users.csv`). */
 export const exportUsers = (): Promise<DownloadedFile> => sendForFile(`${USERS}/export`, 'users.csv');
 
-/** A user's signed license file (`sage-license-{id}.json`). */
+/** A user's signed license file (`sage-license-{id}.json`): admins only, and the download is audited (issue 36). */
 export const downloadLicense = (userId: string): Promise<DownloadedFile> =>
-  sendForFile(`/api/sage/${encodeURIComponent(userId)}/license?download=true`, `sage-license-${userId}.json`);
+  sendForFile(`${userPath(userId)}/license`, licenseFileName(userId));
 
 /** The account's sessions, last sign-in, subscriptions, credits and stored messages. */
 export const fetchAccountDetails = (userId: string): Promise<AccountDetails> =>

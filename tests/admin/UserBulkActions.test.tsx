@@ -17,8 +17,8 @@ vi.mock('../../src/browser', async (importOriginal) => {
 setUpAdminTests();
 beforeEach(() => vi.mocked(saveFile).mockReset());
 
-const grace: AdminUser = { ...ada, id: 'u2', username: 'grace', email: 'grace@example.com', status: 'Suspended', token: 'lic-2' };
-const root: AdminUser = { ...ada, id: admin.id, username: 'root', email: 'root@example.com', isAdmin: true, role: 'admin', token: 'lic-0' };
+const grace: AdminUser = { ...ada, id: 'u2', username: 'grace', email: 'grace@example.com', status: 'Suspended' };
+const root: AdminUser = { ...ada, id: admin.id, username: 'root', email: 'root@example.com', isAdmin: true, role: 'admin' };
 const ALREADY = { error: 'already_suspended', message: 'This account is already suspended' };
 const SELF = { error: 'self_suspension', message: 'You cannot suspend your own account' };
 

@@ -25,7 +25,6 @@ export const ada: AdminUser = {
   status: 'Active',
   isAdmin: false,
   role: null,
-  token: 'lic-3f9a-77c2',
   epicDisplayName: 'AdaL',
   createdAt: '2026-01-02T03:04:05.000Z',
   updatedAt: '2026-01-02T03:04:05.000Z',

@@ -276,6 +276,7 @@ describe.each(databases)('license files on $label', (database) => {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const licenses = createLicenseService({
       db: server().db,
+      audit: { record: async () => undefined },
       signingKey: privateKey,
       subscriptionSummary: async (userId) =>
         userId === id ? { status: 'trialing', productName: 'Sage Pro', currentPeriodEnd: null, trialEnd: null } : null,

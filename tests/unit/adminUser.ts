@@ -8,7 +8,6 @@ export const ada: AdminUser = {
   status: 'Active',
   isAdmin: false,
   role: null,
-  token: 'tok-1',
   epicDisplayName: null,
   createdAt: '2026-01-02T03:04:05.000Z',
   updatedAt: '2026-01-02T03:04:05.000Z',

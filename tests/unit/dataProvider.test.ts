@@ -51,13 +51,13 @@ describe('users', () => {
   });
 
   it('checks every user it reads against the contract', async () => {
-    const { token: _token, ...withoutToken } = ada;
-    stubFetchWith(() => page('users', [withoutToken], 0, 1));
+    const { username: _username, ...withoutUsername } = ada;
+    stubFetchWith(() => page('users', [withoutUsername], 0, 1));
     await expect(
       dataProvider.getList('users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'createdAt', order: 'DESC' }, filter: {} }),
-    ).rejects.toThrow(/token/);
-    stubFetchWith(() => jsonResponse(withoutToken));
-    await expect(dataProvider.getOne('users', { id: 'u1' })).rejects.toThrow(/token/);
+    ).rejects.toThrow(/username/);
+    stubFetchWith(() => jsonResponse(withoutUsername));
+    await expect(dataProvider.getOne('users', { id: 'u1' })).rejects.toThrow(/username/);
   });
 
   it('getOne reads one user', async () => {

@@ -3,7 +3,15 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../contract/errors';
-import { ROLE_REFUSAL, STAFF_ACTIONS, staffMay, staffRoleOf, type StaffAction, type StaffRole } from '../../contract/staffRoles';
+import {
+  ROLE_REFUSAL,
+  STAFF_ACTIONS,
+  staffMay,
+  staffMayActOn,
+  staffRoleOf,
+  type StaffAction,
+  type StaffRole,
+} from '../../contract/staffRoles';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -34,7 +42,31 @@ describe('staffMay', () => {
 
   it('leaves support the actions a support team must not take', () => {
     const refused = STAFF_ACTIONS.filter((action) => !staffMay('support', action));
-    expect(refused.sort()).toEqual(['adjustCredits', 'deleteUsers', 'editUsers', 'exportAllUsers', 'refundCredits', 'releaseBuilds']);
+    expect(refused.sort()).toEqual([
+      'adjustCredits',
+      'deleteUsers',
+      'downloadLicense',
+      'editUsers',
+      'exportAllUsers',
+      'refundCredits',
+      'releaseBuilds',
+    ]);
+  });
+});
+
+describe('staffMayActOn (issue 36: who may act on whom)', () => {
+  it.each<[StaffRole | null | undefined, StaffRole | null, boolean]>([
+    ['admin', null, true],
+    ['admin', 'support', true],
+    ['admin', 'admin', true],
+    ['support', null, true],
+    ['support', 'support', false],
+    ['support', 'admin', false],
+    [null, null, false],
+    [undefined, null, false],
+    [null, 'admin', false],
+  ])('%s on %s: %s', (actor, target, expected) => {
+    expect(staffMayActOn(actor, target)).toBe(expected);
   });
 });
 

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { LICENSE_PRODUCTS, licenseFileName, licenseFileSchema, licensePublicKeySchema } from '../../../contract/license';
+import { LICENSE_PRODUCTS, licenseAttachmentName, licenseFileSchema, licensePublicKeySchema } from '../../../contract/license';
 import { ERROR_CODES } from '../../../contract/errors';
 import { forbidden, notFound } from '../../errors';
 import { LICENSE_RATE_LIMITS } from '../../services/rateLimiter';
 import { noteInstallUse } from '../../http/pluginInstall';
 import { enforceLimits } from '../../http/rateLimit';
 import { bearerToken, licenseTokenRefusal } from '../../http/sessionCookie';
+import { actorOf } from '../../http/adminTarget';
 import type { App, RouteContext } from '../../http/types';
 import { singleLine } from '../../../contract/text';
 
@@ -16,9 +17,6 @@ const paramsSchema = z.object({
 });
 
 const querySchema = z.object({ download: z.enum(['true', 'false'], { error: 'download must be true or false' }).optional() });
-
-/** Only these characters go into the attachment's file name (ids are UUIDs anyway). */
-const safeFileName = (id: string) => licenseFileName(id.replace(/[^A-Za-z0-9._-]/g, '_'));
 
 const isLicenseProduct = (product: string): boolean => (LICENSE_PRODUCTS as readonly string[]).includes(product);
 
@@ -65,11 +63,12 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
       const { id } = request.params;
       const { user } = request;
       if (user.is_admin !== 1 && user.id !== id) throw forbidden(ERROR_CODES.forbidden, 'Admins only');
-      const license = await licenses.licenseFile(id);
+      // Another user's license carries their token: admins only, audited (issue 36).
+      const license = user.id === id ? await licenses.licenseFile(id) : await licenses.downloadByStaff(actorOf(user), id);
       // The file carries the license token: no cache keeps a copy.
       reply.header('cache-control', 'no-store');
       if (request.query.download === 'true') {
-        reply.header('content-disposition', `attachment; filename="${safeFileName(id)}"`);
+        reply.header('content-disposition', `attachment; filename="${licenseAttachmentName(id)}"`);
       }
       return reply.type('application/json; charset=utf-8').send(license);
     },

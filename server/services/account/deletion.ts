@@ -17,6 +17,7 @@ import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
 import { voidPendingCredentials } from '../pendingCredentials';
 import { transactionRetriedOnDeadlock } from '../userLock';
+import { checkStaffAuthority } from '../staffAuthority';
 import { staffRoleOfUser } from '../users';
 import type { SessionService } from '../sessions';
 import { eraseIdentity } from './deletionRules';
@@ -154,6 +155,13 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
     // Run again once on a deadlock: two admins deleting themselves at once each hold their own row
     // and then ask for the other's (otherAdmins); the second run sees the first's commit.
     const removed = await transactionRetriedOnDeadlock(db, async (trx) => {
+      await checkStaffAuthority(trx, {
+        actor: requester.by === 'staff' ? requester.actor : null,
+        action: 'deleteUsers',
+        targetId: userId,
+        change: 'removed',
+        ...(requester.by === 'self' ? { lastAdminMessage: ACCOUNT_DATA_MESSAGES.lastAdmin } : {}),
+      });
       const user = await findUser(trx, userId, true);
       if (staffRoleOfUser(user) === 'admin' && (await otherAdmins(trx, userId, true)) === 0) throw lastAdmin();
       await eraseFromAudit(trx, user);

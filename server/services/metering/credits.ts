@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CreditAdjustment } from '../../../contract/usage';
 import type { Db } from '../../db';
-import { conflict, notFound } from '../../errors';
+import { conflict } from '../../errors';
 import type { Actor, AuditService } from '../audit';
+import { checkStaffAuthority } from '../staffAuthority';
 import { lockAccount } from './standing';
 
 /**
@@ -14,7 +15,7 @@ export function createCreditService(deps: { db: Db; audit: AuditService }) {
   return {
     async adjust(actor: Actor, userId: string, { amount, reason }: CreditAdjustment): Promise<{ credits: number }> {
       return deps.db.transaction().execute(async (trx) => {
-        if (!(await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst())) throw notFound('User not found');
+        await checkStaffAuthority(trx, { actor, action: 'adjustCredits', targetId: userId });
         const before = await lockAccount(trx, userId);
         if (before + amount < 0)
           throw conflict('insufficient_credits', `The balance is ${before}: a deduction can take at most that many credits`);

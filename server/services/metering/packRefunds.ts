@@ -6,6 +6,7 @@ import { conflict, notFound } from '../../errors';
 import type { Actor, AuditService } from '../audit';
 import { billingNotConfigured } from '../billing/notConfigured';
 import type { StripeGateway } from '../billing/stripeGateway';
+import { checkStaffAuthority } from '../staffAuthority';
 import { creditsOf, lockAccount } from './standing';
 
 /** A pack bought through Checkout is credited with this source (billing's readCheckoutSession). */
@@ -80,6 +81,8 @@ export function createPackRefundService(deps: { db: Db; audit: AuditService; gat
 
     /** Refunds the purchase's payment through Stripe and takes back its unspent credits; 409 once refunded. */
     async refund(actor: Actor, userId: string, purchaseId: string): Promise<CreditPackRefunded> {
+      // Checked before Stripe is asked, so no money moves for a refusal, and again with the write.
+      await db.transaction().execute((trx) => checkStaffAuthority(trx, { actor, action: 'refundCredits', targetId: userId }));
       const purchase = await ledger(db)
         .where('id', '=', purchaseId)
         .where('user_id', '=', userId)
@@ -98,6 +101,7 @@ export function createPackRefundService(deps: { db: Db; audit: AuditService; gat
       if (!payment) throw conflict(CREDIT_PACK_REFUND_ERRORS.notRefundable, 'Stripe has no payment for this purchase to refund');
 
       return db.transaction().execute(async (trx) => {
+        await checkStaffAuthority(trx, { actor, action: 'refundCredits', targetId: userId });
         const before = await lockAccount(trx, userId);
         // Another refund of this purchase that finished while Stripe answered this one.
         if (await reversalOf(trx, purchase.id)) throw alreadyRefunded();

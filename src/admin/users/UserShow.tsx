@@ -8,9 +8,10 @@ import {
   SimpleShowLayout,
   TextField,
   TopToolbar,
+  useRecordContext,
 } from 'react-admin';
 import { Typography } from '@mui/material';
-import { ADMIN_MESSAGES } from '../../../contract/admin';
+import { ADMIN_MESSAGES, type AdminUser } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
 import { ReissueLicenseButton, SignOutEverywhereButton } from './AccountControlButtons';
 import { AccountDetailsPanel } from './AccountDetailsPanel';
@@ -20,7 +21,7 @@ import { NotesPanel } from './NotesPanel';
 import { useIsOwnAccount } from './ownAccount';
 import { SuspensionButton } from './SuspensionButtons';
 import { UsagePanel } from './UsagePanel';
-import { useStaffMay } from '../useStaffMay';
+import { useStaffMay, useStaffMayActOn } from '../useStaffMay';
 import { ROLE_CHOICES } from './roleChoices';
 
 const OWN_DELETION_REASON_ID = 'own-account-deletion-reason';
@@ -51,20 +52,24 @@ function DeleteUserButton() {
 function UserShowActions() {
   const mayEdit = useStaffMay('editUsers');
   const mayDelete = useStaffMay('deleteUsers');
+  // Only admins receive a license file: it carries the user's token (issue 36).
+  const mayDownload = useStaffMay('downloadLicense');
+  // Support acts on customers only: on a member of staff its writes are refused, so not offered.
+  const mayActOnUser = useStaffMayActOn(useRecordContext<AdminUser>()?.role ?? null);
   return (
     // Six actions wrap on a phone rather than push the page wider than the screen.
     <TopToolbar sx={{ flexWrap: 'wrap' }}>
       {mayEdit && <EditButton />}
-      <DownloadLicenseButton />
-      <ReissueLicenseButton />
-      <SignOutEverywhereButton />
-      <SuspensionButton />
+      {mayDownload && <DownloadLicenseButton />}
+      {mayActOnUser && <ReissueLicenseButton />}
+      {mayActOnUser && <SignOutEverywhereButton />}
+      {mayActOnUser && <SuspensionButton />}
       {mayDelete && <DeleteUserButton />}
     </TopToolbar>
   );
 }
 
-/** A user as admins see it (§2, §3, issues 14 and 26): account, license token, account details, usage, AI chat history. */
+/** A user as staff see it (§2, §3, issues 14 and 26): account, account details, usage, AI chat history; never the license token (issue 36). */
 export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
@@ -75,7 +80,6 @@ export function UserShow() {
         <BooleanField source="isAdmin" />
         <SelectField source="role" choices={ROLE_CHOICES} emptyText="—" />
         <TextField source="epicDisplayName" emptyText="—" />
-        <TextField source="token" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }} />
         <DateField source="createdAt" showTime />
         <TextField source="id" />
       </SimpleShowLayout>
