@@ -1,13 +1,16 @@
 // `npm run resilience` (issue 13): the product's three-instance setup (scripts/localCluster.ts:
-// nginx, PostgreSQL, Redis) under four kinds of trouble, each with a criterion:
+// nginx, PostgreSQL, Redis) under five kinds of trouble, each with a criterion:
 //   1. fuzz      malformed requests and hostile values to every endpoint (bench/resilience/fuzz.ts),
 //                then the same against one instance on SQLite
-//   2. soak      mixed load through nginx, memory per instance (soak.ts)
-//   3. crash     kill -9 during writes, on PostgreSQL and SQLite; no acknowledged write lost (crash.ts)
-//   4. webhooks  Stripe events duplicated and shuffled end in Stripe's state (webhooks.ts)
+//   2. staff     (issue 36) every admin route × every role on a staff account: no 5xx, support's
+//                writes refused, no license token in any answer; every recovery event × every
+//                pending single-use credential: each refused afterwards (staffClasses.ts)
+//   3. soak      mixed load through nginx, memory per instance (soak.ts)
+//   4. crash     kill -9 during writes, on PostgreSQL and SQLite; no acknowledged write lost (crash.ts)
+//   5. webhooks  Stripe events duplicated and shuffled end in Stripe's state (webhooks.ts)
 // It prints one table of figures and exits 1 when a part misses its criterion.
 //
-//   npm run resilience [-- --short] [-- --only fuzz,soak,crash,webhooks]
+//   npm run resilience [-- --short] [-- --only fuzz,staff,soak,crash,webhooks]
 //   RESILIENCE_SEED=n              the seed of every fast-check run (printed; default below)
 //   RESILIENCE_DATABASE_URL=…      PostgreSQL (else TEST_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test)
 //   RESILIENCE_REDIS_URL=…         Redis (else TEST_REDIS_URL, else redis://127.0.0.1:6379); database 10 is emptied
@@ -22,11 +25,12 @@ import { httpsClient, register, sql, type HttpsClient, type PartResult } from '.
 import { crashPostgres, crashSqlite } from './resilience/crash';
 import { fuzz, fuzzSqlite } from './resilience/fuzz';
 import { soak } from './resilience/soak';
+import { staffClasses } from './resilience/staffClasses';
 import { webhooks } from './resilience/webhooks';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DEFAULT_SEED = 1305;
-const PARTS = ['fuzz', 'soak', 'webhooks', 'crash'] as const;
+const PARTS = ['fuzz', 'staff', 'soak', 'webhooks', 'crash'] as const;
 type Part = (typeof PARTS)[number];
 
 function options() {
@@ -126,6 +130,8 @@ async function main(): Promise<number> {
         }),
         await fuzzSqlite({ seed: opts.seed, requests: opts.short ? 300 : 2000, serviceToken }),
       ]);
+      // The same in --short and full form: a table of cells, each one request or two.
+      await run('staff', () => staffClasses({ cluster: live }));
       await run('soak', () => soak({ cluster: live, seconds: opts.short ? 10 : 60, cookie: user.cookie }));
       await run('webhooks', () => webhooks({ cluster: live, stripe: fixture, seed: opts.seed, orders: opts.short ? 100 : 1000 }));
       await run('crash', async () => [

@@ -41,8 +41,12 @@ export interface RawRequest {
 
 export class Hang extends Error {}
 
-/** https requests to one origin that trusts `ca` (plain http for an http origin), over kept-alive connections. */
-export function httpsClient(origin: string, ca: string | undefined, maxSockets = 32, keepAlive = true) {
+/**
+ * https requests to one origin that trusts `ca` (plain http for an http origin), over kept-alive
+ * connections. `localAddress`: the loopback address to send from (127.0.0.0/8 is all loopback), so
+ * a part has per-address rate limits of its own, whatever the parts before it spent.
+ */
+export function httpsClient(origin: string, ca: string | undefined, maxSockets = 32, keepAlive = true, localAddress?: string) {
   const url = new URL(origin);
   const tls = url.protocol === 'https:';
   const agent = tls ? new https.Agent({ keepAlive, maxSockets, ca }) : new http.Agent({ keepAlive, maxSockets });
@@ -56,7 +60,7 @@ export function httpsClient(origin: string, ca: string | undefined, maxSockets =
       const headers = body && !framed ? { ...req.headers, 'content-length': String(body.length) } : req.headers;
       let request: http.ClientRequest;
       try {
-        const options = { host: url.hostname, port: url.port, path: req.path, method: req.method, headers, agent };
+        const options = { host: url.hostname, port: url.port, path: req.path, method: req.method, headers, agent, localAddress };
         request = tls ? https.request({ ...options, ca }) : http.request(options);
       } catch (err) {
         reject(err instanceof Error ? err : new Error(String(err)));
