@@ -11,7 +11,7 @@ import { singleLine } from './text';
 
 /**
  * §3 User as staff see it. Times are ISO 8601. No license token, for any role (issue 36): an admin
- * downloads a user's license file (`GET /api/admin/users/{id}/license`, audited) and nothing else
+ * downloads a user's license file (`GET /api/{product}/{id}/license`, audited) and nothing else
  * of the console carries it.
  */
 export const adminUserSchema = z.object({

@@ -23,7 +23,6 @@ export const ADMIN_ROUTE_ACTIONS: Readonly<Record<string, StaffAction>> = {
   'GET /api/admin/audit': 'read',
   'POST /api/admin/users/:id/sessions/revoke': 'signOutEverywhere',
   'POST /api/admin/users/:id/license/reissue': 'reissueLicense',
-  'GET /api/admin/users/:id/license': 'downloadLicense',
   'POST /api/admin/users/:id/suspend': 'suspend',
   'POST /api/admin/users/:id/reinstate': 'suspend',
   'POST /api/admin/users/:id/notes': 'writeNotes',

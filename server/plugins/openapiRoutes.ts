@@ -301,18 +301,6 @@ const ROUTES: Record<string, RouteDoc> = {
   },
   'DELETE /api/admin/users/:id': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'GET /api/admin/users/:id/details': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
-  'GET /api/admin/users/:id/license': {
-    tag: ADMIN,
-    security: SESSION,
-    admin: true,
-    errors: { 403: 'Not an admin: support may not download licenses', 404: 'No such user (not_found)' },
-    okHeaders: {
-      'Content-Disposition': {
-        type: 'string',
-        description: "attachment, sage-license-{id}.json: the user's signed license file, audited as license.download",
-      },
-    },
-  },
   'POST /api/admin/users/:id/license/reissue': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'POST /api/admin/users/:id/sessions/revoke': { tag: ADMIN, security: SESSION, admin: true, errors: { 404: 'No such user (not_found)' } },
   'POST /api/admin/users/:id/suspend': {

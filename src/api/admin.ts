@@ -84,7 +84,7 @@ export const exportUsers = (): Promise<DownloadedFile> => sendForFile(`${USERS}/
 
 /** A user's signed license file (`sage-license-{id}.json`): admins only, and the download is audited (issue 36). */
 export const downloadLicense = (userId: string): Promise<DownloadedFile> =>
-  sendForFile(`${userPath(userId)}/license`, licenseFileName(userId));
+  sendForFile(`/api/sage/${encodeURIComponent(userId)}/license?download=true`, licenseFileName(userId));
 
 /** The account's sessions, last sign-in, subscriptions, credits and stored messages. */
 export const fetchAccountDetails = (userId: string): Promise<AccountDetails> =>

@@ -140,14 +140,6 @@ const ENDPOINTS: Endpoint[] = [
     invalid: { method: 'POST', path: () => '/api/admin/users/%20/license/reissue' },
   },
   {
-    name: 'GET users/:id/license',
-    route: 'GET /api/admin/users/:id/license',
-    method: 'GET',
-    path: (c) => `/api/admin/users/${c.targetId}/license`,
-    adminStatus: 200,
-    invalid: { method: 'GET', path: () => '/api/admin/users/%20/license' },
-  },
-  {
     name: 'POST users/:id/sessions/revoke',
     route: 'POST /api/admin/users/:id/sessions/revoke',
     method: 'POST',

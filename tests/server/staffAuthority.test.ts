@@ -132,13 +132,12 @@ describe.each(databases)('staff authority on $label', (database) => {
     const admin = await signedInStaff(server(), 'admin');
     const support = await signedInStaff(server(), 'support');
     const [target] = await insertUsers(server().db, [userRow()]);
-    const refused = await support.client.get(`/api/admin/users/${target!.id}/license`);
+    // The spec's address (product §7), which the console's Download License button calls.
+    const refused = await support.client.get(`/api/sage/${target!.id}/license?download=true`);
     expect(refused.statusCode).toBe(403);
     expect(errorBody(refused)).toEqual(ROLE_REFUSAL);
-    // The spec's own address (product §7) holds the same rule for another user's license.
-    expect((await support.client.get(`/api/sage/${target!.id}/license?download=true`)).statusCode).toBe(403);
 
-    const file = await admin.client.get(`/api/admin/users/${target!.id}/license`);
+    const file = await admin.client.get(`/api/sage/${target!.id}/license?download=true`);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toBe(`attachment; filename="sage-license-${target!.id}.json"`);
     expect(JSON.parse(file.json<{ payload: string }>().payload)).toMatchObject({ userId: target!.id, licenseToken: target!.license_token });

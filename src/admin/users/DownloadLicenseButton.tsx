@@ -7,7 +7,7 @@ import { saveFile } from '../../browser';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 
-/** Saves the user's signed license file (`GET /api/admin/users/{id}/license`, admins only, audited). */
+/** Saves the user's signed license file (`GET /api/sage/{id}/license?download=true`, admins only, audited). */
 export function DownloadLicenseButton() {
   const user = useRecordContext<AdminUser>();
   const adminCall = useAdminCall();

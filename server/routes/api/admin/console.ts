@@ -20,7 +20,6 @@ import {
   userUpdateSchema,
 } from '../../../../contract/admin';
 import { sageBuildSchema } from '../../../../contract/builds';
-import { licenseAttachmentName, licenseFileSchema } from '../../../../contract/license';
 import { CONTENT_RANGE_HEADER, contentRange } from '../../../../contract/restList';
 import { insightsQuerySchema, insightsSchema } from '../../../../contract/insights';
 import { suspendRequestSchema } from '../../../../contract/suspension';
@@ -115,13 +114,6 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
   app.get('/users/:id/details', { schema: { params: userParams, response: { 200: accountDetailsSchema } } }, async (request) =>
     accountControl.details(request.params.id),
   );
-
-  // The one answer of the console that carries a license token (issue 36): admins only, audited.
-  app.get('/users/:id/license', { schema: { params: userParams, response: { 200: licenseFileSchema } } }, async (request, reply) => {
-    const license = await services.licenses.downloadByStaff(actorOf(request.user), request.params.id);
-    reply.header('content-disposition', `attachment; filename="${licenseAttachmentName(request.params.id)}"`);
-    return reply.type('application/json; charset=utf-8').send(license);
-  });
 
   app.post('/users/:id/license/reissue', { schema: { params: userParams, response: { 200: licenseReissuedSchema } } }, async (request) =>
     accountControl.reissueLicense(actorOf(request.user), request.params.id),
