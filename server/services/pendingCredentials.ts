@@ -34,17 +34,22 @@ export async function voidPendingCredentials(trx: Db, userId: string): Promise<V
     .where('plugin_redirect_uri', 'is not', null)
     .execute();
 
-  // Verification links belong to sign-in flows: the user's own, and any other browser's linking
-  // an e-mail to the user's Epic account (opening it would sign that browser in as the user).
-  const user = await trx.selectFrom('users').select('epic_account_id').where('id', '=', userId).executeTakeFirst();
+  // Verification links belong to sign-in flows: the user's own, any other browser's linking an
+  // e-mail to the user's Epic account (opening it would sign that browser in as the user), and any
+  // linking another Epic account to the user's address (refused while the account holds it, it
+  // would make an account of that address once a deletion frees it).
+  const user = await trx.selectFrom('users').select(['epic_account_id', 'email']).where('id', '=', userId).executeTakeFirst();
   const epicAccountId = user?.epic_account_id ?? null;
+  const email = user?.email ?? null;
   const ownFlows = trx.selectFrom('sign_in_flows').select('id').where('user_id', '=', userId);
   const verifications = await trx
     .deleteFrom('email_verifications')
     .where((eb) =>
-      epicAccountId === null
-        ? eb('flow_id', 'in', ownFlows)
-        : eb.or([eb('flow_id', 'in', ownFlows), eb('epic_account_id', '=', epicAccountId)]),
+      eb.or([
+        eb('flow_id', 'in', ownFlows),
+        ...(epicAccountId === null ? [] : [eb('epic_account_id', '=', epicAccountId)]),
+        ...(email === null ? [] : [eb('email', '=', email)]),
+      ]),
     )
     .execute();
   if (epicAccountId !== null) {
