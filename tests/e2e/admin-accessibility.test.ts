@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AdminUser } from '../../contract/admin';
 import { expectNoAxeViolations } from './axe';
-import { SKIP_E2E, control, field, runCli, setupStories, signInThroughUi, uniqueEmail } from './harness';
+import { SKIP_E2E, control, field, licenseTokenAsAdmin, runCli, setupStories, signInThroughUi, uniqueEmail } from './harness';
 import { collect, expectNoHorizontalOverflow, expectNothingCutOff } from './screenWidth';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -87,7 +87,7 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
     const email = LONG_EMAIL.replace('@', `.${Date.now()}@`);
     const renamed = await page.request.put(`${base}/api/admin/users/${customer.id}`, { data: { username: customer.username, email } });
     expect(renamed.status(), await renamed.text()).toBe(200);
-    const { token } = (await (await page.request.get(`${base}/api/admin/users/${customer.id}`)).json()) as { token: string };
+    const token = await licenseTokenAsAdmin(page, base, customer.id);
     for (const [projectId, engineVersion] of [
       ['ShooterGame', '5.6'],
       ['A_Very_Long_Unreal_Project_Name_Without_Spaces_2026', '5.7'],

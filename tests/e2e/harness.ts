@@ -197,6 +197,17 @@ export function watchPage(page: Page) {
   };
 }
 
+/**
+ * A user's license token as an admin gets it: from the signed license file the console's Download
+ * License button downloads (audited), since no other admin answer carries it (issue 36).
+ */
+export async function licenseTokenAsAdmin(page: Page, baseUrl: string, userId: string): Promise<string> {
+  const response = await page.request.get(`${baseUrl}/api/sage/${encodeURIComponent(userId)}/license?download=true`);
+  if (response.status() !== 200) throw new Error(`license download: ${response.status()} ${await response.text()}`);
+  const { payload } = (await response.json()) as { payload: string };
+  return (JSON.parse(payload) as { licenseToken: string }).licenseToken;
+}
+
 /** Path part of the page's URL (no query or hash). */
 export function pathOf(page: Page): string {
   return new URL(page.url()).pathname;
