@@ -7,25 +7,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ROLE_REFUSAL, STAFF_ROLES, staffMay, type StaffRole } from '../../contract/staffRoles';
 import { ADMIN_ROUTE_ACTIONS, staffActionOf } from '../../server/http/adminRouteActions';
-import { isAdminRoute } from '../../server/routes/access';
 import { insertUsers, signedInUser, userRow } from './adminFlow';
 import { databases, errorBody, useTestServer, type TestClient, type TestServer } from './harness';
-import { registeredRoutes } from './routeList';
+import { adminRoutes } from './routeList';
 
 // The app's own onRoute hook, added before anything else is registered, sees every route.
 vi.mock('fastify', async () => (await import('./routeList')).fastifyWithRouteList());
-
-type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** Every admin route of the apps built so far, once (HEAD goes with GET). */
-function adminRoutes(): { method: Method; url: string }[] {
-  const seen = new Map(
-    registeredRoutes
-      .filter((r) => isAdminRoute(r.url) && r.method !== 'HEAD')
-      .map((r) => [`${r.method} ${r.url}`, r as { method: Method; url: string }]),
-  );
-  return [...seen.values()];
-}
 
 /** A member of staff with `role`, signed in. */
 async function signedInStaff(server: TestServer, role: StaffRole): Promise<TestClient> {

@@ -9,6 +9,7 @@
 import type * as FastifyModule from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { vi } from 'vitest';
+import { isAdminRoute } from '../../server/routes/access';
 
 export const registeredRoutes: { method: string; url: string }[] = [];
 
@@ -25,4 +26,16 @@ export async function fastifyWithRouteList(): Promise<typeof FastifyModule> {
   };
   // Keeps what hangs off the factory (Fastify.LogController…).
   return { ...actual, default: Object.assign(withRouteList, create) } as typeof FastifyModule;
+}
+
+export type RouteMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Every admin route of the apps built so far, once (HEAD goes with GET). */
+export function adminRoutes(): { method: RouteMethod; url: string }[] {
+  const seen = new Map(
+    registeredRoutes
+      .filter((r) => isAdminRoute(r.url) && r.method !== 'HEAD')
+      .map((r) => [`${r.method} ${r.url}`, r as { method: RouteMethod; url: string }]),
+  );
+  return [...seen.values()];
 }

@@ -6,24 +6,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { LAST_ADMIN_REFUSAL, ROLE_REFUSAL, STAFF_TARGET_REFUSAL, type StaffRole } from '../../contract/staffRoles';
 import { staffActionOf } from '../../server/http/adminRouteActions';
-import { isAdminRoute } from '../../server/routes/access';
 import { checkStaffAuthority } from '../../server/services/staffAuthority';
 import { insertUsers, signedInUser, userRow } from './adminFlow';
 import { PASSWORD, databases, errorBody, useTestServer, type TestClient, type TestServer } from './harness';
-import { registeredRoutes } from './routeList';
+import { adminRoutes, type RouteMethod } from './routeList';
 
 vi.mock('fastify', async () => (await import('./routeList')).fastifyWithRouteList());
-
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-function adminRoutes(): { method: Method; url: string }[] {
-  const seen = new Map(
-    registeredRoutes
-      .filter((r) => isAdminRoute(r.url) && r.method !== 'HEAD')
-      .map((r) => [`${r.method} ${r.url}`, r as { method: Method; url: string }]),
-  );
-  return [...seen.values()];
-}
 
 interface Staff {
   client: TestClient;
@@ -59,7 +47,7 @@ const activeAdmins = async (server: TestServer) =>
   ).length;
 
 /** A body each write route validates, so the call reaches its service. */
-function bodyFor(method: Method, url: string, target: { email: string | null }): Record<string, unknown> | undefined {
+function bodyFor(method: RouteMethod, url: string, target: { email: string | null }): Record<string, unknown> | undefined {
   if (method === 'GET' || method === 'DELETE') return undefined;
   if (url.endsWith('/suspend')) return { reason: 'Testing the hierarchy' };
   if (url.endsWith('/notes') || url.includes('/notes/')) return { text: 'A note' };
