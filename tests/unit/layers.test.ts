@@ -1,5 +1,5 @@
 /**
- * The layers are kept by the tools (decision 015): each deliberate violation below, placed at a path
+ * The layers are kept by the tools (decision 025): each deliberate violation below, placed at a path
  * inside a layer, must be refused by ESLint's import rules or by the layer's TypeScript project, as
  * `npm test` would refuse it in a real file there.
  */
@@ -10,11 +10,15 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-describe('ESLint import rules between the layers', () => {
+// ESLint loads its config and TypeScript's parser on the first lint: seconds on a busy machine.
+describe('ESLint import rules between the layers', { timeout: 60_000 }, () => {
   const eslint = new ESLint({ cwd: root });
+  /** The layer refusals of `code` at `file`: static imports, and `import()` / `import('…').Type`. */
   const refusals = async (file: string, code: string) => {
     const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-    return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+    return result!.messages
+      .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-syntax')
+      .map((m) => m.message);
   };
 
   it.each([
@@ -28,14 +32,60 @@ describe('ESLint import rules between the layers', () => {
     ['server/routes/x.ts', "import Database from 'better-sqlite3';", 'A route never touches the database'],
     ['server/routes/x.ts', "import pg from 'pg';", 'A route never touches the database'],
     ['server/routes/x.ts', "import { App } from '../../src/App';", 'Node code does not import the browser app'],
-    ['server/services/x.ts', "import type { FastifyRequest } from 'fastify';", 'A service is free of HTTP'],
-    ['server/services/billing/x.ts', "import cookie from '@fastify/cookie';", 'A service is free of HTTP'],
-    ['server/services/x.ts', "import fp from 'fastify-plugin';", 'A service is free of HTTP'],
-    ['server/services/x.ts', "import { sessionUser } from '../http/sessionCookie';", 'A service is free of HTTP'],
+    ['server/services/x.ts', "import type { FastifyRequest } from 'fastify';", 'Services and server/db are free of HTTP'],
+    ['server/services/billing/x.ts', "import cookie from '@fastify/cookie';", 'Services and server/db are free of HTTP'],
+    ['server/services/x.ts', "import fp from 'fastify-plugin';", 'Services and server/db are free of HTTP'],
+    ['server/services/x.ts', "import { sessionUser } from '../http/sessionCookie';", 'Services and server/db are free of HTTP'],
     ['server/plugins/x.ts', "import { PUBLIC_ROUTES } from '../routes/access';", 'Nothing imports a route'],
     ['server/http/x.ts', "import { accountRoutes } from '../routes/api/account';", 'Nothing imports a route'],
     ['contract/x.ts', "import { sql } from 'kysely';", 'The contract depends on zod and its own files only'],
     ['contract/x.ts', "import { loadConfig } from '../server/config';", 'The contract depends on zod and its own files only'],
+    // import() and import types cross the layers as much as an import declaration does.
+    ['server/routes/api/x/y.ts', "const { db } = await import('../../../db');", 'A route never touches the database'],
+    ['server/routes/x.ts', 'const { db } = await import(`../db/index`);', 'A route never touches the database'],
+    ['server/routes/x.ts', "type Db = import('../db').Db;", 'A route never touches the database'],
+    ['server/routes/x.ts', "const { sql } = await import('kysely');", 'A route never touches the database'],
+    ['src/x.ts', "const { buildApp } = await import('../server/app');", 'Browser code does not import the server'],
+    ['src/x.ts', "const fs = await import('node:fs');", 'Node modules are not there'],
+    ['server/services/x.ts', "const fp = await import('fastify-plugin');", 'Services and server/db are free of HTTP'],
+    ['server/services/x.ts', "const { routes } = await import('../routes');", 'Services and server/db are free of HTTP'],
+    ['server/plugins/x.ts', "const { routes } = await import('../routes');", 'Nothing imports a route'],
+    ['contract/x.ts', "const { sql } = await import('kysely');", 'The contract depends on zod and its own files only'],
+    ['scripts/x.ts', "const { App } = await import('../src/App');", 'Node code does not import the browser app'],
+    // Only server/app.ts registers the routes: no other server file reaches them.
+    ['server/config.ts', "import { routes } from './routes';", 'Nothing imports a route'],
+    ['server/logging.ts', "import type { PUBLIC_ROUTES } from './routes/access';", 'Nothing imports a route'],
+    ['server/services/x.ts', "import { routes } from '../routes';", 'Services and server/db are free of HTTP'],
+    ['server/db/x.ts', "import { routes } from '../routes';", 'Services and server/db are free of HTTP'],
+    ['server/db/migrations/x.ts', "import { PUBLIC_ROUTES } from '../../routes/access';", 'Services and server/db are free of HTTP'],
+    // The database layer knows nothing of HTTP nor of the services above it.
+    ['server/db/x.ts', "import type { FastifyInstance } from 'fastify';", 'Services and server/db are free of HTTP'],
+    ['server/db/x.ts', "import fp from 'fastify-plugin';", 'Services and server/db are free of HTTP'],
+    ['server/db/x.ts', "import { authPlugin } from '../plugins/auth';", 'Services and server/db are free of HTTP'],
+    ['server/db/x.ts', "import { sessionToken } from '../http/sessionCookie';", 'Services and server/db are free of HTTP'],
+    ['server/db/x.ts', "import { usersService } from '../services/users';", 'The database layer sits below the services'],
+    ['server/db/x.ts', "import { App } from '../../src/App';", 'Node code does not import the browser app'],
+    // A Node-only package is refused by name in browser code (and in the contract, which takes zod only).
+    ...[
+      'better-sqlite3',
+      'pg',
+      'kysely',
+      'fastify',
+      '@fastify/cookie',
+      'fastify-plugin',
+      'nodemailer',
+      'stripe',
+      'pino',
+      'ioredis',
+    ].flatMap((name) => [
+      ['src/admin/x.tsx', `import thing from '${name}';`, 'this package runs only in Node'],
+      ['contract/x.ts', `import thing from '${name}';`, 'The contract depends on zod and its own files only'],
+    ]),
+    ['src/x.ts', "import type { Kysely } from 'kysely';", 'this package runs only in Node'],
+    ['src/x.ts', "import type { Pool } from 'pg/lib';", 'this package runs only in Node'],
+    ['src/x.ts', "import fs from 'fs';", 'Node modules are not there'],
+    ['src/x.ts', "import { readFile } from 'fs/promises';", 'Node modules are not there'],
+    ['src/x.ts', "import { Worker } from 'worker_threads';", 'Node modules are not there'],
   ])('%s: refuses %s', async (file, code, message) => {
     expect(await refusals(file, code)).toEqual([expect.stringContaining(message)]);
   });
@@ -55,6 +105,17 @@ describe('ESLint import rules between the layers', () => {
       "import fp from 'fastify-plugin';\nimport { db } from '../db';\nimport { sessionToken } from '../http/sessionCookie';",
     ],
     ['server/app.ts', "import { registerRoutes } from './routes';"],
+    ['server/main.ts', "const { startDevIdentityProvider } = await import('./devIdentityProvider');"],
+    ['server/routes/index.ts', "import { accountRoutes } from './api/account';\nimport { PUBLIC_ROUTES } from './access';"],
+    [
+      'server/db/x.ts',
+      "import { sql } from 'kysely';\nimport Database from 'better-sqlite3';\nimport * as m001 from './migrations/001_initial';",
+    ],
+    ['server/services/x.ts', "const { db } = await import('../db');\nconst { renderToString } = await import('react-dom/server');"],
+    [
+      'src/x.ts',
+      "const { z } = await import('zod');\nconst { default: posthog } = await import('posthog-js');\nimport { Button } from '@mui/material';",
+    ],
     ['contract/x.ts', "import { z } from 'zod/mini';\nimport { singleLine } from './text';"],
   ])('%s: allows what the layer may use', async (file, code) => {
     expect(await refusals(file, code)).toEqual([]);
