@@ -1,6 +1,7 @@
 /**
- * The docs tell the truth at a glance: every decision record says whether it still holds, and every
- * relative link in README.md and docs/ leads to a file and, with `#…`, to a heading in it.
+ * The docs tell the truth at a glance: every decision record says whether it still holds, every
+ * relative link in README.md and docs/ leads to a file and, with `#…`, to a heading in it, and
+ * docs/performance.md opens with today's figures, its history kept apart.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -92,5 +93,19 @@ describe('relative links in README.md and docs/', () => {
         return anchor !== undefined && to.endsWith('.md') && !anchorsIn(to).has(decodeURIComponent(anchor));
       });
     expect(broken).toEqual([]);
+  });
+});
+
+describe('docs/performance.md', () => {
+  const text = fs.readFileSync(path.join(root, 'docs/performance.md'), 'utf8');
+
+  it('starts with the current figures and the budgets, and stays short', () => {
+    expect(text.match(/^## .+$/gm)!.slice(0, 2)).toEqual(['## Current figures', '## Budgets CI enforces']);
+    expect(text.split('\n').length).toBeLessThan(250);
+  });
+
+  it("leaves each issue's measurements to docs/performance-history.md", () => {
+    expect(text).toContain('](performance-history.md)');
+    expect(text).not.toMatch(/^### /m);
   });
 });
