@@ -17,26 +17,6 @@ export const formatDay = (day: string): string => format(parseISO(day), 'MMM d')
 /** `Nov 1` for the first day of the UTC month `at` (an ISO 8601 instant) falls in. */
 export const formatMonthStart = (at: string): string => formatDay(`${at.slice(0, 7)}-01`);
 
-/** An amount in a currency's minor units (Stripe's), e.g. 4733 chf → `CHF 47.33`, 500 jpy → `¥500`. */
-export function formatMoney(minorUnits: number, currency: string): string {
-  const money = currencyFormat(currency);
-  return money ? money.format(toMajorUnits(minorUnits, currency)) : `${whole.format(minorUnits)} ${currency.toUpperCase()}`;
-}
-
-function currencyFormat(currency: string): Intl.NumberFormat | null {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() });
-  } catch {
-    return null; // Not an ISO 4217 code.
-  }
-}
-
-/** 4733 usd → 47.33; 500 jpy → 500 (the currency's own number of decimals). */
-export function toMajorUnits(minorUnits: number, currency: string): number {
-  const digits = currencyFormat(currency)?.resolvedOptions().maximumFractionDigits ?? 0;
-  return minorUnits / 10 ** digits;
-}
-
 /** Converted of ended as a percentage; null when no trial ended (no rate to speak of). */
 export function conversionRate(converted: number, ended: number): string | null {
   return ended === 0 ? null : percent.format(converted / ended);

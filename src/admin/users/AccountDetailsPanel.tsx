@@ -4,12 +4,13 @@ import { useEffect, type ReactNode } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { AccountDetails, AdminSubscription, AdminUser } from '../../../contract/admin';
 import { fetchAccountDetails } from '../../api/admin';
-import { formatAmount, intervalLabel } from '../../billing/plans';
+import { intervalLabel } from '../../billing/plans';
 import { statusBadge } from '../../billing/subscriptionRules';
 import { formatDateTime } from '../format';
 import { TableScroller } from '../TableScroller';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { formatMoney } from '../../ui/format';
 import { accountDetailsQueryKey } from './usageKeys';
 
 const whole = new Intl.NumberFormat('en');
@@ -17,7 +18,7 @@ const whole = new Intl.NumberFormat('en');
 /** `$19.99/month`, `$4.99` for a one-time price, `—` for a price Stripe computes. */
 function priceOf(subscription: AdminSubscription): string {
   if (subscription.unitAmount === null) return '—';
-  const amount = formatAmount(subscription.unitAmount, subscription.currency);
+  const amount = formatMoney(subscription.unitAmount, subscription.currency);
   if (!subscription.interval) return amount;
   return `${amount}/${intervalLabel({ interval: subscription.interval, interval_count: subscription.intervalCount ?? 1 })}`;
 }
