@@ -13,6 +13,7 @@ import { useNotifySuccess } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { accountDetailsQueryKey, usageQueryKey } from './usageKeys';
 import { ADJUSTMENT_DIRECTIONS, creditAdjustmentFormSchema, toAdjustment, type CreditAdjustmentForm } from './usageRules';
+import { formatCount } from '../../ui/format';
 
 /** react-admin's forms hold any record: the rule reads the fields it knows. */
 const resolver = zodResolver(creditAdjustmentFormSchema as z.ZodType<FieldValues, FieldValues>) as Resolver<FieldValues>;
@@ -22,8 +23,6 @@ const DIRECTION_CHOICES = ADJUSTMENT_DIRECTIONS.map((id) => ({ id, name: `admin.
 /** A deduction below zero: the server's message says it all (the balance), with no "failed" title above it. */
 const isInsufficient = (error: unknown): error is HttpError =>
   error instanceof HttpError && error.code === USAGE_ERRORS.insufficientCredits;
-
-const whole = new Intl.NumberFormat('en');
 
 /** Text as typed: react-admin would make a cleared field null, which the contract reads as no text at all. */
 const asTyped = (value: string) => value;
@@ -43,8 +42,8 @@ export function CreditAdjustmentDialog({ user, balance, onClose }: { user: Admin
     mutationFn: (values: CreditAdjustmentForm) => adminCall(adjustCredits(user.id, toAdjustment(values))),
     onSuccess: (credits, values) => {
       notifySuccess(`admin.usage.adjust.${values.direction === 'grant' ? 'granted' : 'deducted'}`, {
-        amount: whole.format(values.amount),
-        credits: whole.format(credits),
+        amount: formatCount(values.amount),
+        credits: formatCount(credits),
       });
       void queryClient.invalidateQueries({ queryKey: usageQueryKey(user.id) });
       void queryClient.invalidateQueries({ queryKey: accountDetailsQueryKey(user.id) });
@@ -65,9 +64,7 @@ export function CreditAdjustmentDialog({ user, balance, onClose }: { user: Admin
       >
         <DialogTitle id={titleId}>{translate('admin.usage.adjust.title', { name: user.email ?? user.username })}</DialogTitle>
         <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            {translate('admin.usage.adjust.balance', { credits: whole.format(balance) })}
-          </DialogContentText>
+          <DialogContentText sx={{ mb: 2 }}>{translate('admin.usage.adjust.balance', { credits: formatCount(balance) })}</DialogContentText>
           <Stack>
             <RadioButtonGroupInput
               source="direction"

@@ -6,13 +6,11 @@ import type { AdminUser } from '../../../contract/admin';
 import { CREDIT_PACK_REFUND_ERRORS, type CreditPackPurchase } from '../../../contract/usage';
 import { refundCreditPack } from '../../api/admin';
 import { HttpError } from '../../api/client';
-import { formatDateTime } from '../format';
 import { useNotifySuccess } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { accountDetailsQueryKey, usageQueryKey } from './usageKeys';
 import { packCreditsUsed } from './usageRules';
-
-const whole = new Intl.NumberFormat('en');
+import { formatCount, formatDateTime } from '../../ui/format';
 
 /** Refusals about the purchase itself (already refunded, nothing at Stripe to refund) are said in the dialog. */
 const REFUSALS: readonly string[] = Object.values(CREDIT_PACK_REFUND_ERRORS);
@@ -35,7 +33,7 @@ export function RefundPackDialog({ user, purchase, onClose }: { user: AdminUser;
   const refund = useMutation({
     mutationFn: () => adminCall(refundCreditPack(user.id, purchase.id)),
     onSuccess: ({ reversed, credits }) => {
-      notifySuccess('admin.usage.packs.done', { reversed: whole.format(reversed), credits: whole.format(credits) });
+      notifySuccess('admin.usage.packs.done', { reversed: formatCount(reversed), credits: formatCount(credits) });
       void queryClient.invalidateQueries({ queryKey: usageQueryKey(user.id) });
       void queryClient.invalidateQueries({ queryKey: accountDetailsQueryKey(user.id) });
       onClose();
@@ -52,14 +50,14 @@ export function RefundPackDialog({ user, purchase, onClose }: { user: AdminUser;
       <DialogContent id={contentId}>
         <DialogContentText gutterBottom>
           {translate('admin.usage.packs.confirmPayment', {
-            credits: whole.format(purchase.credits),
+            credits: formatCount(purchase.credits),
             date: formatDateTime(purchase.createdAt),
           })}
         </DialogContentText>
         <DialogContentText>
           {translate('admin.usage.packs.confirmCredits', {
-            reversed: whole.format(purchase.unspent),
-            used: whole.format(packCreditsUsed(purchase)),
+            reversed: formatCount(purchase.unspent),
+            used: formatCount(packCreditsUsed(purchase)),
           })}
         </DialogContentText>
         {/* In the dialog, not a toast: the open dialog hides the rest of the page from screen readers. */}

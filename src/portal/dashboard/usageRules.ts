@@ -1,18 +1,9 @@
-import { format, parseISO } from 'date-fns';
 import type { UsageHistory, UsageSummary } from '../../../contract/usage';
+import { formatCount, formatDay } from '../../ui/format';
 
 /** What the Usage section says about usage (issue 26), apart from how it is drawn. */
 
-const whole = new Intl.NumberFormat('en');
-export const formatCount = (value: number): string => whole.format(value);
-
 const queries = (n: number): string => `${formatCount(n)} ${n === 1 ? 'query' : 'queries'}`;
-
-/** `Nov 3` for the UTC day `2026-11-03` (a calendar date, the same in every time zone). */
-export const formatDay = (day: string): string => format(parseISO(day), 'MMM d');
-
-/** `December 1, 2026` for an instant, in the reader's time zone. */
-export const formatDate = (iso: string): string => format(parseISO(iso), 'MMMM d, yyyy');
 
 /** A plan's name, or Free for the free allowance. */
 export const planName = (plan: string | null): string => plan ?? 'Free';

@@ -21,7 +21,8 @@ import { ACCOUNT_SESSIONS_QUERY_KEY, endOtherSessions, endSession, forgetInstall
 import { USER_QUERY_KEY } from '../../../authProvider/session';
 import { assignLocation } from '../../../browser';
 import { useToast } from '../../../ui/toast';
-import { formatMoment, installName, networkText, otherSessions, sessionName } from './sessionsRules';
+import { formatMoment } from '../../../ui/format';
+import { installName, networkText, otherSessions, sessionName } from './sessionsRules';
 
 const HEADING_ID = 'account-sessions-heading';
 export const END_FAILED = 'Failed to end the session';
