@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
-import type { UsageSummary } from '../../../contract/usage';
+import { allowanceState, type UsageSummary } from '../../../contract/usage';
 import { fetchUserUsage, userUsageCsvPath } from '../../api/admin';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
@@ -11,7 +11,6 @@ import { useStaffMay } from '../useStaffMay';
 import { CreditAdjustmentDialog } from './CreditAdjustmentDialog';
 import { CreditPacks } from './CreditPacks';
 import { UsageHistorySection } from './UsageHistorySection';
-import { allowanceState } from './usageRules';
 import { usageQueryKey } from './usageKeys';
 import { formatCount, formatDateTime } from '../../ui/format';
 

@@ -1,4 +1,4 @@
-import type { UsageHistory, UsageSummary } from '../../../contract/usage';
+import { allowanceState, type UsageHistory, type UsageSummary } from '../../../contract/usage';
 import { formatCount, formatDay } from '../../ui/format';
 
 /** What the Usage section says about usage (issue 26), apart from how it is drawn. */
@@ -17,12 +17,20 @@ export type AllowanceView =
   { kind: 'unlimited'; text: string } | { kind: 'none'; text: string } | { kind: 'metered'; used: number; allowance: number; text: string };
 
 export function allowanceView(summary: Pick<UsageSummary, 'allowance' | 'allowanceUsed'>): AllowanceView {
-  const { allowance, allowanceUsed } = summary;
-  if (allowance === null) return { kind: 'unlimited', text: `Unlimited queries: ${formatCount(allowanceUsed)} used this period` };
-  if (allowance === 0) return { kind: 'none', text: 'You have no monthly allowance: each query is paid with a pack credit.' };
-  // A plan changed to a smaller one mid-period can leave more used than it allows: the bar stops full.
-  const used = Math.min(allowanceUsed, allowance);
-  return { kind: 'metered', used, allowance, text: `${formatCount(allowanceUsed)} of ${queries(allowance)} used this period` };
+  const state = allowanceState(summary);
+  switch (state.kind) {
+    case 'unlimited':
+      return { kind: 'unlimited', text: `Unlimited queries: ${formatCount(state.used)} used this period` };
+    case 'none':
+      return { kind: 'none', text: 'You have no monthly allowance: each query is paid with a pack credit.' };
+    case 'metered':
+      return {
+        kind: 'metered',
+        used: state.filled,
+        allowance: state.allowance,
+        text: `${formatCount(state.used)} of ${queries(state.allowance)} used this period`,
+      };
+  }
 }
 
 /** The text alternative of the per-day chart: the total, and the busiest day when there was one. */
