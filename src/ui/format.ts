@@ -54,6 +54,9 @@ export const formatLongDate = (at: Instant): string => format(toDate(at), 'MMMM 
 /** `Nov 26, 2026, 14:05`: a moment in the portal's sentences and lists (sessions, a pending e-mail change). */
 export const formatMoment = (at: Instant): string => format(toDate(at), 'MMM d, yyyy, HH:mm');
 
+/** `14:05`: a time later today, in a sentence ("until 14:05"). */
+export const formatTime = (at: Instant): string => format(toDate(at), 'HH:mm');
+
 /** `Mar 05, 2026 14:03`: a moment in the console's tables; anything that is not an ISO time as it came. */
 export function formatDateTime(iso: string): string {
   const date = parseISO(iso);

@@ -126,6 +126,7 @@ describe('price text', () => {
     [yearly('y', 9999) as PlanPrice, '$99.99/year'],
     [price('q', { unit_amount: 2500, recurring: { interval: 'month', interval_count: 3 } }) as PlanPrice, '$25.00/3 months'],
     [oneTime('o', 499) as PlanPrice, '$4.99'],
+    [oneTime('j', 1500, 'jpy') as PlanPrice, '¥1,500'],
   ])('%j → %s', (p, expected) => {
     expect(priceText(p)).toBe(expected);
   });

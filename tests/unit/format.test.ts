@@ -7,6 +7,7 @@ import {
   formatLongDate,
   formatMoment,
   formatMoney,
+  formatTime,
   formatTick,
   toMajorUnits,
 } from '../../src/ui/format';
@@ -69,5 +70,6 @@ describe('dates, in the reader’s time zone', () => {
     expect(formatDay('2026-11-03')).toBe('Nov 3');
     expect(formatDateTime(moment.toISOString())).toBe('Mar 05, 2025 14:03');
     expect(formatDateTime('not a time')).toBe('not a time');
+    expect(formatTime(moment)).toBe('14:03');
   });
 });
