@@ -82,6 +82,22 @@ export const usageSummarySchema = z.object({
 });
 export type UsageSummary = z.infer<typeof usageSummarySchema>;
 
+/**
+ * This period's allowance as every screen shows it (the portal's Usage section, the console's Usage
+ * panel): a bar only when there is a number to fill. Each screen puts it in its own words.
+ */
+export type AllowanceState =
+  | { kind: 'unlimited'; used: number }
+  | { kind: 'none'; used: number }
+  | { kind: 'metered'; used: number; allowance: number; filled: number };
+
+export function allowanceState({ allowance, allowanceUsed }: Pick<UsageSummary, 'allowance' | 'allowanceUsed'>): AllowanceState {
+  if (allowance === null) return { kind: 'unlimited', used: allowanceUsed };
+  if (allowance === 0) return { kind: 'none', used: allowanceUsed };
+  // A plan changed to a smaller one mid-period can leave more used than it allows: the bar stops full.
+  return { kind: 'metered', used: allowanceUsed, allowance, filled: Math.min(allowanceUsed, allowance) };
+}
+
 export const USAGE_RANGES = [30, 90] as const;
 export type UsageRange = (typeof USAGE_RANGES)[number];
 const USAGE_RANGE_MESSAGE = `days must be one of ${USAGE_RANGES.join(', ')}`;

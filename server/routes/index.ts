@@ -24,6 +24,7 @@ import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
 import { emailVerificationRoutes } from './api/email/verification';
 import { epicLinkRoutes } from './api/epicLink';
 import { ingestionRoutes } from './api/ingest/messages';
+import { ingestUsageRoutes } from './api/ingest/usage';
 import { licenseRoutes } from './api/licenses';
 import { productRoutes } from './api/product';
 import { billingRoutes } from './api/stripe/billing';
@@ -49,7 +50,7 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
   '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes],
-  '/api/ingest': [ingestionRoutes],
+  '/api/ingest': [ingestionRoutes, ingestUsageRoutes],
   '/api/analytics': [analyticsLocationRoutes],
   // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).
   '/ingest': [ingestProxyRoutes],

@@ -1,6 +1,7 @@
 import type { Price, Product, RecurringInterval } from '../../contract/billing';
 import type { CheckoutResponse } from '../api/billing';
 import { queriesOf } from '../../contract/usage';
+import { formatMoney } from '../ui/format';
 
 /**
  * §9 Plan rules, free of React: what the products page offers and how it words it. Outside
@@ -87,25 +88,15 @@ export function yearlyDiscountPercent(prices: readonly Price[]): number | null {
   return percent > 0 ? percent : null;
 }
 
-/** Minor units as money: 999 usd → `$9.99` (§9: amounts are divided by 100). */
-export function formatAmount(unitAmount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(unitAmount / 100);
-  } catch {
-    // A code Intl does not know: still show the number and what it is counted in.
-    return `${(unitAmount / 100).toFixed(2)} ${currency.toUpperCase()}`;
-  }
-}
-
 /** `$9.99/month` for a recurring price, `$4.99` for a one-time one. */
 export function priceText(price: Pick<Price, 'currency' | 'recurring'> & { unit_amount: number }): string {
-  const amount = formatAmount(price.unit_amount, price.currency);
+  const amount = formatMoney(price.unit_amount, price.currency);
   return price.recurring ? `${amount}/${intervalLabel(price.recurring)}` : amount;
 }
 
 /** What a price's toggle button says: the interval, or the amount for one-time prices. */
 export const priceOptionLabel = (price: PlanPrice): string =>
-  price.recurring ? intervalLabel(price.recurring) : formatAmount(price.unit_amount, price.currency);
+  price.recurring ? intervalLabel(price.recurring) : formatMoney(price.unit_amount, price.currency);
 
 export const isPopular = (product: Product): boolean => product.metadata.popular === 'true';
 

@@ -1,5 +1,6 @@
-import { format, fromUnixTime } from 'date-fns';
+import { fromUnixTime } from 'date-fns';
 import { isLiveStatus, type Subscription } from '../../contract/billing';
+import { formatDate, formatLongDate } from '../ui/format';
 
 /**
  * §2 Subscription card and banner rules, free of React. Subscription times are unix seconds.
@@ -34,17 +35,14 @@ export function statusBadge(status: string): StatusBadge {
   return (Object.hasOwn(BADGES, status) ? BADGES[status] : undefined) ?? { label: status, color: 'default' };
 }
 
-/** The card's date format (`Mar 05, 2025`). */
-export const formatCardDate = (seconds: number): string => format(fromUnixTime(seconds), 'MMM dd, yyyy');
-
-/** The banner's date format (`March 05, 2025`). */
-export const formatLongDate = (seconds: number): string => format(fromUnixTime(seconds), 'MMMM dd, yyyy');
+/** Stripe's times are in seconds since the epoch. */
+const cardDate = (seconds: number): string => formatDate(fromUnixTime(seconds));
 
 /** The card's date line: trial_end if present, else current_period_end. */
 export function billingDate(sub: Subscription): { label: 'Trial Ends' | 'Next Billing'; date: string } | null {
   const seconds = sub.trial_end ?? sub.current_period_end;
   if (seconds === null) return null;
-  return { label: sub.status === 'trialing' ? 'Trial Ends' : 'Next Billing', date: formatCardDate(seconds) };
+  return { label: sub.status === 'trialing' ? 'Trial Ends' : 'Next Billing', date: cardDate(seconds) };
 }
 
 /** Set to end: a cancellation date, or a cancellation at the end of the period. */
@@ -86,12 +84,12 @@ export function cardMessages(sub: Subscription): CardMessage[] {
     messages.push({
       kind: 'trial',
       severity: 'info',
-      text: `Your subscription will start automatically on ${formatCardDate(sub.trial_end)}.`,
+      text: `Your subscription will start automatically on ${cardDate(sub.trial_end)}.`,
     });
   }
   if (sub.status !== 'canceled' && isSetToEnd(sub)) {
     const end = sub.cancel_at ?? sub.current_period_end;
-    const until = end === null ? 'until then' : `until ${formatCardDate(end)}`;
+    const until = end === null ? 'until then' : `until ${cardDate(end)}`;
     messages.push({
       kind: 'ending',
       severity: 'warning',
@@ -133,7 +131,7 @@ export function subscriptionBanners(subscriptions: readonly Subscription[]): Ban
   const banners: Banner[] = [];
   const trial = live.find((s) => s.status === 'trialing' && s.trial_end !== null);
   if (trial?.trial_end != null) {
-    const ends = `Your free trial ends on ${formatLongDate(trial.trial_end)}.`;
+    const ends = `Your free trial ends on ${formatLongDate(fromUnixTime(trial.trial_end))}.`;
     banners.push({
       kind: 'trial',
       severity: 'info',

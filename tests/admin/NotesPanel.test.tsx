@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { NOTE_MESSAGES, type UserNote } from '../../contract/userNotes';
-import { formatDateTime } from '../../src/admin/format';
+import { formatDateTime } from '../../src/ui/format';
 import { bodyOf, json, stubFetch } from '../portal/render';
 import { ada, admin, emptyUsage, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 

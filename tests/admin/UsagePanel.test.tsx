@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CreditPackPurchase, UsageHistory, UsageSummary } from '../../contract/usage';
-import { formatDateTime } from '../../src/admin/format';
+import { formatDateTime } from '../../src/ui/format';
 import { bodyOf, json, stubFetch } from '../portal/render';
 import {
   ada,

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_MESSAGES, type AccountDetails } from '../../contract/admin';
-import { formatDateTime } from '../../src/admin/format';
+import { formatDateTime } from '../../src/ui/format';
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
 import { currentLocation, json, stubFetch } from '../portal/render';

@@ -5,7 +5,7 @@ import type { AccountSession, AccountSessions, PluginInstall } from '../../contr
 import type * as BrowserModule from '../../src/browser';
 import { assignLocation } from '../../src/browser';
 import { SessionsPanel } from '../../src/portal/dashboard/account/SessionsPanel';
-import { formatMoment } from '../../src/portal/dashboard/account/sessionsRules';
+import { formatMoment } from '../../src/ui/format';
 import { expectToast, json, renderScreen, stubFetch } from './render';
 
 vi.mock('../../src/browser', async (importOriginal) => ({ ...(await importOriginal<typeof BrowserModule>()), assignLocation: vi.fn() }));

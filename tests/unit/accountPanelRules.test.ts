@@ -25,6 +25,8 @@ describe("an invoice's amount, in its own currency", () => {
     [1200, 'eur', '€12.00'],
     [0, 'usd', '$0.00'],
     [250, 'gbp', '£2.50'],
+    // The currency's own decimals (ISO 4217), not always two: yen have none.
+    [1500, 'jpy', '¥1,500'],
   ])('%i %s → %s', (total, currency, text) => {
     expect(invoiceAmount({ total, currency })).toBe(text);
   });

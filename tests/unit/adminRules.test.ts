@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USER_FIELDS_REQUIRED, userUpdateSchema, type StoredMessage } from '../../contract/admin';
-import { formatDateTime } from '../../src/admin/format';
+import { formatDateTime } from '../../src/ui/format';
 import { messagesFileName, messagesText, prettyJson } from '../../src/admin/messages/messageRules';
 
 describe('message export (§2)', () => {

@@ -12,9 +12,9 @@ import {
   TextInput,
 } from 'react-admin';
 import { AUDIT_ACTIONS, DEFAULT_PAGE_SIZE, type AuditEntry } from '../../../contract/admin';
-import { formatDateTime } from '../format';
 import { prettyJson } from '../messages/messageRules';
 import { SavedViews } from '../SavedViews';
+import { formatDateTime } from '../../ui/format';
 
 function Json({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <>—</>;

@@ -3,7 +3,8 @@ import { lazy, memo } from 'react';
 import { useTranslate } from 'react-admin';
 import type { Insights } from '../../../contract/insights';
 import { ChartFigure } from './ChartFigure';
-import { conversionRate, formatCount, formatDay, formatMoney, formatTick, statusLabel, toMajorUnits, total } from './insightFormat';
+import { formatCount, formatDay, formatMoney, formatTick, toMajorUnits } from '../../ui/format';
+import { conversionRate, statusLabel, total } from './insightFormat';
 
 // The charts library is a chunk of its own (./charts), loaded when the first chart comes into view.
 const BarChart = lazy(() => import('./charts').then((m) => ({ default: m.BarChart })));

@@ -7,8 +7,7 @@ import { GROVE_METRICS_QUERY_KEY } from '../../api/consoleHomeKeys';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { InsightsSection } from './InsightsSection';
-
-const numberFormat = new Intl.NumberFormat('en');
+import { formatCount } from '../../ui/format';
 
 /** §2 Home tab: the number of Grove users, with Refresh, and Retry when it could not be read. */
 function GroveUsersCard() {
@@ -41,7 +40,7 @@ function GroveUsersCard() {
           <Typography color="error">{translate('admin.home.failed')}</Typography>
         ) : (
           <Typography variant="h3" component="p">
-            {numberFormat.format(metrics.data.userStats.totalUsers)}
+            {formatCount(metrics.data.userStats.totalUsers)}
           </Typography>
         )}
       </CardContent>

@@ -3,7 +3,8 @@ import { memo, useId } from 'react';
 import { Link, useCreatePath, useTranslate } from 'react-admin';
 import type { Insights } from '../../../contract/insights';
 import { TableScroller } from '../TableScroller';
-import { formatCount, formatMonthStart } from './insightFormat';
+import { formatCount } from '../../ui/format';
+import { formatMonthStart } from './insightFormat';
 
 /**
  * The Home's top users of this UTC month to date (issue 26), each leading to their page. The month,

@@ -1,41 +1,11 @@
-import { format, parseISO } from 'date-fns';
+import { formatDay } from '../../ui/format';
 
 /** How the Home's charts write their figures (English, as the console is). */
 
-const whole = new Intl.NumberFormat('en');
 const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
-
-export const formatCount = (value: number): string => whole.format(value);
-
-const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-/** Axis ticks: `40K` rather than `40,000`, which does not fit beside the axis. */
-export const formatTick = (value: number): string => compact.format(value);
-
-/** `Nov 3` for the UTC day `2026-11-03` (a calendar date, the same in every time zone). */
-export const formatDay = (day: string): string => format(parseISO(day), 'MMM d');
 
 /** `Nov 1` for the first day of the UTC month `at` (an ISO 8601 instant) falls in. */
 export const formatMonthStart = (at: string): string => formatDay(`${at.slice(0, 7)}-01`);
-
-/** An amount in a currency's minor units (Stripe's), e.g. 4733 chf → `CHF 47.33`, 500 jpy → `¥500`. */
-export function formatMoney(minorUnits: number, currency: string): string {
-  const money = currencyFormat(currency);
-  return money ? money.format(toMajorUnits(minorUnits, currency)) : `${whole.format(minorUnits)} ${currency.toUpperCase()}`;
-}
-
-function currencyFormat(currency: string): Intl.NumberFormat | null {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() });
-  } catch {
-    return null; // Not an ISO 4217 code.
-  }
-}
-
-/** 4733 usd → 47.33; 500 jpy → 500 (the currency's own number of decimals). */
-export function toMajorUnits(minorUnits: number, currency: string): number {
-  const digits = currencyFormat(currency)?.resolvedOptions().maximumFractionDigits ?? 0;
-  return minorUnits / 10 ** digits;
-}
 
 /** Converted of ended as a percentage; null when no trial ended (no rate to speak of). */
 export function conversionRate(converted: number, ended: number): string | null {

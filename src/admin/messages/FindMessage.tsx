@@ -6,10 +6,10 @@ import { ERROR_CODES } from '../../../contract/errors';
 import { HttpError } from '../../api/client';
 import { findMessage } from '../../api/admin';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
-import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { prettyJson } from './messageRules';
+import { formatDateTime } from '../../ui/format';
 
 const isNotFound = (error: unknown) => error instanceof HttpError && error.code === ERROR_CODES.notFound;
 

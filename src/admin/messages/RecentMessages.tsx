@@ -7,10 +7,10 @@ import { fetchRecentMessages } from '../../api/admin';
 import { saveFile } from '../../browser';
 import { CardForm, CardFormTextInput } from '../forms/CardForm';
 import { TableScroller } from '../TableScroller';
-import { formatDateTime } from '../format';
 import { useNotifyError, useNotifySuccess } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { messagesFileName, messagesText, prettyJson } from './messageRules';
+import { formatDateTime } from '../../ui/format';
 
 const PREVIEW_LENGTH = 160;
 const preview = (message: unknown) => {

@@ -4,20 +4,18 @@ import { useEffect, type ReactNode } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { AccountDetails, AdminSubscription, AdminUser } from '../../../contract/admin';
 import { fetchAccountDetails } from '../../api/admin';
-import { formatAmount, intervalLabel } from '../../billing/plans';
+import { intervalLabel } from '../../billing/plans';
 import { statusBadge } from '../../billing/subscriptionRules';
-import { formatDateTime } from '../format';
 import { TableScroller } from '../TableScroller';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { formatCount, formatDateTime, formatMoney } from '../../ui/format';
 import { accountDetailsQueryKey } from './usageKeys';
-
-const whole = new Intl.NumberFormat('en');
 
 /** `$19.99/month`, `$4.99` for a one-time price, `—` for a price Stripe computes. */
 function priceOf(subscription: AdminSubscription): string {
   if (subscription.unitAmount === null) return '—';
-  const amount = formatAmount(subscription.unitAmount, subscription.currency);
+  const amount = formatMoney(subscription.unitAmount, subscription.currency);
   if (!subscription.interval) return amount;
   return `${amount}/${intervalLabel({ interval: subscription.interval, interval_count: subscription.intervalCount ?? 1 })}`;
 }
@@ -84,12 +82,12 @@ function Details({ details }: { details: AccountDetails }) {
   return (
     <>
       <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0, mb: 2 }}>
-        <Detail label={translate('admin.account.activeSessions')}>{whole.format(details.activeSessions)}</Detail>
+        <Detail label={translate('admin.account.activeSessions')}>{formatCount(details.activeSessions)}</Detail>
         <Detail label={translate('admin.account.lastSignIn')}>
           {details.lastSignInAt ? <time dateTime={details.lastSignInAt}>{lastSignIn}</time> : lastSignIn}
         </Detail>
-        <Detail label={translate('admin.account.creditBalance')}>{whole.format(details.creditBalance)}</Detail>
-        <Detail label={translate('admin.account.storedMessages')}>{whole.format(details.storedMessages)}</Detail>
+        <Detail label={translate('admin.account.creditBalance')}>{formatCount(details.creditBalance)}</Detail>
+        <Detail label={translate('admin.account.storedMessages')}>{formatCount(details.storedMessages)}</Detail>
         {details.suspension && (
           <>
             <Detail label={translate('admin.account.suspendedSince')}>{formatDateTime(details.suspension.suspendedAt)}</Detail>

@@ -4,9 +4,9 @@ import { useEffect } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
 import { fetchAiThreads, type AiThread } from '../../api/admin';
-import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { formatDateTime } from '../../ui/format';
 
 function ThreadMessage({ role, content }: AiThread['messages'][number]) {
   const assistant = role === 'assistant';

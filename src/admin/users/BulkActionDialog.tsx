@@ -1,18 +1,10 @@
-import {
-  Alert,
-  AlertTitle,
-  Button as MuiButton,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-} from '@mui/material';
+import { Alert, AlertTitle } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useId, type ReactNode } from 'react';
-import { Form, useGetIdentity, useListContext, useRefresh, useTranslate, useUnselectAll } from 'react-admin';
+import type { ReactNode } from 'react';
+import { useGetIdentity, useListContext, useRefresh, useTranslate, useUnselectAll } from 'react-admin';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import type { AdminUser } from '../../../contract/admin';
+import { ConfirmActionDialog } from '../ConfirmActionDialog';
 import { useNotifySuccess } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { runForEach, type BulkOutcome } from './bulkRun';
@@ -48,7 +40,6 @@ export function BulkActionDialog({ action, task, fields, resolver, defaultValues
   const { selectedIds, data, resource } = useListContext<AdminUser>();
   const unselectAll = useUnselectAll(resource);
   const { identity } = useGetIdentity();
-  const titleId = useId();
   const ids = selectedIds.map(String);
   const count = { smart_count: ids.length };
   const words = `admin.users.bulk.${action}`;
@@ -74,51 +65,29 @@ export function BulkActionDialog({ action, task, fields, resolver, defaultValues
   };
 
   return (
-    <Dialog open onClose={run.isPending ? undefined : outcome ? finish : onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <Form
-        noValidate
-        resolver={resolver}
-        defaultValues={defaultValues}
-        onSubmit={(values: FieldValues) => run.mutate(values)}
-        disableInvalidFormNotification
-        reValidateMode="onSubmit"
-      >
-        <DialogTitle id={titleId}>{translate(`${words}.title`, count)}</DialogTitle>
-        <DialogContent>
-          {outcome ? (
-            <Alert severity={outcome.done.length > 0 ? 'warning' : 'error'} role="status">
-              <AlertTitle>{translate(`${words}.partly`, { ...count, done: outcome.done.length })}</AlertTitle>
-              {translate('admin.users.bulk.notDone', { smart_count: outcome.failed.length })}
-              <ul>
-                {outcome.failed.map(({ id, reason }) => (
-                  <li key={id}>{translate('admin.users.bulk.reason', { name: nameOf(id), reason })}</li>
-                ))}
-              </ul>
-            </Alert>
-          ) : (
-            <>
-              <DialogContentText sx={{ mb: fields ? 2 : 0 }}>{translate(`${words}.content`, count)}</DialogContentText>
-              {fields}
-            </>
-          )}
-        </DialogContent>
-        <DialogActions>
-          {outcome ? (
-            <MuiButton onClick={finish} variant="contained">
-              {translate('admin.users.bulk.close')}
-            </MuiButton>
-          ) : (
-            <>
-              <MuiButton onClick={onClose} disabled={run.isPending}>
-                {translate('ra.action.cancel')}
-              </MuiButton>
-              <MuiButton type="submit" variant="contained" color={action === 'reinstate' ? 'primary' : 'error'} loading={run.isPending}>
-                {translate(`${words}.submit`)}
-              </MuiButton>
-            </>
-          )}
-        </DialogActions>
-      </Form>
-    </Dialog>
+    <ConfirmActionDialog
+      title={translate(`${words}.title`, count)}
+      body={translate(`${words}.content`, count)}
+      fields={fields}
+      form={{ resolver, defaultValues, onSubmit: (values) => run.mutate(values) }}
+      confirmLabel={translate(`${words}.submit`)}
+      confirmColor={action === 'reinstate' ? 'primary' : 'error'}
+      pending={run.isPending}
+      outcome={
+        outcome && (
+          <Alert severity={outcome.done.length > 0 ? 'warning' : 'error'} role="status">
+            <AlertTitle>{translate(`${words}.partly`, { ...count, done: outcome.done.length })}</AlertTitle>
+            {translate('admin.users.bulk.notDone', { smart_count: outcome.failed.length })}
+            <ul>
+              {outcome.failed.map(({ id, reason }) => (
+                <li key={id}>{translate('admin.users.bulk.reason', { name: nameOf(id), reason })}</li>
+              ))}
+            </ul>
+          </Alert>
+        )
+      }
+      closeLabel={translate('admin.users.bulk.close')}
+      onClose={outcome ? finish : onClose}
+    />
   );
 }

@@ -1,18 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, AlertTitle, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import { DialogContentText, Stack } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
-import { Form, NumberInput, RadioButtonGroupInput, TextInput, useTranslate } from 'react-admin';
+import { NumberInput, RadioButtonGroupInput, TextInput, useTranslate } from 'react-admin';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import type { AdminUser } from '../../../contract/admin';
 import { USAGE_ERRORS } from '../../../contract/usage';
 import { adjustCredits } from '../../api/admin';
 import { HttpError } from '../../api/client';
+import { ConfirmActionDialog } from '../ConfirmActionDialog';
 import { useNotifySuccess } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { accountDetailsQueryKey, usageQueryKey } from './usageKeys';
 import { ADJUSTMENT_DIRECTIONS, creditAdjustmentFormSchema, toAdjustment, type CreditAdjustmentForm } from './usageRules';
+import { formatCount } from '../../ui/format';
 
 /** react-admin's forms hold any record: the rule reads the fields it knows. */
 const resolver = zodResolver(creditAdjustmentFormSchema as z.ZodType<FieldValues, FieldValues>) as Resolver<FieldValues>;
@@ -22,8 +23,6 @@ const DIRECTION_CHOICES = ADJUSTMENT_DIRECTIONS.map((id) => ({ id, name: `admin.
 /** A deduction below zero: the server's message says it all (the balance), with no "failed" title above it. */
 const isInsufficient = (error: unknown): error is HttpError =>
   error instanceof HttpError && error.code === USAGE_ERRORS.insufficientCredits;
-
-const whole = new Intl.NumberFormat('en');
 
 /** Text as typed: react-admin would make a cleared field null, which the contract reads as no text at all. */
 const asTyped = (value: string) => value;
@@ -37,14 +36,13 @@ export function CreditAdjustmentDialog({ user, balance, onClose }: { user: Admin
   const adminCall = useAdminCall();
   const queryClient = useQueryClient();
   const notifySuccess = useNotifySuccess();
-  const titleId = useId();
 
   const adjust = useMutation({
     mutationFn: (values: CreditAdjustmentForm) => adminCall(adjustCredits(user.id, toAdjustment(values))),
     onSuccess: (credits, values) => {
       notifySuccess(`admin.usage.adjust.${values.direction === 'grant' ? 'granted' : 'deducted'}`, {
-        amount: whole.format(values.amount),
-        credits: whole.format(credits),
+        amount: formatCount(values.amount),
+        credits: formatCount(credits),
       });
       void queryClient.invalidateQueries({ queryKey: usageQueryKey(user.id) });
       void queryClient.invalidateQueries({ queryKey: accountDetailsQueryKey(user.id) });
@@ -53,49 +51,38 @@ export function CreditAdjustmentDialog({ user, balance, onClose }: { user: Admin
   });
 
   return (
-    <Dialog open onClose={adjust.isPending ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <Form
-        noValidate
-        resolver={resolver}
-        defaultValues={{ direction: 'grant', amount: null, reason: '' }}
-        onSubmit={(values: FieldValues) => adjust.mutate(values as CreditAdjustmentForm)}
-        // The rule's message under the field says it all: no "form is not valid" toast too.
-        disableInvalidFormNotification
-        reValidateMode="onSubmit"
-      >
-        <DialogTitle id={titleId}>{translate('admin.usage.adjust.title', { name: user.email ?? user.username })}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>
-            {translate('admin.usage.adjust.balance', { credits: whole.format(balance) })}
-          </DialogContentText>
-          <Stack>
-            <RadioButtonGroupInput
-              source="direction"
-              label="admin.usage.adjust.direction"
-              choices={DIRECTION_CHOICES}
-              row
-              helperText={false}
-            />
-            <NumberInput source="amount" label="admin.usage.adjust.amount" min={1} step={1} />
-            <TextInput source="reason" label="admin.usage.adjust.reason" parse={asTyped} helperText="admin.usage.adjust.reasonHelp" />
-          </Stack>
-          {/* In the dialog, not a toast: the open dialog hides the rest of the page from screen readers. */}
-          {adjust.error && (
-            <Alert severity="error" sx={{ mt: 1 }}>
-              {!isInsufficient(adjust.error) && <AlertTitle>{translate('admin.usage.adjust.failed')}</AlertTitle>}
-              {adjust.error.message}
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} disabled={adjust.isPending}>
-            {translate('ra.action.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" loading={adjust.isPending}>
-            {translate('admin.usage.adjust.submit')}
-          </Button>
-        </DialogActions>
-      </Form>
-    </Dialog>
+    <ConfirmActionDialog
+      title={translate('admin.usage.adjust.title', { name: user.email ?? user.username })}
+      body={
+        <DialogContentText sx={{ mb: 2 }}>{translate('admin.usage.adjust.balance', { credits: formatCount(balance) })}</DialogContentText>
+      }
+      fields={
+        <Stack>
+          <RadioButtonGroupInput
+            source="direction"
+            label="admin.usage.adjust.direction"
+            choices={DIRECTION_CHOICES}
+            row
+            helperText={false}
+          />
+          <NumberInput source="amount" label="admin.usage.adjust.amount" min={1} step={1} />
+          <TextInput source="reason" label="admin.usage.adjust.reason" parse={asTyped} helperText="admin.usage.adjust.reasonHelp" />
+        </Stack>
+      }
+      form={{
+        resolver,
+        defaultValues: { direction: 'grant', amount: null, reason: '' },
+        onSubmit: (values) => adjust.mutate(values as CreditAdjustmentForm),
+      }}
+      confirmLabel={translate('admin.usage.adjust.submit')}
+      pending={adjust.isPending}
+      error={
+        adjust.error && {
+          title: isInsufficient(adjust.error) ? undefined : translate('admin.usage.adjust.failed'),
+          message: adjust.error.message,
+        }
+      }
+      onClose={onClose}
+    />
   );
 }

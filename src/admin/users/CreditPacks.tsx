@@ -5,15 +5,13 @@ import { useTranslate } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
 import type { CreditPackPurchase } from '../../../contract/usage';
 import { fetchCreditPacks } from '../../api/admin';
-import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { TableScroller } from '../TableScroller';
 import { useAdminCall } from '../useAdminCall';
 import { useStaffMay } from '../useStaffMay';
 import { RefundPackDialog } from './RefundPackDialog';
 import { usageQueryKey } from './usageKeys';
-
-const whole = new Intl.NumberFormat('en');
+import { formatCount, formatDateTime } from '../../ui/format';
 
 function PurchaseTable({
   purchases,
@@ -46,8 +44,8 @@ function PurchaseTable({
                 <time dateTime={purchase.createdAt}>{formatDateTime(purchase.createdAt)}</time>
               </TableCell>
               <TableCell>{purchase.reason}</TableCell>
-              <TableCell align="right">{whole.format(purchase.credits)}</TableCell>
-              <TableCell align="right">{whole.format(purchase.unspent)}</TableCell>
+              <TableCell align="right">{formatCount(purchase.credits)}</TableCell>
+              <TableCell align="right">{formatCount(purchase.unspent)}</TableCell>
               <TableCell>
                 {purchase.refundedAt ? (
                   t('refunded', { date: formatDateTime(purchase.refundedAt) })

@@ -5,12 +5,11 @@ import { useRecordContext, useTranslate } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
 import { NOTE_MAX_LENGTH, noteInputSchema, type UserNote } from '../../../contract/userNotes';
 import { addUserNote, editUserNote, fetchUserNotes } from '../../api/admin';
-import { formatDateTime } from '../format';
 import { useNotifyError, useNotifySuccess } from '../notify';
 import { useAdminCall } from '../useAdminCall';
+import { formatCount, formatDateTime } from '../../ui/format';
 
 const notesQueryKey = (userId: string) => ['users', 'notes', userId] as const;
-const whole = new Intl.NumberFormat('en');
 
 /** The contract's rule's message for `text`, or null when it may be saved. */
 function problemOf(text: string): string | null {
@@ -58,7 +57,7 @@ function NoteField({
       disabled={disabled}
       error={problem !== null}
       helperText={
-        problem ?? translate('admin.notes.length', { count: whole.format(value.trim().length), max: whole.format(NOTE_MAX_LENGTH) })
+        problem ?? translate('admin.notes.length', { count: formatCount(value.trim().length), max: formatCount(NOTE_MAX_LENGTH) })
       }
     />
   );

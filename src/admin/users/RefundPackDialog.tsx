@@ -1,18 +1,16 @@
-import { Alert, AlertTitle, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import { DialogContentText } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
 import { useTranslate } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
 import { CREDIT_PACK_REFUND_ERRORS, type CreditPackPurchase } from '../../../contract/usage';
 import { refundCreditPack } from '../../api/admin';
 import { HttpError } from '../../api/client';
-import { formatDateTime } from '../format';
+import { ConfirmActionDialog } from '../ConfirmActionDialog';
 import { useNotifySuccess } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { accountDetailsQueryKey, usageQueryKey } from './usageKeys';
 import { packCreditsUsed } from './usageRules';
-
-const whole = new Intl.NumberFormat('en');
+import { formatCount, formatDateTime } from '../../ui/format';
 
 /** Refusals about the purchase itself (already refunded, nothing at Stripe to refund) are said in the dialog. */
 const REFUSALS: readonly string[] = Object.values(CREDIT_PACK_REFUND_ERRORS);
@@ -29,13 +27,11 @@ export function RefundPackDialog({ user, purchase, onClose }: { user: AdminUser;
   const adminCall = useAdminCall();
   const queryClient = useQueryClient();
   const notifySuccess = useNotifySuccess();
-  const titleId = useId();
-  const contentId = useId();
 
   const refund = useMutation({
     mutationFn: () => adminCall(refundCreditPack(user.id, purchase.id)),
     onSuccess: ({ reversed, credits }) => {
-      notifySuccess('admin.usage.packs.done', { reversed: whole.format(reversed), credits: whole.format(credits) });
+      notifySuccess('admin.usage.packs.done', { reversed: formatCount(reversed), credits: formatCount(credits) });
       void queryClient.invalidateQueries({ queryKey: usageQueryKey(user.id) });
       void queryClient.invalidateQueries({ queryKey: accountDetailsQueryKey(user.id) });
       onClose();
@@ -47,43 +43,36 @@ export function RefundPackDialog({ user, purchase, onClose }: { user: AdminUser;
   });
 
   return (
-    <Dialog open onClose={refund.isPending ? undefined : onClose} aria-labelledby={titleId} aria-describedby={contentId}>
-      <DialogTitle id={titleId}>{translate('admin.usage.packs.confirmTitle', { name: user.email ?? user.username })}</DialogTitle>
-      <DialogContent id={contentId}>
-        <DialogContentText gutterBottom>
-          {translate('admin.usage.packs.confirmPayment', {
-            credits: whole.format(purchase.credits),
-            date: formatDateTime(purchase.createdAt),
-          })}
-        </DialogContentText>
-        <DialogContentText>
-          {translate('admin.usage.packs.confirmCredits', {
-            reversed: whole.format(purchase.unspent),
-            used: whole.format(packCreditsUsed(purchase)),
-          })}
-        </DialogContentText>
-        {/* In the dialog, not a toast: the open dialog hides the rest of the page from screen readers. */}
-        {refund.error && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {!isRefusal(refund.error) && <AlertTitle>{translate('admin.usage.packs.refundFailed')}</AlertTitle>}
-            {refund.error.message}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={refund.isPending}>
-          {translate('ra.action.cancel')}
-        </Button>
-        <Button
-          variant="contained"
-          color="error"
-          onClick={() => refund.mutate()}
-          loading={refund.isPending}
-          disabled={isRefusal(refund.error)}
-        >
-          {translate('admin.usage.packs.confirm')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ConfirmActionDialog
+      title={translate('admin.usage.packs.confirmTitle', { name: user.email ?? user.username })}
+      body={
+        <>
+          <DialogContentText gutterBottom>
+            {translate('admin.usage.packs.confirmPayment', {
+              credits: formatCount(purchase.credits),
+              date: formatDateTime(purchase.createdAt),
+            })}
+          </DialogContentText>
+          <DialogContentText>
+            {translate('admin.usage.packs.confirmCredits', {
+              reversed: formatCount(purchase.unspent),
+              used: formatCount(packCreditsUsed(purchase)),
+            })}
+          </DialogContentText>
+        </>
+      }
+      onConfirm={() => refund.mutate()}
+      confirmLabel={translate('admin.usage.packs.confirm')}
+      confirmColor="error"
+      pending={refund.isPending}
+      confirmDisabled={isRefusal(refund.error)}
+      error={
+        refund.error && {
+          title: isRefusal(refund.error) ? undefined : translate('admin.usage.packs.refundFailed'),
+          message: refund.error.message,
+        }
+      }
+      onClose={onClose}
+    />
   );
 }

@@ -1,23 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Alert,
-  AlertTitle,
-  Button as MuiButton,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-} from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState } from 'react';
-import { Button, Confirm, Form, TextInput, useGetIdentity, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { useState } from 'react';
+import { Button, Confirm, TextInput, useGetIdentity, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import type { AdminUser } from '../../../contract/admin';
 import { isSuspended, suspendRequestSchema, SUSPENSION_REASON_MAX, type SuspendRequest } from '../../../contract/suspension';
 import { reinstateUser, suspendUser } from '../../api/suspension';
 import { glyph } from '../../ui/icons';
+import { ConfirmActionDialog } from '../ConfirmActionDialog';
 import { useAdminCall } from '../useAdminCall';
 import { useNotifyError, useNotifySuccess } from '../notify';
 
@@ -59,7 +50,6 @@ export function SuspendDialog({ user, onClose }: { user: AdminUser; onClose: () 
   const adminCall = useAdminCall();
   const refresh = useRefresh();
   const notifySuccess = useNotifySuccess();
-  const titleId = useId();
   const who = user.email ?? user.username;
 
   const suspend = useMutation({
@@ -72,37 +62,17 @@ export function SuspendDialog({ user, onClose }: { user: AdminUser; onClose: () 
   });
 
   return (
-    <Dialog open onClose={suspend.isPending ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <Form
-        noValidate
-        resolver={suspendResolver}
-        defaultValues={{ reason: '' }}
-        onSubmit={(values: FieldValues) => suspend.mutate(values as SuspendRequest)}
-        disableInvalidFormNotification
-        reValidateMode="onSubmit"
-      >
-        <DialogTitle id={titleId}>{translate('admin.users.suspend.title', { name: who })}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{translate('admin.users.suspend.content', { name: who })}</DialogContentText>
-          <SuspensionReasonInput />
-          {/* In the dialog, not a toast: the open dialog hides the rest of the page from screen readers. */}
-          {suspend.error && (
-            <Alert severity="error" sx={{ mt: 1 }}>
-              <AlertTitle>{translate('admin.users.suspend.failed')}</AlertTitle>
-              {suspend.error.message}
-            </Alert>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <MuiButton onClick={onClose} disabled={suspend.isPending}>
-            {translate('ra.action.cancel')}
-          </MuiButton>
-          <MuiButton type="submit" variant="contained" color="error" loading={suspend.isPending}>
-            {translate('admin.users.suspend.submit')}
-          </MuiButton>
-        </DialogActions>
-      </Form>
-    </Dialog>
+    <ConfirmActionDialog
+      title={translate('admin.users.suspend.title', { name: who })}
+      body={translate('admin.users.suspend.content', { name: who })}
+      fields={<SuspensionReasonInput />}
+      form={{ resolver: suspendResolver, defaultValues: { reason: '' }, onSubmit: (values) => suspend.mutate(values as SuspendRequest) }}
+      confirmLabel={translate('admin.users.suspend.submit')}
+      confirmColor="error"
+      pending={suspend.isPending}
+      error={suspend.error && { title: translate('admin.users.suspend.failed'), message: suspend.error.message }}
+      onClose={onClose}
+    />
   );
 }
 

@@ -2,7 +2,8 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { useTranslate } from 'react-admin';
 import type { UsageHistory } from '../../../contract/usage';
 import { ChartFigure } from '../home/ChartFigure';
-import { formatCount, formatDay, formatTick, total } from '../home/insightFormat';
+import { formatCount, formatDay, formatTick } from '../../ui/format';
+import { total } from '../home/insightFormat';
 
 /** A user's queries per UTC day (issue 26), drawn as the Home draws its series, with the same text alternative. */
 export default function UsageChart({ history }: { history: UsageHistory }) {

@@ -19,11 +19,10 @@ import { useNotifyError } from '../notify';
 import { TableScroller } from '../TableScroller';
 import { useAdminCall } from '../useAdminCall';
 import { usageQueryKey } from './usageKeys';
+import { formatCount } from '../../ui/format';
 
 /** MUI X Charts in their own chunk, as the Home's: a user's page shows its figures while it loads. */
 const UsageChart = lazy(() => import('./UsageChart'));
-
-const whole = new Intl.NumberFormat('en');
 
 type Tally = { label: string; uses: number; units: number };
 
@@ -51,8 +50,8 @@ function TallyTable({ title, column, rows }: { title: string; column: string; ro
                 <TableCell component="th" scope="row" sx={{ wordBreak: 'break-all' }}>
                   {row.label}
                 </TableCell>
-                <TableCell align="right">{whole.format(row.uses)}</TableCell>
-                <TableCell align="right">{whole.format(row.units)}</TableCell>
+                <TableCell align="right">{formatCount(row.uses)}</TableCell>
+                <TableCell align="right">{formatCount(row.units)}</TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -3,9 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useRecordContext, useTranslate } from 'react-admin';
 import type { AdminUser } from '../../../contract/admin';
-import type { UsageSummary } from '../../../contract/usage';
+import { allowanceState, type UsageSummary } from '../../../contract/usage';
 import { fetchUserUsage, userUsageCsvPath } from '../../api/admin';
-import { formatDateTime } from '../format';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
 import { useStaffMay } from '../useStaffMay';
@@ -13,9 +12,7 @@ import { CreditAdjustmentDialog } from './CreditAdjustmentDialog';
 import { CreditPacks } from './CreditPacks';
 import { UsageHistorySection } from './UsageHistorySection';
 import { usageQueryKey } from './usageKeys';
-import { allowanceState } from './usageRules';
-
-const whole = new Intl.NumberFormat('en');
+import { formatCount, formatDateTime } from '../../ui/format';
 
 function Figure({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -33,9 +30,9 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
 function Allowance({ summary }: { summary: UsageSummary }) {
   const translate = useTranslate();
   const state = allowanceState(summary);
-  if (state.kind === 'unlimited') return <>{translate('admin.usage.unlimited', { used: whole.format(state.used) })}</>;
+  if (state.kind === 'unlimited') return <>{translate('admin.usage.unlimited', { used: formatCount(state.used) })}</>;
   if (state.kind === 'none') return <>{translate('admin.usage.noAllowance')}</>;
-  const text = translate('admin.usage.allowanceUsed', { used: whole.format(state.used), allowance: whole.format(state.allowance) });
+  const text = translate('admin.usage.allowanceUsed', { used: formatCount(state.used), allowance: formatCount(state.allowance) });
   return (
     <Stack spacing={0.5} sx={{ maxWidth: 360 }}>
       <span>{text}</span>
@@ -64,8 +61,8 @@ function PeriodFigures({ summary }: { summary: UsageSummary }) {
       <Figure label={translate('admin.usage.allowance')}>
         <Allowance summary={summary} />
       </Figure>
-      <Figure label={translate('admin.usage.creditsUsed')}>{whole.format(summary.creditsUsed)}</Figure>
-      <Figure label={translate('admin.usage.creditsLeft')}>{whole.format(summary.remaining.credits)}</Figure>
+      <Figure label={translate('admin.usage.creditsUsed')}>{formatCount(summary.creditsUsed)}</Figure>
+      <Figure label={translate('admin.usage.creditsLeft')}>{formatCount(summary.remaining.credits)}</Figure>
     </Box>
   );
 }

@@ -18,6 +18,7 @@ import { RowCheckboxNames } from '../RowCheckboxNames';
 import { SavedViews } from '../SavedViews';
 import { ExportUsersButton } from './ExportUsersButton';
 import { useUserBulkActions } from './UserBulkActions';
+import { formatCount } from '../../ui/format';
 
 /** The `q` filter (part of a username or e-mail, or an id), named for screen readers like its placeholder. */
 function UserSearchInput(props: SearchInputProps) {
@@ -42,7 +43,7 @@ function SearchLimitNote() {
   if (!filterValues.q || total !== SEARCH_LIST_LIMIT) return null;
   return (
     <Alert severity="info" role="status" sx={{ mx: 2, mt: 1 }}>
-      {translate('admin.users.searchLimited', { limit: SEARCH_LIST_LIMIT.toLocaleString('en') })}
+      {translate('admin.users.searchLimited', { limit: formatCount(SEARCH_LIST_LIMIT) })}
     </Alert>
   );
 }

@@ -1,10 +1,9 @@
 import { BarChart } from '@mui/x-charts/BarChart';
 import type { UsageHistory } from '../../../contract/usage';
-import { formatCount, formatDay } from './usageRules';
+import { formatCount, formatDay, formatTick } from '../../ui/format';
 
 const HEIGHT = 240;
 const MARGIN = { left: 8, right: 16, top: 16, bottom: 8 };
-const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
 /**
  * Queries per UTC day, drawn with MUI X Charts. Its own chunk, loaded with the Usage section: the
@@ -16,7 +15,7 @@ export default function UsageChart({ history }: { history: Pick<UsageHistory, 'd
       height={HEIGHT}
       margin={MARGIN}
       xAxis={[{ scaleType: 'band', data: history.days.map(formatDay), label: 'Day (UTC)', tickLabelMinGap: 8 }]}
-      yAxis={[{ label: 'Queries', tickMinStep: 1, valueFormatter: (value: number) => compact.format(value) }]}
+      yAxis={[{ label: 'Queries', tickMinStep: 1, valueFormatter: formatTick }]}
       series={[{ data: history.units, label: 'Queries', valueFormatter: (value) => (value === null ? '' : formatCount(value)) }]}
       hideLegend
     />

@@ -3,7 +3,8 @@ import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { USAGE_RANGES, type UsageHistory, type UsageRange } from '../../../contract/usage';
 import { useUsageHistory } from '../../api/usage';
 import { UsageTallyTable } from './UsageTallyTable';
-import { formatCount, historySummary } from './usageRules';
+import { historySummary } from './usageRules';
+import { formatCount } from '../../ui/format';
 
 // MUI X Charts is large: only the Usage section downloads it, after the dashboard has shown.
 const UsageChart = lazy(() => import('./UsageChart'));

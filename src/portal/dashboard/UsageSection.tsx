@@ -3,8 +3,9 @@ import { useId, type ReactNode } from 'react';
 import type { UsageSummary } from '../../../contract/usage';
 import { USAGE_PERIOD_CSV_PATH, useUsageSummary } from '../../api/usage';
 import { UsageHistoryCard } from './UsageHistoryCard';
-import { allowanceView, formatCount, formatDate, planName } from './usageRules';
+import { allowanceView, planName } from './usageRules';
 import { Field } from './Field';
+import { formatCount, formatLongDate } from '../../ui/format';
 
 function Allowance({ summary }: { summary: UsageSummary }) {
   const view = allowanceView(summary);
@@ -22,7 +23,7 @@ function Allowance({ summary }: { summary: UsageSummary }) {
         sx={{ height: 8, borderRadius: 4, maxWidth: 480 }}
       />
       <Typography variant="body2" color="text.secondary">
-        Renews on {formatDate(summary.remaining.periodEnd)}
+        Renews on {formatLongDate(summary.remaining.periodEnd)}
       </Typography>
     </Stack>
   );

@@ -1,6 +1,7 @@
 import { Box, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useId } from 'react';
-import { formatCount, givenOrNot } from './usageRules';
+import { givenOrNot } from './usageRules';
+import { formatCount } from '../../ui/format';
 
 export interface TallyRow {
   /** The project or engine version; '' when the plugin did not say. */

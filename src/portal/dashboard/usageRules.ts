@@ -1,18 +1,9 @@
-import { format, parseISO } from 'date-fns';
-import type { UsageHistory, UsageSummary } from '../../../contract/usage';
+import { allowanceState, type UsageHistory, type UsageSummary } from '../../../contract/usage';
+import { formatCount, formatDay } from '../../ui/format';
 
 /** What the Usage section says about usage (issue 26), apart from how it is drawn. */
 
-const whole = new Intl.NumberFormat('en');
-export const formatCount = (value: number): string => whole.format(value);
-
 const queries = (n: number): string => `${formatCount(n)} ${n === 1 ? 'query' : 'queries'}`;
-
-/** `Nov 3` for the UTC day `2026-11-03` (a calendar date, the same in every time zone). */
-export const formatDay = (day: string): string => format(parseISO(day), 'MMM d');
-
-/** `December 1, 2026` for an instant, in the reader's time zone. */
-export const formatDate = (iso: string): string => format(parseISO(iso), 'MMMM d, yyyy');
 
 /** A plan's name, or Free for the free allowance. */
 export const planName = (plan: string | null): string => plan ?? 'Free';
@@ -26,12 +17,20 @@ export type AllowanceView =
   { kind: 'unlimited'; text: string } | { kind: 'none'; text: string } | { kind: 'metered'; used: number; allowance: number; text: string };
 
 export function allowanceView(summary: Pick<UsageSummary, 'allowance' | 'allowanceUsed'>): AllowanceView {
-  const { allowance, allowanceUsed } = summary;
-  if (allowance === null) return { kind: 'unlimited', text: `Unlimited queries: ${formatCount(allowanceUsed)} used this period` };
-  if (allowance === 0) return { kind: 'none', text: 'You have no monthly allowance: each query is paid with a pack credit.' };
-  // A plan changed to a smaller one mid-period can leave more used than it allows: the bar stops full.
-  const used = Math.min(allowanceUsed, allowance);
-  return { kind: 'metered', used, allowance, text: `${formatCount(allowanceUsed)} of ${queries(allowance)} used this period` };
+  const state = allowanceState(summary);
+  switch (state.kind) {
+    case 'unlimited':
+      return { kind: 'unlimited', text: `Unlimited queries: ${formatCount(state.used)} used this period` };
+    case 'none':
+      return { kind: 'none', text: 'You have no monthly allowance: each query is paid with a pack credit.' };
+    case 'metered':
+      return {
+        kind: 'metered',
+        used: state.filled,
+        allowance: state.allowance,
+        text: `${formatCount(state.used)} of ${queries(state.allowance)} used this period`,
+      };
+  }
 }
 
 /** The text alternative of the per-day chart: the total, and the busiest day when there was one. */

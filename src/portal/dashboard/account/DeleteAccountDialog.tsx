@@ -24,12 +24,11 @@ import { FormTextField } from '../../forms/FormTextField';
 import { useContractForm } from '../../forms/contractForm';
 import { PasswordField } from '../../login/PasswordField';
 import { deleteAccountForm, type DeleteAccountFormValues } from './deleteAccountForm';
+import { formatTime } from '../../../ui/format';
 
 export const DELETE_FAILED = 'Failed to delete your account';
 /** Where the browser lands once the account is gone: signed out, on the download page. */
 export const AFTER_DELETION_PATH = '/download';
-
-const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 /** What the failure says to the person: the server's words, or ours for a Stripe failure (a 5xx reads as its status text). */
 function failureText(error: Error): string {
@@ -42,7 +41,9 @@ function failureText(error: Error): string {
 function Reauthentication({ status, children }: { status: AccountDeletionStatus; children: ReactNode }) {
   if (status.reauthentication === 'password') return <>{children}</>;
   if (status.recentSignInUntil !== null) {
-    return <Typography>You signed in with Epic recently: you can delete your account until {time(status.recentSignInUntil)}.</Typography>;
+    return (
+      <Typography>You signed in with Epic recently: you can delete your account until {formatTime(status.recentSignInUntil)}.</Typography>
+    );
   }
   return (
     <Alert
@@ -134,7 +135,11 @@ function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onC
                 fullWidth
                 disabled={busy || blocked}
                 autoComplete="current-password"
-                helperText={`You signed in here recently: you may leave it empty until ${time(status.recentSignInUntil ?? '')}.`}
+                helperText={
+                  // Built even when Reauthentication does not show it: only with a time to say.
+                  status.recentSignInUntil &&
+                  `You signed in here recently: you may leave it empty until ${formatTime(status.recentSignInUntil)}.`
+                }
               />
             )}
           </Reauthentication>

@@ -1,5 +1,4 @@
-import { Alert, Button, Card, CardContent, Chip, Skeleton, Stack, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Alert, Button, Chip, Stack, Typography } from '@mui/material';
 import type { AccountEmail } from '../../../../contract/accountEmail';
 import { RECENT_SIGN_IN_MINUTES } from '../../../../contract/recentSignIn';
 import { epicSignInUrl } from '../../../api/auth';
@@ -8,6 +7,7 @@ import { EmailChangeForm } from './EmailChangeForm';
 import { pendingText } from './emailChangeRules';
 import { useEmailChangeNotice } from './useEmailChangeNotice';
 import { Field } from '../Field';
+import { AccountPanel } from './AccountPanel';
 
 const HEADING_ID = 'account-email-heading';
 
@@ -62,41 +62,27 @@ export function EmailPanel() {
   const { data: account, isPending, isError } = useAccountEmail();
   useEmailChangeNotice();
 
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <Stack role="status" aria-label="Loading your e-mail settings" aria-busy spacing={1}>
-        <Skeleton variant="text" width="60%" />
-        <Skeleton variant="rounded" height={56} />
-      </Stack>
-    );
-  } else if (isError || !account) {
-    body = <Alert severity="error">Unable to load your e-mail settings</Alert>;
-  } else {
-    body = (
-      <Stack spacing={2}>
-        <Details account={account} />
-        {account.pending && (
-          <Alert severity="info" role="status">
-            {pendingText(account.pending)}
-          </Alert>
-        )}
-        <Typography color="text.secondary">
-          To change it, we send a link to the new address. Your e-mail changes when you open it, and we tell your current address.
-        </Typography>
-        <ChangeArea account={account} />
-      </Stack>
-    );
-  }
-
   return (
-    <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
-      <CardContent>
-        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
-          E-mail
-        </Typography>
-        {body}
-      </CardContent>
-    </Card>
+    <AccountPanel
+      headingId={HEADING_ID}
+      title="E-mail"
+      loading={isPending && 'Loading your e-mail settings'}
+      error={isError || !account ? 'Unable to load your e-mail settings' : null}
+    >
+      {account && (
+        <Stack spacing={2}>
+          <Details account={account} />
+          {account.pending && (
+            <Alert severity="info" role="status">
+              {pendingText(account.pending)}
+            </Alert>
+          )}
+          <Typography color="text.secondary">
+            To change it, we send a link to the new address. Your e-mail changes when you open it, and we tell your current address.
+          </Typography>
+          <ChangeArea account={account} />
+        </Stack>
+      )}
+    </AccountPanel>
   );
 }

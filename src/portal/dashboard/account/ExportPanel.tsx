@@ -1,7 +1,8 @@
-import { Button, Card, CardContent, Typography } from '@mui/material';
+import { Button, Typography } from '@mui/material';
 import { EXPORTS_PER_HOUR } from '../../../../contract/accountData';
 import { ACCOUNT_EXPORT_PATH } from '../../../api/accountData';
 import { DownloadIcon } from '../../../ui/icons';
+import { AccountPanel } from './AccountPanel';
 
 const HEADING_ID = 'account-data-heading';
 
@@ -12,20 +13,15 @@ const HEADING_ID = 'account-data-heading';
  */
 export function ExportPanel() {
   return (
-    <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
-      <CardContent>
-        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
-          Your data
-        </Typography>
-        <Typography color="text.secondary" sx={{ mb: 2 }}>
-          Download everything Sage holds about you as one JSON file: your profile, where you are signed in, plugin installs, subscriptions,
-          credit purchases and spending, usage, AI chats and stored messages, and the record of changes to your account. Secrets such as
-          your password and license token are left out, and the file says so. You can download it {EXPORTS_PER_HOUR} times an hour.
-        </Typography>
-        <Button variant="outlined" href={ACCOUNT_EXPORT_PATH} download startIcon={<DownloadIcon aria-hidden />}>
-          Download my data
-        </Button>
-      </CardContent>
-    </Card>
+    <AccountPanel headingId={HEADING_ID} title="Your data">
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        Download everything Sage holds about you as one JSON file: your profile, where you are signed in, plugin installs, subscriptions,
+        credit purchases and spending, usage, AI chats and stored messages, and the record of changes to your account. Secrets such as your
+        password and license token are left out, and the file says so. You can download it {EXPORTS_PER_HOUR} times an hour.
+      </Typography>
+      <Button variant="outlined" href={ACCOUNT_EXPORT_PATH} download startIcon={<DownloadIcon aria-hidden />}>
+        Download my data
+      </Button>
+    </AccountPanel>
   );
 }

@@ -1,19 +1,4 @@
-import {
-  Alert,
-  Card,
-  CardContent,
-  Chip,
-  Link,
-  Skeleton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Chip, Link, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { BILLING_MESSAGES } from '../../../../contract/billing';
 import { ERROR_CODES } from '../../../../contract/errors';
@@ -21,6 +6,7 @@ import type { Invoice } from '../../../../contract/accountInvoices';
 import { useAccountInvoices } from '../../../api/accountInvoices';
 import { HttpError } from '../../../api/client';
 import { invoiceAmount, invoiceDate, invoiceLinkNames, invoiceStatusBadge } from './invoiceRules';
+import { AccountPanel } from './AccountPanel';
 
 const HEADING_ID = 'account-invoices-heading';
 /** Narrow screens keep the table's cells tight; a wider table scrolls within its own box. */
@@ -102,41 +88,29 @@ const failure = (error: Error) =>
 export function InvoicesPanel() {
   const { data, isPending, error } = useAccountInvoices();
 
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <Stack role="status" aria-label="Loading your invoices" aria-busy spacing={1}>
-        <Skeleton variant="text" width="50%" />
-        <Skeleton variant="rounded" height={96} />
-      </Stack>
-    );
-  } else if (error || !data) {
-    body = <Alert severity="error">{error ? failure(error) : 'Unable to load your invoices'}</Alert>;
-  } else if (data.invoices.length === 0) {
-    body = <Typography color="text.secondary">No invoices yet. Your subscription&apos;s invoices will be listed here.</Typography>;
-  } else {
-    body = (
-      <Stack spacing={2}>
-        <Typography color="text.secondary">Each invoice opens on Stripe&apos;s site, in a new tab, as a page or a PDF.</Typography>
-        <InvoiceTable invoices={data.invoices} />
-        {data.hasMore && (
-          <Typography variant="body2" color="text.secondary">
-            These are your {data.invoices.length} most recent invoices. Older ones are in Stripe&apos;s billing portal: Manage, in
-            Subscriptions.
-          </Typography>
-        )}
-      </Stack>
-    );
-  }
-
   return (
-    <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
-      <CardContent>
-        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
-          Invoices
-        </Typography>
-        {body}
-      </CardContent>
-    </Card>
+    <AccountPanel
+      headingId={HEADING_ID}
+      title="Invoices"
+      loading={isPending && 'Loading your invoices'}
+      placeholders={[96]}
+      error={error ? failure(error) : data ? null : 'Unable to load your invoices'}
+    >
+      {data && data.invoices.length === 0 && (
+        <Typography color="text.secondary">No invoices yet. Your subscription&apos;s invoices will be listed here.</Typography>
+      )}
+      {data && data.invoices.length > 0 && (
+        <Stack spacing={2}>
+          <Typography color="text.secondary">Each invoice opens on Stripe&apos;s site, in a new tab, as a page or a PDF.</Typography>
+          <InvoiceTable invoices={data.invoices} />
+          {data.hasMore && (
+            <Typography variant="body2" color="text.secondary">
+              These are your {data.invoices.length} most recent invoices. Older ones are in Stripe&apos;s billing portal: Manage, in
+              Subscriptions.
+            </Typography>
+          )}
+        </Stack>
+      )}
+    </AccountPanel>
   );
 }

@@ -1,19 +1,9 @@
-import {
-  Alert,
-  Button,
-  Card,
-  CardContent,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { reissueMyLicense } from '../../../api/accountLicense';
 import { useToast } from '../../../ui/toast';
+import { AccountPanel } from './AccountPanel';
 
 const HEADING_ID = 'account-license-heading';
 export const REISSUE_FAILED = 'Failed to reissue your license';
@@ -43,19 +33,14 @@ export function LicensePanel() {
   }
 
   return (
-    <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
-      <CardContent>
-        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
-          License
-        </Typography>
-        <Typography color="text.secondary" sx={{ mb: 2 }}>
-          Every Sage install you sign in to uses your license. If a computer you no longer use, or someone else, may still have it, reissue
-          it: the current license stops working at once, and every install must sign in again.
-        </Typography>
-        <Button variant="outlined" color="error" onClick={open}>
-          Reissue my license
-        </Button>
-      </CardContent>
+    <AccountPanel headingId={HEADING_ID} title="License">
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
+        Every Sage install you sign in to uses your license. If a computer you no longer use, or someone else, may still have it, reissue
+        it: the current license stops working at once, and every install must sign in again.
+      </Typography>
+      <Button variant="outlined" color="error" onClick={open}>
+        Reissue my license
+      </Button>
       <Dialog open={confirming} onClose={busy ? undefined : () => setConfirming(false)} aria-labelledby={titleId} aria-describedby={textId}>
         <DialogTitle id={titleId}>Reissue your license?</DialogTitle>
         <DialogContent>
@@ -79,6 +64,6 @@ export function LicensePanel() {
           </Button>
         </DialogActions>
       </Dialog>
-    </Card>
+    </AccountPanel>
   );
 }

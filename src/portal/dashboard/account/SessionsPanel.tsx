@@ -2,15 +2,12 @@ import {
   Alert,
   Box,
   Button,
-  Card,
-  CardContent,
   Chip,
   Dialog,
   DialogActions,
   DialogContent,
   DialogContentText,
   DialogTitle,
-  Skeleton,
   Stack,
   Typography,
 } from '@mui/material';
@@ -21,7 +18,9 @@ import { ACCOUNT_SESSIONS_QUERY_KEY, endOtherSessions, endSession, forgetInstall
 import { USER_QUERY_KEY } from '../../../authProvider/session';
 import { assignLocation } from '../../../browser';
 import { useToast } from '../../../ui/toast';
-import { formatMoment, installName, networkText, otherSessions, sessionName } from './sessionsRules';
+import { formatMoment } from '../../../ui/format';
+import { installName, networkText, otherSessions, sessionName } from './sessionsRules';
+import { AccountPanel } from './AccountPanel';
 
 const HEADING_ID = 'account-sessions-heading';
 export const END_FAILED = 'Failed to end the session';
@@ -285,37 +284,25 @@ function Installs({ installs }: { installs: PluginInstall[] }) {
 export function SessionsPanel() {
   const { data, isPending, isError, error } = useAccountSessions();
 
-  let body: ReactNode;
-  if (isPending) {
-    body = (
-      <Stack role="status" aria-label="Loading where you're signed in" aria-busy spacing={1}>
-        <Skeleton variant="text" width="50%" />
-        <Skeleton variant="rounded" height={56} />
-        <Skeleton variant="rounded" height={56} />
-      </Stack>
-    );
-  } else if (isError) {
-    body = <Alert severity="error">{error.message || "Unable to load where you're signed in"}</Alert>;
-  } else {
-    body = (
-      <Stack spacing={3}>
-        <Sessions sessions={data.sessions} />
-        <Installs installs={data.installs} />
-      </Stack>
-    );
-  }
-
   return (
-    <Card variant="outlined" component="section" aria-labelledby={HEADING_ID}>
-      <CardContent>
-        <Typography id={HEADING_ID} component="h2" variant="h6" gutterBottom>
-          Where you&apos;re signed in
-        </Typography>
+    <AccountPanel
+      headingId={HEADING_ID}
+      title="Where you're signed in"
+      intro={
         <Typography color="text.secondary" sx={{ mb: 2 }}>
           The browsers and Sage plugin installs signed in to your account. If you do not recognise one, end it.
         </Typography>
-        {body}
-      </CardContent>
-    </Card>
+      }
+      loading={isPending && "Loading where you're signed in"}
+      placeholders={[56, 56]}
+      error={isError ? error.message || "Unable to load where you're signed in" : null}
+    >
+      {data && (
+        <Stack spacing={3}>
+          <Sessions sessions={data.sessions} />
+          <Installs installs={data.installs} />
+        </Stack>
+      )}
+    </AccountPanel>
   );
 }

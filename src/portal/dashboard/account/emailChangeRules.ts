@@ -1,10 +1,10 @@
-import { format, parseISO } from 'date-fns';
 import { EMAIL_CHANGE_OUTCOMES, isEmailChangeOutcome, type PendingEmailChange } from '../../../../contract/accountEmail';
 import type { ToastInput } from '../../../ui/toast';
+import { formatMoment } from '../../../ui/format';
 
 /** The waiting change, in words: where the link went and until when it works (the browser's time). */
 export const pendingText = (pending: PendingEmailChange): string =>
-  `A link was sent to ${pending.newEmail}. Open it before ${format(parseISO(pending.expiresAt), 'MMM dd, yyyy, HH:mm')} to confirm ` +
+  `A link was sent to ${pending.newEmail}. Open it before ${formatMoment(pending.expiresAt)} to confirm ` +
   'the change; until then your e-mail stays as it is.';
 
 /**

@@ -1,12 +1,11 @@
-import { format, parseISO } from 'date-fns';
 import type { Invoice } from '../../../../contract/accountInvoices';
-import { formatAmount } from '../../../billing/plans';
+import { formatDate, formatMoney } from '../../../ui/format';
 
 /** When Stripe made the invoice, as the subscription card writes dates (§2: `MMM dd, yyyy`). */
-export const invoiceDate = (invoice: Pick<Invoice, 'created'>): string => format(parseISO(invoice.created), 'MMM dd, yyyy');
+export const invoiceDate = (invoice: Pick<Invoice, 'created'>): string => formatDate(invoice.created);
 
-/** The invoice's total in its own currency (§9: minor units divided by 100). */
-export const invoiceAmount = (invoice: Pick<Invoice, 'total' | 'currency'>): string => formatAmount(invoice.total, invoice.currency);
+/** The invoice's total in its own currency (§9: minor units in the currency's own decimals). */
+export const invoiceAmount = (invoice: Pick<Invoice, 'total' | 'currency'>): string => formatMoney(invoice.total, invoice.currency);
 
 export interface InvoiceStatusBadge {
   label: string;

@@ -1,4 +1,3 @@
-import { format, parseISO } from 'date-fns';
 import type { AccountSession, PluginInstall } from '../../../../contract/accountSessions';
 
 /** What the server says of a browser or OS its user agent does not name. */
@@ -18,9 +17,6 @@ export function installName({ engineVersion, pluginVersion }: Pick<PluginInstall
 
 /** The network a session signed in from, or that it is not known (sessions from before it was kept). */
 export const networkText = (ipNetwork: string | null): string => ipNetwork ?? 'Not known';
-
-/** A moment of the list, in the reader's time zone: "Nov 26, 2026, 14:05". */
-export const formatMoment = (iso: string): string => format(parseISO(iso), 'MMM d, yyyy, HH:mm');
 
 /** "1 other session", "3 other sessions". */
 export const otherSessions = (count: number): string => `${count} other session${count === 1 ? '' : 's'}`;
