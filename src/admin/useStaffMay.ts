@@ -1,5 +1,5 @@
 import { usePermissions } from 'react-admin';
-import { staffMay, staffMayActOn, staffRefusal, type StaffAction, type StaffRole } from '../../contract/staffRoles';
+import { staffMay, staffRefusal, type StaffAction, type StaffRole } from '../../contract/staffRoles';
 import type { StaffPermissions } from '../authProvider/authProvider';
 
 /**
@@ -9,12 +9,6 @@ import type { StaffPermissions } from '../authProvider/authProvider';
 export function useStaffMay(action: StaffAction): boolean {
   const { permissions } = usePermissions<StaffPermissions>();
   return staffMay(permissions?.role, action);
-}
-
-/** Whether the signed-in member of staff may write about a user whose role is `targetRole` (support: customers only). */
-export function useStaffMayActOn(targetRole: StaffRole | null): boolean {
-  const { permissions } = usePermissions<StaffPermissions>();
-  return staffMayActOn(permissions?.role, targetRole);
 }
 
 /**
