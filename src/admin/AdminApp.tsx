@@ -24,12 +24,9 @@ const FindMessage = lazyScreen(() => import('./messages/FindMessage').then((m) =
 const RecentMessages = lazyScreen(() => import('./messages/RecentMessages').then((m) => m.RecentMessages));
 const ReleasePage = lazyScreen(() => import('./release/ReleasePage').then((m) => m.ReleasePage));
 const UserEdit = lazyScreen(() => import('./users/UserEdit').then((m) => m.UserEdit));
+const UserList = lazyScreen(() => import('./users/UserList').then((m) => m.UserList));
 const UserSearch = lazyScreen(() => import('./users/UserSearch').then((m) => m.UserSearch));
 const UserShow = lazyScreen(() => import('./users/UserShow').then((m) => m.UserShow));
-// A list's row opens a user's page: its chunk comes with the list's, so the list is left in the
-// click. A list left on screen while that page loaded would still apply a search typed just
-// before (react-admin does, 0.5 s after the last key) and navigate back to itself (issue 37).
-const UserList = lazyScreen(() => Promise.all([import('./users/UserList'), UserShow.preload()]).then(([m]) => m.UserList));
 
 /** Loads every page's chunk ahead: the tests then render any page at once, as the portal's tests do its screens. */
 export const preloadAdminPages = () =>
