@@ -74,5 +74,32 @@ export const STAFF_TARGET_REFUSAL = { error: ERROR_CODES.roleForbidden, message:
 /** 409 `last_admin`: a suspension, demotion or deletion that would leave no active admin. */
 export const LAST_ADMIN_REFUSAL = { error: ERROR_CODES.lastAdmin, message: 'The product must keep at least one active admin' } as const;
 
-/** The message of the console's license download for a role that may not take it (support). */
-export const LICENSE_DOWNLOAD_ADMINS_ONLY = 'Only admins can download licenses';
+/** Each action in the words of the console's refusal, "Only admins can …". */
+const STAFF_ACTION_WORDS: Record<StaffAction, string> = {
+  read: 'open the console',
+  signOutEverywhere: 'sign users out everywhere',
+  reissueLicense: 'reissue licenses',
+  suspend: 'suspend users',
+  writeNotes: 'write notes',
+  exportSelectedUsers: 'export selected users',
+  editUsers: 'edit users',
+  deleteUsers: 'delete users',
+  exportAllUsers: 'export every user',
+  adjustCredits: 'grant or deduct credits',
+  refundCredits: 'refund credit packs',
+  releaseBuilds: 'release builds',
+  downloadLicense: 'download licenses',
+};
+const ROLES_PLURAL: Record<StaffRole, string> = { admin: 'admins', support: 'support' };
+
+/**
+ * Why a member of staff with `role` may not take `action` (on a user whose role is `target.role`,
+ * for an action about a user), or null when they may: what the console says beside a control it
+ * switches off, the same rules the server holds (`staffMay`, then `staffMayActOn`).
+ */
+export function staffRefusal(role: StaffRole | null | undefined, action: StaffAction, target?: { role: StaffRole | null }): string | null {
+  if (!staffMay(role, action))
+    return `Only ${STAFF_PERMISSIONS[action].map((r) => ROLES_PLURAL[r]).join(' and ')} can ${STAFF_ACTION_WORDS[action]}`;
+  if (target && !staffMayActOn(role, target.role)) return STAFF_TARGET_REFUSAL.message;
+  return null;
+}

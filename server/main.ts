@@ -10,10 +10,13 @@ import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { logDestination, loggerOptions } from './logging';
 import { projectRoot } from './projectRoot';
+import { startFailureMessage } from './startFailure';
 import { mailerFromConfig } from './services/mailer';
 import { createMemoryRateLimiter, createRedisRateLimiter } from './services/rateLimiter';
 
 const root = projectRoot(import.meta.url);
+/** The ports the product listens on, by the variable that sets each: a port in use names its variable. */
+const portVariables: Record<string, number> = {};
 
 /** On SIGTERM the process is gone by then, whatever is still open (a supervisor's usual grace). */
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -31,6 +34,8 @@ async function loadPageRenderer(): Promise<RenderPage | undefined> {
 /** Starts the product: configuration, database and migrations, then the HTTP server. */
 async function main() {
   let config = loadConfig();
+  portVariables.PORT = config.port;
+  if (config.devIdentityProvider) portVariables.DEV_IDP_PORT = config.devIdentityProvider.port;
   // Development on localhost without Epic: a local OpenID provider stands in (config.ts decides).
   // Loaded only then, so a production server never loads oidc-provider at all.
   const devProvider = config.devIdentityProvider
@@ -79,6 +84,6 @@ async function main() {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  console.error(startFailureMessage(err, portVariables));
   process.exit(1);
 });

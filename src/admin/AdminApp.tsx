@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Admin, CustomRoutes, defaultTheme, localStorageStore, memoryStore, Resource, type RaThemeOptions, type Store } from 'react-admin';
 import { Route } from 'react-router-dom';
-import { staffMay } from '../../contract/staffRoles';
+import { staffRefusal } from '../../contract/staffRoles';
 import { createAuthProvider, seedConsoleAuth } from '../authProvider/authProvider';
 import { useCurrentUser } from '../authProvider/session';
 import { dataProvider } from '../dataProvider';
@@ -13,7 +13,9 @@ import { AdminLayout, ADMIN_PAGES } from './AdminLayout';
 import { HomePage } from './home/HomePage';
 import { i18nProvider } from './i18n';
 import { AdminNotification } from './notify';
+import { RefusedPage } from './RefusedPage';
 import { consoleComponents } from './themeComponents';
+import { UserEditRefused } from './users/UserEditRefused';
 
 // The Home is the console's first page; every other page is a chunk of its own, loaded when opened
 // (react-admin's layout shows its loading indicator meanwhile), so /admin starts sooner.
@@ -76,6 +78,8 @@ export default function AdminApp() {
   // The pages follow the role of the user the page was served with, known at once (not through
   // react-admin's asynchronous permissions), so the first render, on the server too, is the console.
   const role = useCurrentUser().data?.staffRole ?? null;
+  const editRefusal = staffRefusal(role, 'editUsers');
+  const releaseRefusal = staffRefusal(role, 'releaseBuilds');
   const guessedMediaQueries = useScreenGuessMediaQueries();
   const consoleTheme = useMemo(
     () =>
@@ -101,17 +105,20 @@ export default function AdminApp() {
       requireAuth
       disableTelemetry
     >
-      {/* The pages of what the signed-in role may do (issue 28): no edit page or Release for support. */}
+      {/* A page the signed-in role may not open says why (issues 28, 37): for support, the edit page and Release. */}
       <Resource
         name="users"
         list={UserList}
         show={UserShow}
-        edit={staffMay(role, 'editUsers') ? UserEdit : undefined}
+        edit={editRefusal ? <UserEditRefused reason={editRefusal} /> : UserEdit}
         recordRepresentation="username"
       />
       <Resource name="audit" list={AuditList} />
       <CustomRoutes>
-        {staffMay(role, 'releaseBuilds') && <Route path={ADMIN_PAGES.release} element={<ReleasePage />} />}
+        <Route
+          path={ADMIN_PAGES.release}
+          element={releaseRefusal ? <RefusedPage title="admin.menu.release" reason={releaseRefusal} /> : <ReleasePage />}
+        />
         <Route path={ADMIN_PAGES.search} element={<UserSearch />} />
         <Route path={ADMIN_PAGES.findMessage} element={<FindMessage />} />
         <Route path={ADMIN_PAGES.recentMessages} element={<RecentMessages />} />

@@ -3,7 +3,6 @@ import { Menu, useBasename } from 'react-admin';
 import { AdminAppBar } from './AdminAppBar';
 import { AdminSidebar } from './AdminSidebar';
 import { ConsoleFrame } from './ConsoleFrame';
-import { useStaffMay } from './useStaffMay';
 import { useTabTitle } from './useTabTitle';
 import { AuditIcon, FindMessageIcon, HomeIcon, MessagesIcon, ReleaseIcon, SearchIcon, UsersIcon } from './icons';
 
@@ -15,14 +14,13 @@ export const ADMIN_PAGES = {
   recentMessages: '/recent-messages',
 } as const;
 
-/** §2 Admin dashboard tabs, in the product's order and words, then the audit log; Release only for a role that may release. */
+/** §2 Admin dashboard tabs, in the product's order and words, then the audit log; for a role that may not release, Release says so (issue 37). */
 export function AdminMenu() {
   const basename = useBasename();
-  const mayRelease = useStaffMay('releaseBuilds');
   return (
     <Menu>
       <Menu.DashboardItem primaryText="admin.menu.home" leftIcon={<HomeIcon />} />
-      {mayRelease && <Menu.Item to={`${basename}${ADMIN_PAGES.release}`} primaryText="admin.menu.release" leftIcon={<ReleaseIcon />} />}
+      <Menu.Item to={`${basename}${ADMIN_PAGES.release}`} primaryText="admin.menu.release" leftIcon={<ReleaseIcon />} />
       <Menu.Item to={`${basename}${ADMIN_PAGES.search}`} primaryText="admin.menu.search" leftIcon={<SearchIcon />} />
       <Menu.Item to={`${basename}${ADMIN_PAGES.findMessage}`} primaryText="admin.menu.findMessage" leftIcon={<FindMessageIcon />} />
       <Menu.Item to={`${basename}${ADMIN_PAGES.recentMessages}`} primaryText="admin.menu.recentMessages" leftIcon={<MessagesIcon />} />

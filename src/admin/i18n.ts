@@ -168,6 +168,7 @@ export const messages: TranslationMessages = {
       exportFailed: 'Failed to export users',
       downloadLicense: 'Download License',
       licenseFailed: 'Failed to download license',
+      backToUser: 'Back to %{name}',
       reissueLicense: {
         label: 'Reissue license',
         confirmTitle: 'Reissue the license of %{name}?',

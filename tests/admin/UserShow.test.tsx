@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_MESSAGES, type AccountDetails } from '../../contract/admin';
+import { STAFF_TARGET_REFUSAL } from '../../contract/staffRoles';
 import { formatDateTime } from '../../src/ui/format';
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
@@ -86,16 +87,20 @@ describe('A user’s page (§2, §3)', () => {
     expect(screen.queryByText('License Token')).not.toBeInTheDocument();
   });
 
-  it('offers support no license download, and no writes on a member of staff (issue 36)', async () => {
+  it('offers support no license download, and no writes on a member of staff (issues 36, 37)', async () => {
     stubUser({
       'GET /api/user': () => json({ ...signedInAdminUser, staffRole: 'support' }),
       'GET /api/admin/users/u1': () => json({ ...ada, isAdmin: true, role: 'admin' }),
     });
     await openUser();
-    expect(screen.queryByRole('button', { name: 'Download License' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Reissue license' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Sign out everywhere' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Suspend' })).not.toBeInTheDocument();
+    // Shown switched off, each read with its reason (issue 37), rather than missing.
+    const download = await screen.findByRole('button', { name: 'Download License' });
+    await waitFor(() => expect(download).toBeDisabled());
+    expect(download).toHaveAccessibleDescription('Only admins can download licenses');
+    for (const name of ['Reissue license', 'Sign out everywhere', 'Suspend']) {
+      expect(screen.getByRole('button', { name })).toBeDisabled();
+      expect(screen.getByRole('button', { name })).toHaveAccessibleDescription(STAFF_TARGET_REFUSAL.message);
+    }
   });
 
   it('saves the license file under the name the server gives', async () => {
@@ -104,7 +109,7 @@ describe('A user’s page (§2, §3)', () => {
         new Response('{"payload":{}}', { headers: { 'content-disposition': 'attachment; filename="sage-license-u1.json"' } }),
     });
     await openUser();
-    await userEvent.click(screen.getByRole('button', { name: 'Download License' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Download License' }));
     await waitFor(() => expect(saveFile).toHaveBeenCalledTimes(1));
     const [blob, filename] = vi.mocked(saveFile).mock.calls[0]!;
     expect(filename).toBe('sage-license-u1.json');

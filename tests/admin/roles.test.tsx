@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AdminUser } from '../../contract/admin';
-import type { StaffRole } from '../../contract/staffRoles';
+import { STAFF_TARGET_REFUSAL, type StaffRole } from '../../contract/staffRoles';
 import type { CreditPackPurchase } from '../../contract/usage';
 import { bodyOf, json, stubFetch } from '../portal/render';
 import { ada, admin, emptyUsage, listPage, noAccountDetails, noInsights, renderAdmin, setUpAdminTests } from './render';
@@ -40,48 +40,104 @@ function stubConsole(role: StaffRole) {
   });
 }
 
-describe('the console shows each role what it may do (issue 28)', () => {
-  it('support: the user’s page offers the ticket actions, not Edit, Delete, credits or refunds', async () => {
+describe('the console shows each role what it may do, and why not (issues 28, 37)', () => {
+  it('support: the user’s page offers the ticket actions; Edit, Delete, the license file, credits and refunds are off, with the reason', async () => {
     stubConsole('support');
     renderAdmin('/admin/users/u1/show');
     await screen.findByText('ada@example.com');
-    expect(await screen.findByRole('button', { name: 'Sign out everywhere' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Reissue license' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Suspend' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Sign out everywhere' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Reissue license' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Suspend' })).toBeEnabled();
+    const edit = await screen.findByRole('link', { name: 'Edit' });
+    await waitFor(() => expect(edit).toHaveAttribute('aria-disabled', 'true'));
+    expect(edit).toHaveAccessibleDescription('Only admins can edit users');
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Delete' })).toHaveAccessibleDescription('Only admins can delete users');
+    expect(screen.getByRole('button', { name: 'Download License' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Download License' })).toHaveAccessibleDescription('Only admins can download licenses');
+    for (const reason of ['Only admins can edit users', 'Only admins can delete users', 'Only admins can download licenses']) {
+      expect(screen.getByText(reason)).toBeVisible();
+    }
+    const adjust = await screen.findByRole('button', { name: 'Grant or deduct credits' });
+    expect(adjust).toBeDisabled();
+    expect(adjust).toHaveAccessibleDescription('Only admins can grant or deduct credits');
+    expect(screen.getByText('Only admins can grant or deduct credits')).toBeVisible();
     const packs = await screen.findByRole('table', { name: /credit packs/i });
-    await within(packs).findByText('Credit pack price_500');
-    expect(within(packs).queryByRole('button', { name: 'Refund' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Grant or deduct credits' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
+    const refund = await within(packs).findByRole('button', { name: 'Refund' });
+    expect(refund).toBeDisabled();
+    expect(refund).toHaveAccessibleDescription('Only admins can refund credit packs');
+    expect(screen.getByText('Only admins can refund credit packs')).toBeVisible();
   });
 
-  it('support: no Release tab, no page behind its address, no export of every user', async () => {
+  it('support: on a member of staff’s page every write is off, said once: support acts on customers only', async () => {
+    stubConsole('support');
+    renderAdmin('/admin/users/u2/show');
+    await screen.findByText('helper@example.com');
+    for (const name of ['Sign out everywhere', 'Reissue license', 'Suspend']) {
+      const button = await screen.findByRole('button', { name });
+      expect(button).toBeDisabled();
+      expect(button).toHaveAccessibleDescription(STAFF_TARGET_REFUSAL.message);
+    }
+    expect(screen.getAllByText(STAFF_TARGET_REFUSAL.message)).toHaveLength(1);
+    expect(screen.getByText(STAFF_TARGET_REFUSAL.message)).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Delete' })).toHaveAccessibleDescription('Only admins can delete users');
+  });
+
+  it('support: Export of every user is off with the reason; the Release tab opens a page that says who may release', async () => {
     stubConsole('support');
     renderAdmin('/admin/users');
     await screen.findByText('ada@example.com');
-    expect(screen.getByRole('menuitem', { name: 'User List' })).toBeInTheDocument();
-    expect(screen.queryByRole('menuitem', { name: 'Release' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Export' })).not.toBeInTheDocument();
+    const exportAll = screen.getByRole('button', { name: 'Export' });
+    expect(exportAll).toBeDisabled();
+    expect(exportAll).toHaveAccessibleDescription('Only admins can export every user');
+    expect(screen.getByText('Only admins can export every user')).toBeVisible();
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Release' }));
+    expect(await screen.findByText('Only admins can release builds')).toBeVisible();
+    expect(screen.queryByText(/not found/i)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /release/i })).not.toBeInTheDocument();
   });
 
-  it('support: the edit page’s address leads to the list, with no form', async () => {
+  it('support: the Release page’s address says who may release, not “Not Found”', async () => {
+    stubConsole('support');
+    renderAdmin('/admin/release');
+    expect(await screen.findByText('Only admins can release builds')).toBeVisible();
+    expect(screen.queryByText(/not found/i)).not.toBeInTheDocument();
+  });
+
+  it('support: the edit page’s address says why there is no form, with a way back to the user', async () => {
     stubConsole('support');
     renderAdmin('/admin/users/u1/edit');
-    await screen.findByText('helper@example.com');
+    expect(await screen.findByText('Only admins can edit users')).toBeVisible();
     expect(screen.queryByRole('textbox', { name: 'Username' })).not.toBeInTheDocument();
+    expect(screen.queryByText('helper@example.com')).not.toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('link', { name: 'Back to ada' }));
+    expect(await screen.findByText('ada@example.com')).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Suspend' })).toBeEnabled();
   });
 
-  it('admin: everything is there', async () => {
+  it('admin: everything is there, switched on, with no reason beside it', async () => {
     stubConsole('admin');
-    renderAdmin('/admin/users/u1/show');
-    await screen.findByText('ada@example.com');
-    expect(await screen.findByRole('link', { name: 'Edit' })).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Delete' })).toBeInTheDocument();
-    expect(await screen.findByRole('button', { name: 'Grant or deduct credits' })).toBeInTheDocument();
+    renderAdmin('/admin/users/u2/show');
+    await screen.findByText('helper@example.com');
+    const edit = await screen.findByRole('link', { name: 'Edit' });
+    expect(edit).not.toHaveAttribute('aria-disabled');
+    for (const name of ['Delete', 'Download License', 'Sign out everywhere', 'Reissue license', 'Suspend']) {
+      expect(await screen.findByRole('button', { name })).toBeEnabled();
+    }
+    expect(await screen.findByRole('button', { name: 'Grant or deduct credits' })).toBeEnabled();
     const packs = await screen.findByRole('table', { name: /credit packs/i });
-    expect(await within(packs).findByRole('button', { name: 'Refund' })).toBeInTheDocument();
+    expect(await within(packs).findByRole('button', { name: 'Refund' })).toBeEnabled();
     expect(screen.getByRole('menuitem', { name: 'Release' })).toBeInTheDocument();
+    expect(screen.queryByText(/^Only admins can/)).not.toBeInTheDocument();
+    expect(screen.queryByText(STAFF_TARGET_REFUSAL.message)).not.toBeInTheDocument();
+  });
+
+  it('admin: Export of every user is on', async () => {
+    stubConsole('admin');
+    renderAdmin('/admin/users');
+    await screen.findByText('ada@example.com');
+    expect(screen.getByRole('button', { name: 'Export' })).toBeEnabled();
+    expect(screen.queryByText(/^Only admins can/)).not.toBeInTheDocument();
   });
 
   it('admin: the role is asked for while Is Admin is on, Support first for a new admin, and saved with it', async () => {

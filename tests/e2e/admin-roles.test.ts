@@ -1,6 +1,7 @@
-// Story (issue 28): a member of the support team, made with `create-admin --role support`, signs
-// in, finds a player, suspends them with a reason and writes a note, but is shown no Edit, no
-// Delete, no Release and no export of every user; the server refuses those calls too.
+// Story (issues 28, 37): a member of the support team, made with `create-admin --role support`, signs
+// in, finds a player, suspends them with a reason and writes a note; Edit, Delete, the license file
+// and the export of every user are shown switched off with the reason, Release says who may release;
+// the server refuses those calls too.
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe';
 import { SKIP_E2E, control, field, runCli, setupStories, signInThroughUi, uniqueEmail } from './harness';
@@ -10,7 +11,7 @@ const PASSWORD = 'support correct horse';
 describe.skipIf(SKIP_E2E)('A support team member in the console', () => {
   const stories = setupStories();
 
-  it('takes the actions a ticket needs, sees none of the rest, and is refused them by the server', async () => {
+  it('takes the actions a ticket needs, is told why the rest is off, and is refused them by the server', async () => {
     const { page, story } = await stories.newPage();
     await story('admin-roles', async () => {
       const base = stories.product.url;
@@ -26,18 +27,38 @@ describe.skipIf(SKIP_E2E)('A support team member in the console', () => {
 
       await signInThroughUi(page, base, supportEmail, PASSWORD);
       await page.goto(`${base}/admin/users`);
+      const exportAll = page.getByRole('button', { name: 'Export', exact: true });
+      await expect.poll(() => exportAll.isDisabled()).toBe(true);
+      expect(await exportAll.getAttribute('aria-describedby')).toBeTruthy();
+      await page.getByText('Only admins can export every user').waitFor();
+      // The story opens the row the search found: the list asks again 0.5 s after the last key.
+      const searched = page.waitForResponse(
+        (answer) => answer.url().includes('/api/admin/users?') && answer.url().includes('roles-player'),
+      );
       await field(page, 'Search').fill(playerEmail);
+      await searched;
       await page.getByRole('cell', { name: playerEmail }).click();
       await page.waitForURL(/\/admin\/users\/[^/]+\/show$/);
       await control(page, 'Sign out everywhere').waitFor();
+      // The user list is gone: the user's page is the page.
+      await field(page, 'Search').waitFor({ state: 'detached' });
       // Staff see no license token (issue 36), and support may not download the license file.
       expect(await page.getByText('License Token').count()).toBe(0);
-      expect(await control(page, 'Download License').count()).toBe(0);
 
-      // What support may not do is not on the page, nor in the menu.
-      expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
-      expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
-      expect(await page.getByRole('menuitem', { name: 'Release' }).count()).toBe(0);
+      // What support may not do is on the page switched off, each with its reason (issue 37).
+      const refused = [
+        [page.getByRole('link', { name: 'Edit', exact: true }), 'Only admins can edit users'],
+        [page.getByRole('button', { name: 'Delete', exact: true }), 'Only admins can delete users'],
+        [page.getByRole('button', { name: 'Download License', exact: true }), 'Only admins can download licenses'],
+      ] as const;
+      for (const [refusedControl, reason] of refused) {
+        await expect
+          .poll(() => refusedControl.getAttribute('aria-disabled').then((a) => a ?? refusedControl.getAttribute('disabled')))
+          .not.toBeNull();
+        const describedBy = await refusedControl.getAttribute('aria-describedby');
+        expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(reason);
+        await page.getByText(reason, { exact: true }).waitFor();
+      }
       await expectNoAxeViolations(page, "a user's page as support");
 
       // A ticket's actions: suspend with a reason, then a note.
@@ -52,13 +73,16 @@ describe.skipIf(SKIP_E2E)('A support team member in the console', () => {
       await notes.getByRole('list', { name: 'Notes, newest first' }).getByText('Refunded on 3 Nov, see ticket 1234').waitFor();
 
       // The server refuses what the console does not show, with the same session.
-      const refused = await page.evaluate(async () => {
+      const refusedExport = await page.evaluate(async () => {
         const answer = await fetch('/api/admin/users/export');
         return { status: answer.status, body: (await answer.json()) as unknown };
       });
-      expect(refused).toEqual({ status: 403, body: { error: 'role_forbidden', message: 'Your role does not allow this' } });
-      await page.goto(`${base}/admin/release`);
+      expect(refusedExport).toEqual({ status: 403, body: { error: 'role_forbidden', message: 'Your role does not allow this' } });
+      // Release is in the menu; its page says who may release, with no form (issue 37).
+      await page.getByRole('menuitem', { name: 'Release' }).click();
+      await page.getByText('Only admins can release builds').waitFor();
       expect(await page.getByRole('textbox', { name: /version/i }).count()).toBe(0);
+      expect(await page.getByText(/not found/i).count()).toBe(0);
     });
   });
 });

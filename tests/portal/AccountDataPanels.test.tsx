@@ -86,14 +86,18 @@ describe('Delete account panel (issue 27)', () => {
     expect(deleteCalls(spy)).toHaveLength(0);
   });
 
-  it('refuses a username typed wrong before sending anything, and says so under the field', async () => {
+  it('refuses a username typed wrong before sending anything, and says so under the field, the username still shown', async () => {
     const spy = openPanel(PASSWORD_ACCOUNT);
     const { u, dialog } = await askToDelete();
     await u.type(await within(dialog).findByLabelText(/^Your username/), 'ad');
     await u.type(within(dialog).getByLabelText(/^Password/), 'secret-password');
     await u.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
     expect(await within(dialog).findByText(ACCOUNT_DATA_MESSAGES.confirmationMismatch)).toBeInTheDocument();
-    expect(within(dialog).getByLabelText(/^Your username/)).toHaveFocus();
+    const field = within(dialog).getByLabelText(/^Your username/);
+    expect(field).toHaveFocus();
+    // The hint with the username stays beside the refusal.
+    expect(field).toHaveAccessibleDescription(`Type ada to confirm. ${ACCOUNT_DATA_MESSAGES.confirmationMismatch}`);
+    expect(field).toHaveAttribute('aria-invalid', 'true');
     expect(deleteCalls(spy)).toHaveLength(0);
   });
 

@@ -6,9 +6,12 @@ import { ERROR_CODES } from '../../contract/errors';
 import {
   ROLE_REFUSAL,
   STAFF_ACTIONS,
+  STAFF_ROLES,
   staffMay,
   staffMayActOn,
+  staffRefusal,
   staffRoleOf,
+  STAFF_TARGET_REFUSAL,
   type StaffAction,
   type StaffRole,
 } from '../../contract/staffRoles';
@@ -51,6 +54,33 @@ describe('staffMay', () => {
       'refundCredits',
       'releaseBuilds',
     ]);
+  });
+});
+
+describe('staffRefusal: what the console says beside a control it switches off (issue 37)', () => {
+  const customer = { role: null };
+  const staff = { role: 'support' as const };
+  it.each<[StaffRole | null, StaffAction, { role: StaffRole | null } | undefined, string | null]>([
+    ['support', 'editUsers', customer, 'Only admins can edit users'],
+    ['support', 'deleteUsers', staff, 'Only admins can delete users'],
+    ['support', 'downloadLicense', customer, 'Only admins can download licenses'],
+    ['support', 'releaseBuilds', undefined, 'Only admins can release builds'],
+    ['support', 'exportAllUsers', undefined, 'Only admins can export every user'],
+    ['support', 'adjustCredits', customer, 'Only admins can grant or deduct credits'],
+    ['support', 'refundCredits', customer, 'Only admins can refund credit packs'],
+    ['support', 'suspend', customer, null],
+    ['support', 'suspend', staff, STAFF_TARGET_REFUSAL.message],
+    ['support', 'reissueLicense', { role: 'admin' }, STAFF_TARGET_REFUSAL.message],
+    ['support', 'exportSelectedUsers', undefined, null],
+    ['admin', 'deleteUsers', { role: 'admin' }, null],
+    ['admin', 'releaseBuilds', undefined, null],
+    [null, 'suspend', customer, 'Only admins and support can suspend users'],
+  ])('%s, %s on %j: %s', (role, action, target, expected) => {
+    expect(staffRefusal(role, action, target)).toBe(expected);
+  });
+
+  it.each(STAFF_ACTIONS)('%s: refused exactly when staffMay refuses it', (action) => {
+    for (const role of [...STAFF_ROLES, null]) expect(staffRefusal(role, action) === null).toBe(staffMay(role, action));
   });
 });
 

@@ -8,7 +8,8 @@ import { fetchCreditPacks } from '../../api/admin';
 import { useNotifyError } from '../notify';
 import { TableScroller } from '../TableScroller';
 import { useAdminCall } from '../useAdminCall';
-import { useStaffMay } from '../useStaffMay';
+import { useRefusalNotes } from '../RefusalNotes';
+import { useStaffRefusal } from '../useStaffMay';
 import { RefundPackDialog } from './RefundPackDialog';
 import { usageQueryKey } from './usageKeys';
 import { formatCount, formatDateTime } from '../../ui/format';
@@ -17,11 +18,13 @@ function PurchaseTable({
   purchases,
   titleId,
   onRefund,
+  refusedBy,
 }: {
   purchases: CreditPackPurchase[];
   titleId: string;
-  /** Absent for a role that may not refund: the column then only says which were refunded. */
-  onRefund?: (purchase: CreditPackPurchase) => void;
+  onRefund: (purchase: CreditPackPurchase) => void;
+  /** For a role that may not refund: the id of the reason, read with each Refund, switched off. */
+  refusedBy?: string;
 }) {
   const translate = useTranslate();
   const t = (key: string, options?: Record<string, unknown>) => translate(`admin.usage.packs.${key}`, options);
@@ -49,12 +52,16 @@ function PurchaseTable({
               <TableCell>
                 {purchase.refundedAt ? (
                   t('refunded', { date: formatDateTime(purchase.refundedAt) })
-                ) : onRefund ? (
-                  <Button size="small" color="error" onClick={() => onRefund(purchase)}>
+                ) : (
+                  <Button
+                    size="small"
+                    color="error"
+                    onClick={() => onRefund(purchase)}
+                    disabled={refusedBy !== undefined}
+                    aria-describedby={refusedBy}
+                  >
                     {t('refund')}
                   </Button>
-                ) : (
-                  '—'
                 )}
               </TableCell>
             </TableRow>
@@ -71,7 +78,8 @@ export function CreditPacks({ user }: { user: AdminUser }) {
   const adminCall = useAdminCall();
   const notifyError = useNotifyError();
   const [refunding, setRefunding] = useState<CreditPackPurchase | null>(null);
-  const mayRefund = useStaffMay('refundCredits');
+  const refusal = useStaffRefusal('refundCredits', { role: user.role });
+  const { describedBy, notes } = useRefusalNotes([refusal]);
   const packs = useQuery({
     queryKey: [...usageQueryKey(user.id), 'packs'],
     queryFn: () => adminCall(fetchCreditPacks(user.id)),
@@ -96,7 +104,10 @@ export function CreditPacks({ user }: { user: AdminUser }) {
           {translate('admin.usage.packs.none')}
         </Typography>
       ) : (
-        <PurchaseTable purchases={packs.data} titleId={titleId} onRefund={mayRefund ? setRefunding : undefined} />
+        <>
+          <PurchaseTable purchases={packs.data} titleId={titleId} onRefund={setRefunding} refusedBy={describedBy(refusal)} />
+          {notes}
+        </>
       )}
       {refunding && <RefundPackDialog user={user} purchase={refunding} onClose={() => setRefunding(null)} />}
     </Box>

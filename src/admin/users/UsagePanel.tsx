@@ -7,7 +7,8 @@ import { allowanceState, type UsageSummary } from '../../../contract/usage';
 import { fetchUserUsage, userUsageCsvPath } from '../../api/admin';
 import { useNotifyError } from '../notify';
 import { useAdminCall } from '../useAdminCall';
-import { useStaffMay } from '../useStaffMay';
+import { useRefusalNotes } from '../RefusalNotes';
+import { useStaffRefusal } from '../useStaffMay';
 import { CreditAdjustmentDialog } from './CreditAdjustmentDialog';
 import { CreditPacks } from './CreditPacks';
 import { UsageHistorySection } from './UsageHistorySection';
@@ -74,7 +75,8 @@ export function UsagePanel() {
   const notifyError = useNotifyError();
   const adminCall = useAdminCall();
   const [adjusting, setAdjusting] = useState(false);
-  const mayAdjust = useStaffMay('adjustCredits');
+  const refusal = useStaffRefusal('adjustCredits', { role: user?.role ?? null });
+  const { describedBy, notes } = useRefusalNotes([refusal]);
   const summary = useQuery({
     queryKey: [...usageQueryKey(user?.id ?? ''), 'summary'],
     queryFn: () => adminCall(fetchUserUsage(user!.id)),
@@ -98,12 +100,16 @@ export function UsagePanel() {
       ) : (
         <>
           <PeriodFigures summary={summary.data} />
-          <Stack direction="row" spacing={2} sx={{ mb: 3 }}>
-            {mayAdjust && (
-              <Button variant="outlined" onClick={() => setAdjusting(true)}>
-                {translate('admin.usage.adjust.label')}
-              </Button>
-            )}
+          <Stack direction="row" spacing={2} useFlexGap sx={{ mb: 3, flexWrap: 'wrap' }}>
+            <Button
+              variant="outlined"
+              onClick={() => setAdjusting(true)}
+              disabled={refusal !== null}
+              aria-describedby={describedBy(refusal)}
+            >
+              {translate('admin.usage.adjust.label')}
+            </Button>
+            {notes}
             {/* A plain link: the browser downloads the file with the session cookie. */}
             <Button variant="text" href={userUsageCsvPath(user.id)} download>
               {translate('admin.usage.downloadCsv')}

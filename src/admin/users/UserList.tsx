@@ -66,6 +66,12 @@ export function UserList() {
       filters={filters}
       actions={<UserListActions />}
       exporter={false}
+      // The search, page and sort live in the console's store, not the address: react-admin applies
+      // a search 0.5 s after the last key, and from the address a list still on screen while the
+      // user's page opened from it is drawn would navigate back to itself (issue 37). `users` keeps
+      // the selection's key, `users.selectedIds`, as the bulk actions know it.
+      disableSyncWithLocation
+      storeKey="users"
       queryOptions={{ onError: (error: unknown) => notifyError({ title: 'admin.error', message: 'admin.users.fetchFailed', error }) }}
     >
       <SavedViews />

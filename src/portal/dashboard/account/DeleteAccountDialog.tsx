@@ -106,7 +106,17 @@ function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onC
             disabled={busy || blocked}
             autoComplete="off"
             error={Boolean(errors.confirm)}
-            helperText={errors.confirm?.message ?? `Type ${status.username} to confirm.`}
+            // The hint keeps the username in view after a wrong entry; the refusal follows it.
+            helperText={
+              <>
+                {`Type ${status.username} to confirm.`}
+                {errors.confirm?.message && (
+                  <Box component="span" sx={{ display: 'block' }}>
+                    {errors.confirm.message}
+                  </Box>
+                )}
+              </>
+            }
           />
           <Reauthentication status={status}>
             {passwordNeeded ? (
