@@ -50,9 +50,8 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // One file at a time: a file's migration reads every schema of the shared PostgreSQL
-          // database and fails on one another file is dropping at that moment.
-          maxWorkers: 1,
+          // As many files at a time as the other projects: each file has its own SQLite file and
+          // PostgreSQL schema, and a migration reads only its own schema (server/db/ownSchema.ts).
           sequence: { groupOrder: 1 },
         },
       },
