@@ -62,7 +62,9 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/globalSetup.ts'],
-          testTimeout: 60_000,
+          // A story's waits end on their events (a request, a mail, the page settled), each with a
+          // generous limit: a busy machine makes a story slower, never red.
+          testTimeout: 180_000,
           hookTimeout: 180_000,
           // Each file starts its own product (free port, fresh data directory) and Chromium, so files
           // may overlap: two at a time, however many cores there are, and not beside the server files
