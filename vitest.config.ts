@@ -67,8 +67,8 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           // Each file starts its own product (free port, fresh data directory) and Chromium, so files
-          // may overlap: two at a time, however many cores there are, and not beside the server files
-          // (the nginx story migrates and drops a PostgreSQL schema too).
+          // may overlap: two at a time, however many cores there are, in a phase after the server files
+          // (a story's product and Chromium beside two server files would starve a two-core machine).
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },
