@@ -100,7 +100,7 @@ describe('A user’s page (§2, §3)', () => {
 
   it('saves the license file under the name the server gives', async () => {
     const fetch = stubUser({
-      'GET /api/admin/users/u1/license': () =>
+      'GET /api/sage/u1/license': () =>
         new Response('{"payload":{}}', { headers: { 'content-disposition': 'attachment; filename="sage-license-u1.json"' } }),
     });
     await openUser();
@@ -109,8 +109,8 @@ describe('A user’s page (§2, §3)', () => {
     const [blob, filename] = vi.mocked(saveFile).mock.calls[0]!;
     expect(filename).toBe('sage-license-u1.json');
     expect(await blob.text()).toBe('{"payload":{}}');
-    const url = fetch.mock.calls.map(([u]) => String(u)).find((u) => u.endsWith('/license'));
-    expect(url).toBe('/api/admin/users/u1/license');
+    const url = fetch.mock.calls.map(([u]) => String(u)).find((u) => u.includes('/license'));
+    expect(url).toBe('/api/sage/u1/license?download=true');
   });
 
   it('shows each AI thread with its time, assistant messages set apart', async () => {
