@@ -22,6 +22,10 @@ describe.skipIf(!baseUrl)('a PostgreSQL schema beside others', () => {
       const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
       expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([own.name]));
       expect(tables.map((t) => t.name)).toContain('kysely_migration');
+      // As Kysely's own: its migration tables only when asked for.
+      expect((await db.introspection.getTables()).map((t) => t.name)).toEqual(
+        tables.map((t) => t.name).filter((name) => !name.startsWith('kysely_')),
+      );
       const users = tables.find((t) => t.name === 'users');
       expect(users?.columns.find((c) => c.name === 'id')).toMatchObject({ isNullable: false });
     } finally {
