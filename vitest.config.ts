@@ -50,9 +50,8 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // One file at a time: a file's migration reads every schema of the shared PostgreSQL
-          // database and fails on one another file is dropping at that moment.
-          maxWorkers: 1,
+          // As many files at a time as the other projects: each file has its own SQLite file and
+          // PostgreSQL schema, and a migration reads only its own schema (server/db/ownSchema.ts).
           sequence: { groupOrder: 1 },
         },
       },
@@ -63,11 +62,13 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/globalSetup.ts'],
-          testTimeout: 60_000,
+          // A story's waits end on their events (a request, a mail, the page settled), each with a
+          // generous limit: a busy machine makes a story slower, never red.
+          testTimeout: 180_000,
           hookTimeout: 180_000,
           // Each file starts its own product (free port, fresh data directory) and Chromium, so files
-          // may overlap: two at a time, however many cores there are, and not beside the server files
-          // (the nginx story migrates and drops a PostgreSQL schema too).
+          // may overlap: two at a time, however many cores there are, in a phase after the server files
+          // (a story's product and Chromium beside two server files would starve a two-core machine).
           maxWorkers: 2,
           sequence: { groupOrder: 2 },
         },

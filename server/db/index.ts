@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, sql, PostgresAdapter, PostgresDialect, SqliteDialect, type LogConfig, type Migration } from 'kysely';
+import { Kysely, Migrator, sql, PostgresAdapter, SqliteDialect, type LogConfig, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { OwnSchemaPostgresDialect } from './ownSchema';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_epic_sign_in';
 import * as m003 from './migrations/003_billing';
@@ -56,7 +57,7 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; onQu
     // other users than page 1: scan every table from its start. (A client runs its queries in order.)
     pool.on('connect', (client) => void client.query('set synchronize_seqscans = off').catch(() => undefined));
     return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool }),
+      dialect: new OwnSchemaPostgresDialect({ pool }),
       log: observed('postgres', opts.onQuery),
     });
   }

@@ -100,7 +100,7 @@ export function listPage(resource: string, rows: unknown[], total: number, start
 export function setUpAdminTests() {
   vi.setConfig({ testTimeout: 30_000 });
   beforeAll(async () => {
-    configure({ asyncUtilTimeout: 5000 });
+    configure({ asyncUtilTimeout: 15_000 });
     // The console's pages are chunks of their own: loaded up front, any page renders at once.
     await (await import('../../src/admin/AdminApp')).preloadAdminPages();
   }, 60_000);

@@ -16,19 +16,12 @@ import {
   setupStories,
   signInThroughUi,
   toast,
+  transitionsEnded,
   uniqueEmail,
   waitForPath,
 } from './harness';
 
 const PASSWORD = 'correct horse battery';
-const TRANSITIONS_RUNNING = 'document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === "running")';
-
-/** Waits until no CSS transition runs. Polled from here: the page's policy forbids evaluating text in it. */
-async function transitionsEnded(page: Page) {
-  for (const deadline = Date.now() + 5000; await page.evaluate<boolean>(TRANSITIONS_RUNNING); await page.waitForTimeout(50)) {
-    if (Date.now() > deadline) throw new Error('CSS transitions still running after 5 s');
-  }
-}
 
 /**
  * On the dashboard's E-mail panel: asks for the change to `newEmail`, and waits for the link to be

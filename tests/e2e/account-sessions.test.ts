@@ -4,24 +4,23 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe';
-import { SKIP_E2E, control, registerThroughUi, setupStories, signInThroughUi, toast, uniqueEmail, waitForPath } from './harness';
+import {
+  SKIP_E2E,
+  control,
+  registerThroughUi,
+  setupStories,
+  signInThroughUi,
+  toast,
+  transitionsEnded,
+  uniqueEmail,
+  waitForPath,
+} from './harness';
 
 const PASSWORD = 'correct horse battery';
 const PHONE = { width: 360, height: 740 };
 
 /** What `GET /api/user` answers this browser: 200 signed in, 401 signed out. */
 const userStatus = async (page: Page, base: string) => (await page.request.get(`${base}/api/user`)).status();
-
-/** Whether the open dialog has finished fading in, its backdrop too: no CSS transition runs. */
-const DIALOG_SHOWN = `document.querySelector('[role="dialog"]') !== null && document.getAnimations().every((a) => !(a instanceof CSSTransition))`;
-
-/** Waits until DIALOG_SHOWN (polled with evaluate: the product's CSP refuses waitForFunction's eval). */
-async function settled(page: Page) {
-  for (let tries = 0; !(await page.evaluate<boolean>(DIALOG_SHOWN)); tries++) {
-    if (tries > 100) throw new Error('The dialog never finished opening');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** The page's width beyond the screen's, in pixels (0 when nothing runs off the side). */
 const overflow = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
@@ -58,7 +57,7 @@ describe.skipIf(SKIP_E2E)("Where you're signed in", () => {
       const dialog = mine.page.getByRole('dialog', { name: 'Sign out everywhere else?' });
       await dialog.getByText(/^1 other session will be signed out\./).waitFor();
       // Checked once it has faded in: half-way, its text is paler than it will be.
-      await settled(mine.page);
+      await transitionsEnded(mine.page);
       await expectNoAxeViolations(mine.page, 'the sign-out confirmation');
       await dialog.getByRole('button', { name: 'Sign out 1 other session' }).click();
       await toast(mine.page, 'Signed out everywhere else').waitFor();

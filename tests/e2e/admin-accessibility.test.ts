@@ -6,7 +6,17 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AdminUser } from '../../contract/admin';
 import { expectNoAxeViolations } from './axe';
-import { SKIP_E2E, control, field, licenseTokenAsAdmin, runCli, setupStories, signInThroughUi, uniqueEmail } from './harness';
+import {
+  SKIP_E2E,
+  control,
+  field,
+  licenseTokenAsAdmin,
+  runCli,
+  setupStories,
+  signInThroughUi,
+  transitionsEnded,
+  uniqueEmail,
+} from './harness';
 import { collect, expectNoHorizontalOverflow, expectNothingCutOff } from './screenWidth';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -28,7 +38,7 @@ interface Tab {
 /** Waits until a tab has its content: its requests done and MUI's entrance transitions over. */
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
-  await page.waitForTimeout(400);
+  await transitionsEnded(page);
 }
 
 /** One h1 on the page, naming the tab (react-admin writes a page's title into the app bar). */
@@ -49,7 +59,7 @@ async function checkPage(page: Page, problems: string[], where: string, heading?
 /** A dialog the user's page opens, checked open, then closed with `closeWith` (its Cancel, say). */
 async function checkDialog(page: Page, problems: string[], dialog: Locator, where: string, closeWith = 'Cancel') {
   await dialog.waitFor();
-  await page.waitForTimeout(400);
+  await transitionsEnded(page);
   await checkPage(page, problems, where);
   await dialog.getByRole('button', { name: closeWith, exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
@@ -195,7 +205,7 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
     await control(page, 'Grant or deduct credits').click();
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Apply', exact: true }).click();
-    await page.waitForTimeout(400);
+    await transitionsEnded(page);
     await checkPage(page, problems, `the credits dialog, refused (${screen})`);
     await dialog.getByLabel(/^Credits/).fill('5');
     await dialog.getByLabel(/^Reason/).fill('Goodwill after an outage');
@@ -212,7 +222,7 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
       .first()
       .click();
     await notes.getByRole('textbox', { name: /^Note\s*\*?$/ }).waitFor();
-    await page.waitForTimeout(400);
+    await transitionsEnded(page);
     await checkPage(page, problems, `the user's page with a note being edited (${screen})`);
   }
 
@@ -267,7 +277,7 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
             // The menu, open.
             await page.getByRole('button', { name: 'Open menu', exact: true }).click();
             await page.getByRole('menuitem', { name: 'Recent Messages' }).waitFor();
-            await page.waitForTimeout(400);
+            await transitionsEnded(page);
             await checkPage(page, problems, 'the open menu (phone)');
           }
           expect(problems).toEqual([]);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe';
 import { expectNoHorizontalOverflow } from './screenWidth';
-import { SKIP_E2E, control, field, runCli, setupStories, signInThroughUi, uniqueEmail } from './harness';
+import { SKIP_E2E, control, field, runCli, setupStories, signInThroughUi, transitionsEnded, uniqueEmail } from './harness';
 
 const ADMIN_PASSWORD = 'admin correct horse';
 const PHONE = { width: 360, height: 740 };
@@ -91,7 +91,7 @@ describe.skipIf(SKIP_E2E)('An admin acts on several users at once', () => {
       ] as const) {
         await page.goto(`${base}${path}`);
         await page.getByText(shows).first().waitFor();
-        await page.waitForTimeout(400); // MUI's entrance transitions
+        await transitionsEnded(page); // MUI's entrance transitions
         await expectNoHorizontalOverflow(page, `${path} on a phone`);
         await expectNoAxeViolations(page, `${path} at ${PHONE.width} px`);
       }

@@ -47,7 +47,7 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
     }
     const context = await browser.newContext(options);
     await context.addCookies([{ name: 'sage_session', value: cookie, url: base }]);
-    context.setDefaultTimeout(15_000);
+    context.setDefaultTimeout(45_000);
     return context;
   }
 
@@ -106,7 +106,7 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
       (href) => href ?? '',
     );
     expect(prefetched.length).toBeGreaterThan(0);
-    await expect.poll(() => prefetched.filter((file) => !fetched.has(file)), { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => prefetched.filter((file) => !fetched.has(file)), { timeout: 45_000 }).toEqual([]);
     return prefetched;
   }
 

@@ -47,7 +47,7 @@ describe.skipIf(SKIP_E2E)('A new player signs in with Epic and links an e-mail',
       await mailTab.getByRole('button', { name: 'Close this tab' }).waitFor();
 
       // The waiting page notices within a few seconds and finishes my sign-in.
-      await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 10_000 });
+      await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 45_000 });
       expect(new URL(page.url()).searchParams.get('client')).toBe('web');
       await page.getByRole('heading', { name: "You're all set!" }).waitFor();
       await page.getByText(`Signed in as ${email}`, { exact: true }).waitFor();

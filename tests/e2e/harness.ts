@@ -129,7 +129,7 @@ function toHeader(raw: string): string {
  * Waits for the newest mail in `<dataDir>/outbox` addressed to `email` (the server sends it after
  * answering) and returns the link in it whose path and query start with `linkPath`.
  */
-export async function readMailLink(dataDir: string, email: string, linkPath: string, timeoutMs = 15_000): Promise<string> {
+export async function readMailLink(dataDir: string, email: string, linkPath: string, timeoutMs = 45_000): Promise<string> {
   const outbox = path.join(dataDir, 'outbox');
   const escaped = linkPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(`https?://[^\\s"'<>/]+${escaped}[^\\s"'<>]*`);
@@ -233,6 +233,24 @@ export function toast(page: Page, text: string) {
   return page.getByRole('region', { name: /notifications/i }).getByText(text, { exact: true });
 }
 
+/**
+ * Whether a CSS transition runs (MUI's entrances: a dialog's fade, a drawer's slide), asked once two
+ * frames have been drawn so that a transition a click has just asked for has started.
+ */
+const TRANSITION_RUNNING = `new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() =>
+  resolve(document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running')))))`;
+
+/**
+ * Waits until no CSS transition runs on the page: what it shows is where it stays. Polled from here
+ * (a frame apart) as the product's policy refuses waitForFunction's eval.
+ */
+export async function transitionsEnded(page: Page, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (await page.evaluate<boolean>(TRANSITION_RUNNING)) {
+    if (Date.now() > deadline) throw new Error(`CSS transitions still running after ${timeoutMs} ms`);
+  }
+}
+
 /** Waits until the page's path is `pathname` (query and hash ignored). */
 export async function waitForPath(page: Page, pathname: string) {
   await page.waitForURL((u) => u.pathname === pathname);
@@ -307,7 +325,8 @@ export function setupStories(options: { env?: () => Record<string, string> } = {
       if (!browser) throw new Error('The browser was not launched');
       const context = await browser.newContext({ viewport });
       contexts.push(context);
-      context.setDefaultTimeout(15_000);
+      // Generous: a wait ends when its event comes, and a busy machine makes a story slower, never red.
+      context.setDefaultTimeout(45_000);
       const page = await context.newPage();
       const { story } = watchPage(page);
       return { page, story };

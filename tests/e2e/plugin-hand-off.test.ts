@@ -44,7 +44,7 @@ describe.skipIf(SKIP_E2E)('The Unreal plugin signs its user in through the brows
       await mailTab.getByRole('heading', { name: 'Email Verified' }).waitFor();
 
       // The waiting page signs me in, hands the sign-in to the plugin, and the plugin sends me back.
-      await page.waitForURL((u) => u.pathname === '/login_completed' && loopbackRequests.length > 0, { timeout: 20_000 });
+      await page.waitForURL((u) => u.pathname === '/login_completed' && loopbackRequests.length > 0, { timeout: 45_000 });
       await page.getByRole('heading', { name: "You're all set!" }).waitFor();
       await page.getByText(`Signed in as ${email}`, { exact: true }).waitFor();
       await page.getByText('You can close this tab and return to Unreal Editor.').waitFor();

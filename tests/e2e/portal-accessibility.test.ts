@@ -7,7 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { PAGES, type PagePath } from '../../contract/pages';
 import { expectNoAxeViolations } from './axe';
 import { collect, expectNoHorizontalOverflow } from './screenWidth';
-import { SKIP_E2E, control, field, runCli, setupStoriesWithStripe, signInThroughUi, toast, uniqueEmail, waitForPath } from './harness';
+import {
+  SKIP_E2E,
+  control,
+  field,
+  runCli,
+  setupStoriesWithStripe,
+  signInThroughUi,
+  toast,
+  transitionsEnded,
+  uniqueEmail,
+  waitForPath,
+} from './harness';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
@@ -58,7 +69,7 @@ async function settle(page: Page) {
   await page.locator('main h1, main h2').first().waitFor();
   // A page that polls (the sign-in status, the verification) is never quiet for long: a few seconds do for it.
   await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
-  await page.waitForTimeout(400);
+  await transitionsEnded(page);
 }
 
 /** The focused element's name and whether a ring shows on it (an outline or a box shadow). */
@@ -135,7 +146,7 @@ describe.skipIf(SKIP_E2E)('The portal is accessible on a desktop and on a phone'
               await settle(page);
               await page.getByRole('button', { name: 'Open menu', exact: true }).click();
               await page.getByRole('dialog', { name: 'Menu' }).waitFor();
-              await page.waitForTimeout(400);
+              await transitionsEnded(page);
               await collect(problems, () => expectNoAxeViolations(page, `the menu drawer (${visitor})`));
               await collect(problems, () => expectNoHorizontalOverflow(page, `the menu drawer (${visitor})`));
             }
@@ -201,7 +212,7 @@ describe.skipIf(SKIP_E2E)('The portal is accessible on a desktop and on a phone'
       await notice.first().waitFor();
       // Typing on a phone, the form sits at the bottom of what the keyboard leaves of the screen.
       await page.evaluate(`document.querySelector('form button[type="submit"]').scrollIntoView({ block: 'end' })`);
-      await page.waitForTimeout(400);
+      await transitionsEnded(page);
 
       const toastBox = await notice.first().boundingBox();
       const rememberMeBox = await page.getByRole('checkbox', { name: 'Remember me' }).boundingBox();
@@ -237,7 +248,7 @@ describe.skipIf(SKIP_E2E)('The portal is accessible on a desktop and on a phone'
       await waitForPath(page, '/email-verification');
       await page.getByRole('heading', { name: 'Check Your Email' }).waitFor();
       await toast(page, 'Email Sent').waitFor();
-      await page.waitForTimeout(400);
+      await transitionsEnded(page);
       await expectNoAxeViolations(page, '/email-verification, on a phone');
       await expectNoHorizontalOverflow(page, '/email-verification, on a phone');
 

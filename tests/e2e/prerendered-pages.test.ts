@@ -58,11 +58,13 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
     page.on('pageerror', (error) => problems.push(error.message));
     await story('prerendered-hydration', async () => {
       const base = stories.product.url;
-      // A slow connection: the app's code arrives two seconds after it is asked for.
+      // A slow connection: the app's code arrives only once the visitor has typed and clicked.
       let appRequested = false;
+      let appArrives!: () => void;
+      const connection = new Promise<void>((resolve) => (appArrives = resolve));
       await page.route(/\/assets\/startApp-[\w-]+\.js$/, async (route) => {
         appRequested = true;
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await connection;
         await route.continue();
       });
       await page.goto(`${base}/login`);
@@ -76,6 +78,7 @@ describe.skipIf(SKIP_E2E)('The public pages show their content before the JavaSc
       await appRequest;
       // Clicked while the app is still on its way: held, then done once the app runs the page.
       await page.getByRole('button', { name: 'Create an account' }).click();
+      appArrives();
       await page.getByRole('heading', { name: 'Create your Sage account' }).waitFor();
       expect(await email.inputValue()).toBe('hydrated@example.com');
       await field(page, 'Password').fill('early-bird-password');

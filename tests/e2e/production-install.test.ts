@@ -46,7 +46,7 @@ describe.skipIf(SKIP_E2E)('A production install: the built tree without dev depe
       fs.renameSync(`${record}.own`, record);
     }
     await npm(['prune', '--omit=dev', '--no-audit', '--no-fund']);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(() => fs.rmSync(tree, { recursive: true, force: true }));
 
@@ -69,7 +69,7 @@ describe.skipIf(SKIP_E2E)('A production install: the built tree without dev depe
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      await waitUntilHealthy(url, child, { timeoutMs: 30_000, label: 'production install', output: () => output });
+      await waitUntilHealthy(url, child, { timeoutMs: 60_000, label: 'production install', output: () => output });
       const home = await fetch(url);
       expect(home.status).toBe(200);
       expect(home.headers.get('content-type')).toMatch(/^text\/html/);

@@ -81,7 +81,7 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
   async function story(name: string, steps: (page: Page) => Promise<void>) {
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 800 } });
     try {
-      context.setDefaultTimeout(15_000);
+      context.setDefaultTimeout(45_000);
       const page = await context.newPage();
       await watchPage(page).story(name, () => steps(page));
     } finally {
@@ -128,12 +128,12 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
         await field(page, 'Email Address').fill(email);
         await control(page, 'Continue').click();
         await waitForPath(page, '/email-verification');
-        const link = (await smtp.waitForMail(email, 15_000)).links.find((l) => l.includes('/api/email/verify?token=')) ?? '';
+        const link = (await smtp.waitForMail(email, 45_000)).links.find((l) => l.includes('/api/email/verify?token=')) ?? '';
         expect(link.startsWith(`${cluster.url}/api/email/verify?token=`)).toBe(true);
         const mailTab = await page.context().newPage();
         await mailTab.goto(link);
         await mailTab.getByRole('heading', { name: 'Email Verified' }).waitFor();
-        await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 20_000 });
+        await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 45_000 });
         await page.getByText(`Signed in as ${email}`, { exact: true }).waitFor();
       });
       const token = (await plugin.waitForLine(/^License token: (\S+)$/m))[1] ?? '';
@@ -281,7 +281,8 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
       }
     };
     const load = Promise.all(Array.from({ length: 6 }, (_, n) => worker(n)));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Under load before the restart: some dozens of requests on their way or answered.
+    await expect.poll(() => sent, { timeout: 45_000 }).toBeGreaterThan(50);
     // The rolling restart of docs/deploy.md: out of nginx's rotation, SIGTERM (the drain finishes
     // what it holds), start, ready, back in.
     await cluster.setDown(restarted.index, true);
@@ -289,9 +290,15 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
     expect(restarted.running()).toBe(false);
     await restarted.start();
     // Back in only once it says it is ready (database and Redis answer).
-    await expect.poll(async () => (await fetch(`${restarted.url}/readyz`)).status, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => (await fetch(`${restarted.url}/readyz`)).status, { timeout: 45_000 }).toBe(200);
     await cluster.setDown(restarted.index, false);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Still under load once it is back in: until the restarted instance has answered its share.
+    const backIn = cluster.accessLog().length;
+    await expect
+      .poll(() => answeredBy(cluster, /"(GET|POST) \//, backIn).filter((upstream) => upstream === `127.0.0.1:${restarted.port}`).length, {
+        timeout: 45_000,
+      })
+      .toBeGreaterThan(10);
     running = false;
     await load;
 

@@ -6,7 +6,7 @@ import { fakeMediaQueryList } from './media';
 
 // findBy/waitFor give up after 1 s by default, which a busy CI machine (two cores running every
 // suite at once) can exceed while rendering MUI; waiting longer costs nothing when tests pass.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 // Each portal screen is a lazily loaded chunk; loaded up front, a screen renders in the same pass
 // as in a pre-rendered page, and tests need not wait for chunks. The console loads its own.

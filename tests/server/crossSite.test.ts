@@ -3,9 +3,8 @@
  * refuses a foreign Origin however its path is spelled, and nothing changes. The probe's bypass was
  * `/%61pi/…`: the router decodes the path, so a check of the raw URL could be spelled around.
  */
-import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { isPostgres, type Db } from '../../server/db';
+import type { Db } from '../../server/db';
 import { signedInAdmin, signedInUser } from './adminFlow';
 import { databases, errorBody, useTestServer } from './harness';
 import { registeredRoutes } from './routeList';
@@ -37,13 +36,8 @@ const concrete = (url: string, id: string) => url.replace(/:\w+/g, id).replace(/
 
 /** Every table's row count and every user row: what a write would change. */
 async function snapshot(db: Db): Promise<string> {
-  // Only this database's own schema: on PostgreSQL the introspection lists every schema's tables,
-  // and other runs (other suites, benchmarks) keep theirs in the same database.
-  const own = isPostgres(db) ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const tables = (await db.introspection.getTables())
-    .filter((t) => !own || t.schema === undefined || t.schema === own)
-    .map((t) => t.name)
-    .sort();
+  // On PostgreSQL the introspection reads only this database's own schema (server/db/ownSchema.ts).
+  const tables = (await db.introspection.getTables()).map((t) => t.name).sort();
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const row = await db

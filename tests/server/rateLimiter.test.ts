@@ -13,6 +13,13 @@ const limiters: { name: string; make: () => RateLimiter }[] = [
     : []),
 ];
 
+/**
+ * Waits until the window of a refused attempt has ended, as the refusal says. The window is half a
+ * second: long enough that two attempts made one after the other fall in it on a busy machine.
+ */
+const SHORT_WINDOW = { limit: 1, windowMs: 500 };
+const windowEnded = (refused: { retryAfterMs: number }) => new Promise((resolve) => setTimeout(resolve, refused.retryAfterMs + 20));
+
 describe.each(limiters)('$name rate limiter', ({ make }) => {
   const limiter = make();
   afterAll(() => limiter.close());
@@ -43,12 +50,13 @@ describe.each(limiters)('$name rate limiter', ({ make }) => {
   });
 
   it('gives back nothing below zero, nor to a window that has ended', async () => {
-    const rule = { limit: 1, windowMs: 50 };
+    const rule = SHORT_WINDOW;
     await limiter.giveBack('k:never-hit');
     await limiter.giveBack('k:never-hit');
     expect((await limiter.hit('k:never-hit', rule)).allowed).toBe(true);
-    expect((await limiter.hit('k:never-hit', rule)).allowed).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    const refused = await limiter.hit('k:never-hit', rule);
+    expect(refused.allowed).toBe(false);
+    await windowEnded(refused);
     await limiter.giveBack('k:never-hit');
     expect((await limiter.hit('k:never-hit', rule)).allowed).toBe(true);
     expect((await limiter.hit('k:never-hit', rule)).allowed).toBe(false);
@@ -61,10 +69,11 @@ describe.each(limiters)('$name rate limiter', ({ make }) => {
   });
 
   it('opens a fresh window once the old one has passed', async () => {
-    const rule = { limit: 1, windowMs: 50 };
+    const rule = SHORT_WINDOW;
     expect((await limiter.hit('k:short', rule)).allowed).toBe(true);
-    expect((await limiter.hit('k:short', rule)).allowed).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    const refused = await limiter.hit('k:short', rule);
+    expect(refused.allowed).toBe(false);
+    await windowEnded(refused);
     expect((await limiter.hit('k:short', rule)).allowed).toBe(true);
   });
 });

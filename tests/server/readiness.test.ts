@@ -44,7 +44,7 @@ class RawConnection {
   }
 
   /** Waits for the n-th complete answer (status line, headers and body by Content-Length). */
-  async answer(n = 1, timeoutMs = 5000): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  async answer(n = 1, timeoutMs = 20_000): Promise<{ status: number; headers: Record<string, string>; body: string }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const answers = parseAnswers(this.received);
@@ -83,7 +83,7 @@ function refused(port: number): Promise<boolean> {
   });
 }
 
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 5000) {
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
