@@ -44,7 +44,7 @@ const OWN_ACCOUNT_ACTIONS: readonly StaffAction[] = ['reissueLicense', 'signOutE
 const STAFF_WRITES_LOCK = 362026;
 
 /** An admin who can still do everything: Is Admin, the admin role (or none stored: decision 030), not suspended. */
-const isActiveAdmin = (row: Pick<UsersTable, 'is_admin' | 'staff_role' | 'status'>): boolean =>
+export const isActiveAdmin = (row: Pick<UsersTable, 'is_admin' | 'staff_role' | 'status'>): boolean =>
   staffRoleOfUser(row) === 'admin' && !isSuspended(row.status);
 
 function removesActiveAdmin(target: UsersTable, change: TargetChange): boolean {
@@ -63,6 +63,11 @@ async function activeAdminsBesides(trx: Db, userId: string): Promise<number> {
     .where('id', '<>', userId)
     .executeTakeFirstOrThrow();
   return Number(n);
+}
+
+/** Whether `user` is the product's only active admin (what the Delete account dialog tells them before they try). */
+export async function isLastActiveAdmin(db: Db, user: UsersTable): Promise<boolean> {
+  return isActiveAdmin(user) && (await activeAdminsBesides(db, user.id)) === 0;
 }
 
 /**

@@ -17,8 +17,7 @@ import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
 import { voidPendingCredentials } from '../pendingCredentials';
 import { transactionRetriedOnDeadlock } from '../userLock';
-import { checkStaffAuthority } from '../staffAuthority';
-import { staffRoleOfUser } from '../users';
+import { checkStaffAuthority, isLastActiveAdmin } from '../staffAuthority';
 import type { SessionService } from '../sessions';
 import { eraseIdentity } from './deletionRules';
 
@@ -90,14 +89,6 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
    * PostgreSQL, so two last admins deleting themselves at once cannot both go; SQLite runs one
    * transaction at a time.
    */
-  async function otherAdmins(trx: Db, userId: string, lock: boolean): Promise<number> {
-    let query = trx.selectFrom('users').select(['id', 'staff_role']).where('is_admin', '=', 1).orderBy('id');
-    if (lock && postgres) query = query.forUpdate();
-    return (await query.execute()).filter(
-      (row) => row.id !== userId && staffRoleOfUser({ is_admin: 1, staff_role: row.staff_role }) === 'admin',
-    ).length;
-  }
-
   /** Every subscription of the user's customers still live at Stripe, cancelled now. Stripe, not the mirror, says which. */
   async function cancelLiveSubscriptions(userId: string): Promise<void> {
     const customer = await db.selectFrom('billing_customers').select('customer_id').where('user_id', '=', userId).executeTakeFirst();
@@ -149,11 +140,12 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
    */
   async function remove(userId: string, requester: DeletionRequester): Promise<UsersTable> {
     const before = await findUser(db, userId);
-    if (staffRoleOfUser(before) === 'admin' && (await otherAdmins(db, userId, false)) === 0) throw lastAdmin();
+    // Asked before Stripe is: a refusal must cancel nothing. The write's own check holds under races.
+    if (await isLastActiveAdmin(db, before)) throw lastAdmin();
     await cancelLiveSubscriptions(userId);
 
-    // Run again once on a deadlock: two admins deleting themselves at once each hold their own row
-    // and then ask for the other's (otherAdmins); the second run sees the first's commit.
+    // Run again once should PostgreSQL end it for a deadlock the lock order did not foresee: it was
+    // rolled back whole, and the second run decides on what committed meanwhile.
     const removed = await transactionRetriedOnDeadlock(db, async (trx) => {
       await checkStaffAuthority(trx, {
         actor: requester.by === 'staff' ? requester.actor : null,
@@ -163,7 +155,6 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
         ...(requester.by === 'self' ? { lastAdminMessage: ACCOUNT_DATA_MESSAGES.lastAdmin } : {}),
       });
       const user = await findUser(trx, userId, true);
-      if (staffRoleOfUser(user) === 'admin' && (await otherAdmins(trx, userId, true)) === 0) throw lastAdmin();
       await eraseFromAudit(trx, user);
       // The person's data, named here; the rest of what hangs off the user (billing mirror, usage
       // roll-ups, installs, tokens, sign-in flows) goes with the row by ON DELETE CASCADE, and the
@@ -209,7 +200,7 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
         username: user.username,
         reauthentication: user.password_hash !== null ? 'password' : 'epic',
         recentSignInUntil: until === null ? null : new Date(until).toISOString(),
-        lastAdmin: staffRoleOfUser(user) === 'admin' && (await otherAdmins(db, user.id, false)) === 0,
+        lastAdmin: await isLastActiveAdmin(db, user),
       };
     },
 
