@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { categoryLabelSteps, labelStep, percentOf, type ValueAxis } from './axis';
+import { categoryLabelSteps, labelStep, percentOf, thousandths, type ValueAxis } from './axis';
 import { BASELINE_COLOUR, GRID_COLOUR } from './palette';
 
 /** Which way the value axis runs: up the chart (columns) or along it (rows, horizontal bars). */
@@ -48,7 +48,7 @@ export function ValueTicks({
 /** The gridlines at the ticks, in the plot's 100 × 100 drawing; the zero line darker. */
 export function Gridlines({ axis, direction }: { axis: ValueAxis; direction: Direction }) {
   return (
-    <g shapeRendering="crispEdges" vectorEffect="non-scaling-stroke">
+    <g shapeRendering="crispEdges">
       {axis.ticks.map((tick, i) => {
         const at = percentOf(tick, axis.max);
         const ends = direction === 'columns' ? { x1: 0, x2: 100, y1: 100 - at, y2: 100 - at } : { x1: at, x2: at, y1: 0, y2: 100 };
@@ -60,7 +60,7 @@ export function Gridlines({ axis, direction }: { axis: ValueAxis; direction: Dir
 }
 
 /** The centre of the `index`th of `count` bands, as a percentage. */
-export const bandCentre = (index: number, count: number): number => Math.round(((index + 0.5) / count) * 100_000) / 1000;
+export const bandCentre = (index: number, count: number): number => thousandths(((index + 0.5) / count) * 100);
 
 /**
  * The category labels under the columns (every narrow-th one; every wide-th one too on a chart of
@@ -87,7 +87,7 @@ export function CategoryLabels(props: { categories: readonly string[]; direction
   }
   const { narrow, wide } = categoryLabelSteps(count);
   // Each label at most as wide as the room to the next one shown, so labels never overlap.
-  const room = (step: number) => `${Math.round((step / Math.max(1, count)) * 100_000) / 1000 - 1}%`;
+  const room = (step: number) => `${thousandths((step / Math.max(1, count)) * 100 - 1)}%`;
   const style: StyleWithVariables = { '--sage-label-room': room(narrow), '--sage-label-room-wide': room(wide) };
   return (
     <div className="sage-chart-categories" style={style}>

@@ -1,5 +1,5 @@
 import { bandCentre } from './Axes';
-import { axisFor, drawable, percentOf } from './axis';
+import { axisFor, drawable, percentOf, thousandths } from './axis';
 import { ChartFrame } from './ChartFrame';
 import { seriesColour } from './palette';
 import type { CartesianChartProps, ChartSeries } from './types';
@@ -23,7 +23,7 @@ export function BarChart(props: CartesianChartProps & { stacked?: boolean; legen
     series.flatMap((s) => s.values),
   );
   const band = 100 / Math.max(1, categories.length);
-  const width = Math.round(band * BAR_SHARE * 1000) / 1000;
+  const width = thousandths(band * BAR_SHARE);
   const legend = props.legend ? series.map((s, i) => ({ label: s.label, colour: seriesColour(i) })) : undefined;
   return (
     <ChartFrame
@@ -38,7 +38,7 @@ export function BarChart(props: CartesianChartProps & { stacked?: boolean; legen
       legend={legend}
     >
       {categories.map((category, i) => {
-        const x = Math.round((bandCentre(i, categories.length) - width / 2) * 1000) / 1000;
+        const x = thousandths(bandCentre(i, categories.length) - width / 2);
         let base = 0;
         return series.map((s, j) => {
           const value = s.values[i] ?? 0;
@@ -48,7 +48,7 @@ export function BarChart(props: CartesianChartProps & { stacked?: boolean; legen
             <rect
               key={`${i}-${j}`}
               x={x}
-              y={Math.round((100 - base) * 1000) / 1000}
+              y={thousandths(100 - base)}
               width={width}
               height={height}
               fill={seriesColour(j)}

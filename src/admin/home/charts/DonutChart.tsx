@@ -1,5 +1,5 @@
 import { Box } from '@mui/material';
-import { drawable } from './axis';
+import { drawable, thousandths } from './axis';
 import { chartSx } from './chartStyles';
 import { Legend } from './Legend';
 import { TRACK_COLOUR, seriesColour } from './palette';
@@ -9,12 +9,10 @@ import type { ChartSlice } from './types';
 const OUTER = 48;
 const INNER = 27;
 
-const round = (n: number): number => Math.round(n * 1000) / 1000;
-
 /** The point at `radius` from the centre, `turn` of the way round clockwise from 12 o'clock. */
 function point(radius: number, turn: number): string {
   const angle = turn * 2 * Math.PI - Math.PI / 2;
-  return `${round(50 + radius * Math.cos(angle))} ${round(50 + radius * Math.sin(angle))}`;
+  return `${thousandths(50 + radius * Math.cos(angle))} ${thousandths(50 + radius * Math.sin(angle))}`;
 }
 
 /** The whole ring: an arc cannot go all the way round, so each circle is two half arcs. */
@@ -70,8 +68,8 @@ export function DonutChart({ height, slices }: { height: number; slices: readonl
               data-chart-slice=""
               data-value={slice.value}
               data-category={slice.label}
-              data-start={round(from * 360)}
-              data-end={round(to * 360)}
+              data-start={thousandths(from * 360)}
+              data-end={thousandths(to * 360)}
             />
           );
         })}

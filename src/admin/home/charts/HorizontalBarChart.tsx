@@ -1,5 +1,5 @@
 import { bandCentre } from './Axes';
-import { axisFor, drawable, percentOf } from './axis';
+import { axisFor, drawable, percentOf, thousandths } from './axis';
 import { ChartFrame } from './ChartFrame';
 import { seriesColour } from './palette';
 import type { CartesianChartProps } from './types';
@@ -16,7 +16,7 @@ export function HorizontalBarChart(props: Omit<CartesianChartProps, 'categoryLab
   const values = props.series[0]?.values ?? [];
   const axis = axisFor(Math.max(0, ...values.map(drawable)), values);
   const band = 100 / Math.max(1, categories.length);
-  const thickness = Math.round(band * BAR_SHARE * 1000) / 1000;
+  const thickness = thousandths(band * BAR_SHARE);
   return (
     <ChartFrame
       kind="hbar"
@@ -31,7 +31,7 @@ export function HorizontalBarChart(props: Omit<CartesianChartProps, 'categoryLab
         <rect
           key={i}
           x={0}
-          y={Math.round((bandCentre(i, categories.length) - thickness / 2) * 1000) / 1000}
+          y={thousandths(bandCentre(i, categories.length) - thickness / 2)}
           width={percentOf(values[i], axis.max)}
           height={thickness}
           fill={seriesColour(0)}

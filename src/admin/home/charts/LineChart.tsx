@@ -1,5 +1,5 @@
 import { bandCentre } from './Axes';
-import { axisFor, drawable, percentOf } from './axis';
+import { axisFor, drawable, percentOf, thousandths } from './axis';
 import { ChartFrame } from './ChartFrame';
 import { seriesColour } from './palette';
 import type { CartesianChartProps } from './types';
@@ -14,7 +14,7 @@ export function LineChart(props: CartesianChartProps & { area?: boolean }) {
   const values = props.series[0]?.values ?? [];
   const axis = axisFor(Math.max(0, ...values.map(drawable)), values);
   const count = categories.length;
-  const points = categories.map((_, i) => `${bandCentre(i, count)} ${Math.round((100 - percentOf(values[i], axis.max)) * 1000) / 1000}`);
+  const points = categories.map((_, i) => `${bandCentre(i, count)} ${thousandths(100 - percentOf(values[i], axis.max))}`);
   const line = points.length > 0 ? `M${points.join('L')}` : '';
   const colour = seriesColour(0);
   return (

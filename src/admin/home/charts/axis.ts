@@ -40,8 +40,11 @@ export function niceAxis(dataMax: number, whole: boolean): ValueAxis {
 /** The axis for these values: whole ticks when every value is whole (counts). */
 export const axisFor = (dataMax: number, values: readonly number[]): ValueAxis => niceAxis(dataMax, values.every(Number.isInteger));
 
+/** A coordinate to a thousandth: short markup, the same on the server and in the browser. */
+export const thousandths = (n: number): number => Math.round(n * 1000) / 1000;
+
 /** `value` as a percentage of the axis, rounded so the markup stays short (and the same everywhere). */
-export const percentOf = (value: number | undefined, max: number): number => Math.round((drawable(value) / max) * 100_000) / 1000;
+export const percentOf = (value: number | undefined, max: number): number => thousandths((drawable(value) / max) * 100);
 
 /** Show every `step`th label so that at most `most` of `count` labels show. */
 export const labelStep = (count: number, most: number): number => Math.max(1, Math.ceil(count / Math.max(1, most)));
