@@ -26,9 +26,6 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // dist/client: the browser app; `vite build --ssr` writes the page renderer to dist/ssr (package.json).
     outDir: 'dist/client',
-    // Which files hold which modules (.vite/manifest.json): the server names the console's files in
-    // the console Home's page on a phone, to be fetched while the admin reads it (decision 032).
-    manifest: !isSsrBuild,
     rolldownOptions: {
       output: {
         // React changes less often than our screens: its own chunk stays cached across releases.

@@ -2,7 +2,6 @@ import type { GroveMetrics } from './admin';
 import type { SageBuild } from './builds';
 import type { RuntimeConfig } from './config';
 import type { InsightRange, Insights } from './insights';
-import type { ScreenGuess } from './screenGuess';
 import type { CurrentUser } from './user';
 
 /** The console's Home as the server read it for the page (issue 28): Grove Users and the default range's insights. */
@@ -32,17 +31,6 @@ export interface BootData {
   signedOut?: true;
   /** On the console's Home (/admin): its figures, so the page shows them before its JavaScript runs. */
   consoleHome?: ConsoleHome;
-  /**
-   * On the console: the screen the server laid the page out for (contract/screenGuess.ts); the
-   * browser's media queries answer for it while the app attaches to the markup, then for the screen.
-   */
-  screen?: ScreenGuess;
-  /**
-   * On a page whose app waits for the user to approach it although they will surely use it (the
-   * console's Home, decisions 032 and 033): the app's files, which the browser fetches into its
-   * cache once the page has loaded, without running them, so that moment only runs them.
-   */
-  startFiles?: string[];
 }
 
 export const BOOT_ATTRIBUTE = 'data-boot';

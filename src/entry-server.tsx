@@ -13,7 +13,6 @@ import { pageFor } from '../contract/pages';
 import { seededQueryClient } from './api/queryClient';
 import { AppProviders, PortalTree } from './App';
 import { screenFor } from './portal/screens';
-import { ScreenGuessContext } from './ui/screenGuess';
 import { ServerTitleContext } from './ui/serverTitle';
 
 export interface RenderedPage {
@@ -40,13 +39,11 @@ export async function renderPage(url: string, boot: BootData): Promise<RenderedP
   const html = renderToString(
     <ServerTitleContext.Provider value={recordTitle}>
       <CacheProvider value={cache}>
-        <ScreenGuessContext.Provider value={boot.screen ?? null}>
-          <AppProviders config={boot.config} queryClient={queryClient}>
-            <StaticRouter location={url}>
-              <PortalTree />
-            </StaticRouter>
-          </AppProviders>
-        </ScreenGuessContext.Provider>
+        <AppProviders config={boot.config} queryClient={queryClient}>
+          <StaticRouter location={url}>
+            <PortalTree />
+          </StaticRouter>
+        </AppProviders>
       </CacheProvider>
     </ServerTitleContext.Provider>,
   );

@@ -6,8 +6,6 @@ import { fetchRuntimeConfig } from './api/config';
 import { screenChunkFor } from './portal/screenChunks';
 import { holdEarlyInput } from './start/earlyInput';
 import { inSteps } from './start/inSteps';
-import { prefetchAfterLoad } from './start/prefetch';
-import { guessFits } from '../contract/screenGuess';
 import { startPolicy } from '../contract/startPolicy';
 
 const container = document.getElementById('root');
@@ -44,8 +42,7 @@ if (!boot) {
 } else {
   // A pre-rendered page: clicks and submits before the app runs it are held and replayed.
   const early = holdEarlyInput(container);
-  const fits = guessFits(boot.screen, (query) => window.matchMedia(query).matches);
-  const policy = startPolicy(pageFor(window.location.pathname), boot, new URLSearchParams(window.location.search), fits);
+  const policy = startPolicy(pageFor(window.location.pathname), boot, new URLSearchParams(window.location.search));
   let starting = false;
   const start = () => {
     if (starting) return;
@@ -60,8 +57,6 @@ if (!boot) {
     // After the first frame: the rendered page is painted before the app's work begins.
     requestAnimationFrame(() => setTimeout(start, 0));
   } else {
-    early.onFirstIntent(start, policy);
-    // An app the visitor will surely use (the console's Home): its files come meanwhile.
-    if (boot.startFiles) prefetchAfterLoad(boot.startFiles);
+    early.onFirstIntent(start);
   }
 }

@@ -6,13 +6,10 @@ import type { SageBuild } from '../../contract/builds';
 import type { RuntimeConfig } from '../../contract/config';
 import { documentTitle, pageFor, pageTitle, prerendersAt, redirectFor, redirectLocation, type PageInfo } from '../../contract/pages';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
-import { screenGuessOf } from '../../contract/screenGuess';
-import { startPolicy } from '../../contract/startPolicy';
 import type { CurrentUser } from '../../contract/user';
 import { sessionToken } from '../http/sessionCookie';
 import { escapeHtml } from '../services/mailer';
 import { compressBody, sendCompressed, sendCompressedOnce, type CompressedBody } from './compression';
-import { consoleStartFiles } from './consoleChunks';
 
 /**
  * The server build of the browser's screens (src/entry-server.tsx, built into dist/ssr/): a page's
@@ -58,12 +55,6 @@ function loadTemplate(clientDir: string) {
 
 const CONSOLE_PAGE = 'admin/*';
 
-/** A request header's one value (a repeated header's first). */
-const header = (request: FastifyRequest, name: string) => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
 /** A pre-rendered page's query parameters that change its first render (contract/pages.ts). */
 function renderParams(page: PageInfo, query: URLSearchParams): [string, string][] {
   return Object.entries(page.renderParams ?? {}).flatMap(([name, values]): [string, string][] => {
@@ -81,7 +72,6 @@ function renderParams(page: PageInfo, query: URLSearchParams): [string, string][
  */
 export async function registerPages(app: FastifyInstance, options: PagesOptions) {
   const template = loadTemplate(options.clientDir);
-  const consoleFiles = consoleStartFiles(options.clientDir);
   const cache = new Map<string, CompressedBody>();
 
   function documentFor(page: PageInfo, query: URLSearchParams, boot: BootData, rendered: Awaited<ReturnType<RenderPage>> | null): string {
@@ -116,15 +106,10 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     const boot: BootData = { config: options.runtimeConfig, ...(currentUser ? { currentUser } : { signedOut: true }) };
     const params = prerender ? renderParams(page, url.searchParams) : [];
     if (prerender && page.path === 'download') boot.currentBuild = (await options.currentBuild()) ?? options.runtimeConfig.defaultBuild;
-    if (prerender && page.path === CONSOLE_PAGE) {
-      // The console's Home: its layout follows media queries (its sidebar), which no other page's does.
-      boot.screen = screenGuessOf(request.headers['user-agent'], header(request, 'sec-ch-ua-mobile'));
-      // Only for whom the API would answer them: an account that must first replace its one-time
-      // password is refused everything else (issue 27), and its page shows only that form.
-      if (currentUser && !currentUser.passwordChangeRequired) boot.consoleHome = await options.consoleHome();
-      // The console starts when the admin approaches the page (decisions 032 and 033): its files
-      // are fetched once the page has loaded, so that moment only runs them.
-      if (startPolicy(page, boot, url.searchParams) === 'on-approach' && consoleFiles.length) boot.startFiles = consoleFiles;
+    // The console's Home: its figures, only for whom the API would answer them (an account that
+    // must first replace its one-time password is refused everything else, issue 27).
+    if (prerender && page.path === CONSOLE_PAGE && currentUser && !currentUser.passwordChangeRequired) {
+      boot.consoleHome = await options.consoleHome();
     }
     const renderUrl = `${url.pathname}${params.length ? `?${new URLSearchParams(params)}` : ''}`;
     // A signed-in user's page holds their data: rendered for each request, never kept, and

@@ -1,24 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import { Admin, CustomRoutes, defaultTheme, localStorageStore, memoryStore, Resource, type RaThemeOptions, type Store } from 'react-admin';
+import { useEffect, useMemo } from 'react';
+import { Admin, CustomRoutes, defaultTheme, localStorageStore, Resource, type RaThemeOptions, type Store } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { staffRefusal } from '../../contract/staffRoles';
-import { createAuthProvider, seedConsoleAuth } from '../authProvider/authProvider';
+import { createAuthProvider } from '../authProvider/authProvider';
 import { useCurrentUser } from '../authProvider/session';
 import { dataProvider } from '../dataProvider';
+import { whenIdle } from '../start/whenIdle';
 import { lazyScreen } from '../ui/lazyScreen';
-import { useScreenGuessMediaQueries } from '../ui/screenGuess';
 import { theme as portalTheme } from '../ui/theme';
-import { AdminLayout, ADMIN_PAGES } from './AdminLayout';
-import { HomePage } from './home/HomePage';
+import { AdminLayout } from './AdminLayout';
+import { ADMIN_PAGES, CONSOLE_BASE } from './consolePages';
 import { i18nProvider } from './i18n';
 import { AdminNotification } from './notify';
 import { RefusedPage } from './RefusedPage';
 import { consoleComponents } from './themeComponents';
 import { UserEditRefused } from './users/UserEditRefused';
 
-// The Home is the console's first page; every other page is a chunk of its own, loaded when opened
-// (react-admin's layout shows its loading indicator meanwhile), so /admin starts sooner.
+// Every page is a chunk of its own, loaded when opened (the layout shows its loading indicator
+// meanwhile), so react-admin starts sooner.
 const AuditList = lazyScreen(() => import('./audit/AuditList').then((m) => m.AuditList));
 const FindMessage = lazyScreen(() => import('./messages/FindMessage').then((m) => m.FindMessage));
 const RecentMessages = lazyScreen(() => import('./messages/RecentMessages').then((m) => m.RecentMessages));
@@ -28,11 +28,11 @@ const UserList = lazyScreen(() => import('./users/UserList').then((m) => m.UserL
 const UserSearch = lazyScreen(() => import('./users/UserSearch').then((m) => m.UserSearch));
 const UserShow = lazyScreen(() => import('./users/UserShow').then((m) => m.UserShow));
 
+/** The pages the menu opens: fetched once react-admin runs and the browser is idle, so the first click on one only renders it. */
+const MENU_PAGES = [UserList, AuditList, ReleasePage, UserSearch, FindMessage, RecentMessages];
+
 /** Loads every page's chunk ahead: the tests then render any page at once, as the portal's tests do its screens. */
-export const preloadAdminPages = () =>
-  Promise.all(
-    [AuditList, FindMessage, RecentMessages, ReleasePage, UserEdit, UserList, UserSearch, UserShow].map((page) => page.preload()),
-  );
+export const preloadAdminPages = () => Promise.all([...MENU_PAGES, UserEdit, UserShow].map((page) => page.preload()));
 
 /** react-admin's look in the portal's colours, shape and type. */
 const theme: RaThemeOptions = {
@@ -49,19 +49,16 @@ const theme: RaThemeOptions = {
   components: { ...defaultTheme.components, ...consoleComponents },
 };
 
-/**
- * List settings and the sidebar state are kept per browser, apart from other apps on the origin; the
- * server renders with a fresh store of defaults each time, so nothing passes between requests.
- */
+/** List settings are kept per browser, apart from other apps on the origin. */
 function consoleStore(): Store {
-  // react-admin renders nothing until the store names the language it is in: named at once, the
-  // first render is the console (issue 28: the server's, and the browser's over it).
-  const locale = i18nProvider.getLocale();
-  if (typeof window === 'undefined') return memoryStore({ locale });
+  // react-admin renders nothing until the store names the language it is in: named at once.
   const store = localStorageStore(undefined, 'SageAdmin');
-  store.setItem('locale', locale);
+  store.setItem('locale', i18nProvider.getLocale());
   return store;
 }
+
+/** The Home is drawn outside react-admin (ConsoleScreen): its route here shows nothing. */
+const NoDashboard = () => null;
 
 /**
  * The admin console at /admin (§2 Admin dashboard), loaded as its own chunk. It shares the portal's
@@ -71,35 +68,25 @@ function consoleStore(): Store {
 export default function AdminApp() {
   const queryClient = useQueryClient();
   const store = useMemo(() => consoleStore(), []);
-  const authProvider = useMemo(() => {
-    seedConsoleAuth(queryClient);
-    return createAuthProvider(queryClient);
-  }, [queryClient]);
+  const authProvider = useMemo(() => createAuthProvider(queryClient), [queryClient]);
   // The pages follow the role of the user the page was served with, known at once (not through
-  // react-admin's asynchronous permissions), so the first render, on the server too, is the console.
+  // react-admin's asynchronous permissions).
   const role = useCurrentUser().data?.staffRole ?? null;
   const editRefusal = staffRefusal(role, 'editUsers');
   const releaseRefusal = staffRefusal(role, 'releaseBuilds');
-  const guessedMediaQueries = useScreenGuessMediaQueries();
-  const consoleTheme = useMemo(
-    () =>
-      guessedMediaQueries
-        ? { ...theme, components: { ...theme.components, MuiUseMediaQuery: { defaultProps: guessedMediaQueries } } }
-        : theme,
-    [guessedMediaQueries],
-  );
+  useEffect(() => whenIdle(() => MENU_PAGES.forEach((page) => void page.preload().catch(() => undefined))), []);
   return (
     <Admin
-      basename="/admin"
+      basename={CONSOLE_BASE}
       title="Sage Admin"
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}
       queryClient={queryClient}
       store={store}
-      theme={consoleTheme}
+      theme={theme}
       layout={AdminLayout}
-      dashboard={HomePage}
+      dashboard={NoDashboard}
       notification={AdminNotification}
       loginPage={false}
       requireAuth

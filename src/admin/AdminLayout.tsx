@@ -1,50 +1,43 @@
-import type { ReactNode } from 'react';
-import { Menu, useBasename } from 'react-admin';
-import { AdminAppBar } from './AdminAppBar';
-import { AdminSidebar } from './AdminSidebar';
-import { ConsoleFrame } from './ConsoleFrame';
+import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { Error as ErrorPage, Loading } from 'react-admin';
 import { useTabTitle } from './useTabTitle';
-import { AuditIcon, FindMessageIcon, HomeIcon, MessagesIcon, ReleaseIcon, SearchIcon, UsersIcon } from './icons';
 
-/** Paths of the console's own pages, inside its `/admin` basename. */
-export const ADMIN_PAGES = {
-  release: '/release',
-  search: '/search',
-  findMessage: '/find-message',
-  recentMessages: '/recent-messages',
-} as const;
-
-/** §2 Admin dashboard tabs, in the product's order and words, then the audit log; for a role that may not release, Release says so (issue 37). */
-export function AdminMenu() {
-  const basename = useBasename();
-  return (
-    <Menu>
-      <Menu.DashboardItem primaryText="admin.menu.home" leftIcon={<HomeIcon />} />
-      <Menu.Item to={`${basename}${ADMIN_PAGES.release}`} primaryText="admin.menu.release" leftIcon={<ReleaseIcon />} />
-      <Menu.Item to={`${basename}${ADMIN_PAGES.search}`} primaryText="admin.menu.search" leftIcon={<SearchIcon />} />
-      <Menu.Item to={`${basename}${ADMIN_PAGES.findMessage}`} primaryText="admin.menu.findMessage" leftIcon={<FindMessageIcon />} />
-      <Menu.Item to={`${basename}${ADMIN_PAGES.recentMessages}`} primaryText="admin.menu.recentMessages" leftIcon={<MessagesIcon />} />
-      <Menu.Item to={`${basename}/users`} primaryText="admin.menu.userList" leftIcon={<UsersIcon />} />
-      <Menu.Item to={`${basename}/audit`} primaryText="admin.menu.audit" leftIcon={<AuditIcon />} />
-    </Menu>
-  );
+interface PageErrorState {
+  error: Error | null;
+  errorInfo?: ErrorInfo;
 }
 
-// Made once: react-admin renders its layout again as it starts (its routes settle in effects), and
-// the app bar and the menu, which follow their own state and contexts, need not render with it.
-const APP_BAR = <AdminAppBar alwaysOn />;
-const SIDEBAR = (
-  <AdminSidebar appBarAlwaysOn>
-    <AdminMenu />
-  </AdminSidebar>
-);
+/** Shows react-admin's error page in place of a page that failed, until the admin goes to another page. */
+class PageErrorBoundary extends Component<{ children: ReactNode }, PageErrorState> {
+  override state: PageErrorState = { error: null };
 
+  static getDerivedStateFromError(error: Error): PageErrorState {
+    return { error };
+  }
+
+  override componentDidCatch(_error: Error, errorInfo: ErrorInfo) {
+    this.setState({ errorInfo });
+  }
+
+  private readonly reset = () => this.setState({ error: null, errorInfo: undefined });
+
+  override render() {
+    const { error, errorInfo } = this.state;
+    if (error) return <ErrorPage error={error} errorInfo={errorInfo} resetErrorBoundary={this.reset} />;
+    return this.props.children;
+  }
+}
+
+/**
+ * react-admin's layout: the page alone, with its tab title and its error page. The app bar and the
+ * menu are the console's frame around react-admin (frame/ConsoleLayout.tsx, decision 035), drawn
+ * before it runs and kept while it does.
+ */
 export function AdminLayout({ children }: { children: ReactNode }) {
   useTabTitle();
   return (
-    // The app bar holds the page's h1: it stays on screen (react-admin would hide it, and so the h1, on scrolling down).
-    <ConsoleFrame appBar={APP_BAR} sidebar={SIDEBAR}>
-      {children}
-    </ConsoleFrame>
+    <PageErrorBoundary>
+      <Suspense fallback={<Loading />}>{children}</Suspense>
+    </PageErrorBoundary>
   );
 }

@@ -1,6 +1,6 @@
 import { TableContainer } from '@mui/material';
 import type { ReactNode } from 'react';
-import { useTranslate } from 'react-admin';
+import { consoleTranslate as translate } from './i18n';
 
 /**
  * A table wider than a phone scrolls sideways inside its card, not the page. The scrolling box is a
@@ -8,7 +8,6 @@ import { useTranslate } from 'react-admin';
  * (WCAG lets data tables scroll; the portal's invoice table does the same).
  */
 export function TableScroller({ title, children }: { title: string; children: ReactNode }) {
-  const translate = useTranslate();
   return (
     <TableContainer role="region" aria-label={translate('admin.tableRegion', { title })} tabIndex={0} sx={{ overflowX: 'auto' }}>
       {children}

@@ -382,3 +382,9 @@ export const messages: TranslationMessages = {
 };
 
 export const i18nProvider = polyglotI18nProvider(() => messages, 'en');
+
+/**
+ * The console's words outside react-admin: the Home and the console's frame are drawn before
+ * react-admin runs (decision 035), from the same messages, so both say the same.
+ */
+export const consoleTranslate = i18nProvider.translate;

@@ -30,37 +30,6 @@ const permissionsOf = (user: CurrentUser | null): StaffPermissions => ({ isAdmin
 /** The identity react-admin shows (the user menu), as getIdentity answers it. */
 const identityOf = (user: CurrentUser) => ({ id: user.id, fullName: user.username, email: user.email ?? undefined });
 
-/**
- * Where react-admin 5 keeps its auth checks' answers in the query client (ra-core's useAuthState,
- * usePermissions and useGetIdentity): the console's own checks, and those of its Home, which it
- * makes with the dashboard's parameters. tests/admin/consoleFirstRender.test.tsx fails if they move.
- */
-const REACT_ADMIN_AUTH_KEYS = {
-  checkAuth: [
-    ['auth', 'checkAuth', {}],
-    ['auth', 'checkAuth', { route: 'dashboard' }],
-  ],
-  getPermissions: [
-    ['auth', 'getPermissions', {}],
-    ['auth', 'getPermissions', { params: { route: 'dashboard' } }],
-  ],
-  getIdentity: ['auth', 'getIdentity'],
-} as const;
-
-/**
- * Answers react-admin's first auth checks from the user the page was served with, as the
- * authProvider below would answer them, so the console's first render (on the server as well) is
- * its layout and Home rather than a spinner while the checks run one after another (issue 28).
- * Nothing for a visitor the console turns away: react-admin then asks, and sends them elsewhere.
- */
-export function seedConsoleAuth(queryClient: QueryClient) {
-  const user = queryClient.getQueryData<CurrentUser | null>(USER_QUERY_KEY);
-  if (!user || elsewhere(user)) return;
-  for (const key of REACT_ADMIN_AUTH_KEYS.checkAuth) queryClient.setQueryData(key, true);
-  for (const key of REACT_ADMIN_AUTH_KEYS.getPermissions) queryClient.setQueryData(key, permissionsOf(user));
-  queryClient.setQueryData(REACT_ADMIN_AUTH_KEYS.getIdentity, identityOf(user));
-}
-
 /** What react-admin reads from a rejected check: where to go, and `message: false` for no notification. */
 interface AuthRejection {
   redirectTo: string;

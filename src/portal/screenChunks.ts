@@ -1,6 +1,5 @@
 import type { ComponentType } from 'react';
 import type { PagePath } from '../../contract/pages';
-import { inSteps } from '../start/inSteps';
 
 /**
  * How each screen's chunk is loaded (issue 11): a visitor of /download downloads the download
@@ -23,15 +22,9 @@ export const SCREEN_CHUNKS: Record<PagePath | '*', () => Promise<ComponentType>>
   dashboard: () => import('./dashboard/DashboardPage').then((m) => m.DashboardPage),
   'products-checkout': () => import('./billing/ProductsCheckoutPage').then((m) => m.ProductsCheckoutPage),
   'subscription-update': () => import('./billing/SubscriptionUpdatePage').then((m) => m.SubscriptionUpdatePage),
-  // The admin console (react-admin) and its vendor chunks: only /admin downloads them. Run in four
-  // steps, each a task of its own (zod with the contract's shared schemas, the API's schemas,
-  // react-admin's frame, the console), rather than in one long task that keeps a phone from
-  // answering a tap (issue 28).
-  'admin/*': () =>
-    inSteps(
-      [() => import('../../contract/staffRoles'), () => import('../api/admin'), () => import('../admin/AdminLayout')],
-      () => import('../admin/AdminApp'),
-    ).then((m) => m.default),
+  // The admin console: its frame and Home, without react-admin, which it fetches once the Home has
+  // loaded (decision 035). Only /admin downloads either.
+  'admin/*': () => import('../admin/ConsoleScreen').then((m) => m.ConsoleScreen),
   '*': () => import('./NotFoundPage').then((m) => m.NotFoundPage),
 };
 

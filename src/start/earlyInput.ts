@@ -1,16 +1,9 @@
-import type { StartPolicy } from '../../contract/startPolicy';
-
 /** What counts as reaching for the page: the app starts loading on the first of these. */
 const INTENT_EVENTS = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
-/** What counts as approaching it (decision 033): those, or the mouse moving over it, or a wheel. */
-const APPROACH_EVENTS = [...INTENT_EVENTS, 'pointermove', 'wheel'];
 
 export interface EarlyInput {
-  /**
-   * Calls `start` once, on the first sign that the visitor is about to use a control
-   * (`on-interaction`) or has come to the page (`on-approach`).
-   */
-  onFirstIntent(start: () => void, policy?: Exclude<StartPolicy, 'now'>): void;
+  /** Calls `start` once, on the first sign that the visitor is about to use a control. */
+  onFirstIntent(start: () => void): void;
   /** The app runs the page now: replays the click or submit held meanwhile, and stops holding. */
   release(): void;
 }
@@ -25,7 +18,6 @@ export interface EarlyInput {
 export function holdEarlyInput(root: HTMLElement): EarlyInput {
   let held: (() => void) | null = null;
   let intentListener: (() => void) | null = null;
-  let intentEvents: string[] = [];
 
   function onClick(event: MouseEvent) {
     const target = event.target instanceof Element ? event.target : null;
@@ -57,19 +49,18 @@ export function holdEarlyInput(root: HTMLElement): EarlyInput {
 
   function stopIntentListening() {
     if (!intentListener) return;
-    for (const type of intentEvents) document.removeEventListener(type, intentListener, true);
+    for (const type of INTENT_EVENTS) document.removeEventListener(type, intentListener, true);
     intentListener = null;
   }
 
   return {
-    onFirstIntent(start, policy = 'on-interaction') {
+    onFirstIntent(start) {
       stopIntentListening();
       intentListener = () => {
         stopIntentListening();
         start();
       };
-      intentEvents = policy === 'on-approach' ? APPROACH_EVENTS : INTENT_EVENTS;
-      for (const type of intentEvents) document.addEventListener(type, intentListener, { capture: true, passive: true });
+      for (const type of INTENT_EVENTS) document.addEventListener(type, intentListener, { capture: true, passive: true });
     },
     release() {
       stopIntentListening();

@@ -6,7 +6,6 @@ import { configureAnalytics } from '../analytics';
 import { seededQueryClient } from '../api/queryClient';
 import { App } from '../App';
 import { screenFor } from '../portal/screens';
-import { ScreenGuessContext } from '../ui/screenGuess';
 import { ScreenShownProvider } from './screenShown';
 
 /**
@@ -27,9 +26,7 @@ export async function startApp(root: HTMLElement, boot: BootData, onStarted: () 
   const app = (
     <StrictMode>
       <ScreenShownProvider value={once}>
-        <ScreenGuessContext.Provider value={boot.screen ?? null}>
-          <App config={boot.config} queryClient={queryClient} />
-        </ScreenGuessContext.Provider>
+        <App config={boot.config} queryClient={queryClient} />
       </ScreenShownProvider>
     </StrictMode>
   );

@@ -92,7 +92,7 @@ describe('who may open /admin (§2, §6)', () => {
       ['Find Message', '/admin/find-message'],
       ['User List', '/admin/users'],
       ['Audit Log', '/admin/audit'],
-      ['Home', '/admin/'],
+      ['Home', '/admin'],
     ] as const) {
       await userEvent.click(screen.getByRole('menuitem', { name: item }));
       await waitFor(() => expect(currentLocation()).toBe(path));

@@ -1,10 +1,9 @@
 // @vitest-environment node
-// The console as the server renders it for an admin opening /admin (issue 28): its frame, its menu
-// for the admin's role, and the Home's figures from the page's boot data, laid out for the screen
-// the request came from; in Node, as on the server, where nothing may reach for the browser.
+// The console as the server renders it for an admin opening /admin (issue 28, decision 035): its
+// frame, its menu, and the Home's figures and charts from the page's boot data, one markup for
+// every screen; in Node, as on the server, where nothing may reach for the browser.
 import { describe, expect, it } from 'vitest';
 import type { ConsoleHome } from '../../contract/boot';
-import type { ScreenGuess } from '../../contract/screenGuess';
 import type { CurrentUser } from '../../contract/user';
 import { renderPage } from '../../src/entry-server';
 import { testConfig } from '../fixtures/runtimeConfig';
@@ -40,8 +39,8 @@ const textOf = (html: string) =>
     .replaceAll('&amp;', '&')
     .replace(/\s+/g, ' ');
 
-async function render(user: CurrentUser, screen: ScreenGuess, url = '/admin') {
-  const page = await renderPage(url, { config: testConfig, currentUser: user, screen, ...(url === '/admin' ? { consoleHome } : {}) });
+async function render(user: CurrentUser, url = '/admin') {
+  const page = await renderPage(url, { config: testConfig, currentUser: user, ...(url === '/admin' ? { consoleHome } : {}) });
   // React marks what it could not render on the server and leaves to the browser.
   expect(page.html).not.toContain('<template');
   return { ...page, text: textOf(page.html) };
@@ -49,33 +48,36 @@ async function render(user: CurrentUser, screen: ScreenGuess, url = '/admin') {
 
 describe('The console rendered on the server', () => {
   it('is the console, not a spinner: its menu for an admin, and the Home with its figures', async () => {
-    const page = await render(ada, 'desktop');
+    const page = await render(ada);
     expect(page.text).toContain('Home Release Search Find Message Recent Messages User List Audit Log');
     expect(page.text).toMatch(/Grove Users 1,234 Refresh/);
     expect(page.text).toContain('The business at a glance');
     // A chart's summary, the Home's largest text: it shows before the console's JavaScript runs.
     expect(page.text).toMatch(/Sign-ups/);
     expect(page.html).toContain('id="main-content"');
-    // Its one h1, the app bar's title: a phone reads the page before the console starts (decision 032).
+    // Its one h1, the app bar's title, where react-admin's pages write theirs.
     expect(page.html.match(/<h1[\s>]/g)).toHaveLength(1);
-    expect(page.html).toMatch(/<h1[^>]*id="react-admin-title"[^>]*>Home<\/h1>/);
-    // The tab says which console tab it is before the console starts (decision 033): the server puts it in <title>.
+    expect(page.html).toMatch(/<h1[^>]*>Home<span id="react-admin-title"><\/span><\/h1>/);
+    // The tab says which console tab it is from the first byte: the server puts it in <title>.
     expect(page.title).toBe('Home · Admin · Sage Dashboard');
     // Styled as it will be in the browser.
     expect(page.styles).toContain('data-emotion');
   });
 
   it('shows a support member every tab, Release too: its page says who may release (issue 37)', async () => {
-    const page = await render(sam, 'desktop');
+    const page = await render(sam);
     expect(page.text).toContain('Home Release Search Find Message Recent Messages User List Audit Log');
   });
 
-  it('lays the console out for a phone when the request came from one: the menu behind its button', async () => {
-    const phone = await render(ada, 'phone');
-    expect(phone.html).toContain('aria-label="Open menu"');
-    expect(phone.text).not.toContain('Audit Log');
-    expect(phone.text).toMatch(/Grove Users 1,234/);
-    const desktop = await render(ada, 'desktop');
-    expect(desktop.text).toContain('Audit Log');
+  it('draws the charts in its markup, without react-admin, and one page fits every screen', async () => {
+    const page = await render(ada);
+    // Drawn, not placeholders: the Home's bars are in the server's markup (issue 37).
+    expect(page.html).toContain('data-chart-mark');
+    expect(page.html).not.toContain('MuiSkeleton');
+    expect(page.html).not.toMatch(/\bRa[A-Z]\w*-root\b/);
+    // A phone's menu button and a laptop's are both there: CSS shows the one the screen takes.
+    expect(page.html).toContain('aria-label="Open menu"');
+    expect(page.html).toContain('aria-label="Close menu"');
+    expect(page.styles).toMatch(/@media \(max-width:599\.95px\)/);
   });
 });

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { adminTab } from '../../src/admin/useTabTitle';
+import { adminTab } from '../../src/admin/consolePages';
 import { json, stubFetch } from '../portal/render';
 import { ada, emptyUsage, listPage, noAccountDetails, noInsights, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
 

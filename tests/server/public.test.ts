@@ -7,20 +7,8 @@ import { DEFAULT_BUILD_VERSION, type SageBuild } from '../../contract/builds';
 import { createAuditService } from '../../server/services/audit';
 import { createBuildService } from '../../server/services/builds';
 import type { BootData } from '../../contract/boot';
-import type { BuildManifest } from '../../server/plugins/consoleChunks';
 import type { RenderPage } from '../../server/plugins/pages';
 import { buildExtraApp, databases, errorBody, TestClient, uniqueEmail, useTestServer } from './harness';
-
-/** A build's manifest, as Vite writes it: the page's script and what it imports, the console's modules and theirs. */
-const CONSOLE_BUILD: BuildManifest = {
-  'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_react.js'] },
-  '_react.js': { file: 'assets/react.js' },
-  '_shared.js': { file: 'assets/shared.js', imports: ['_react.js'] },
-  'src/start/startApp.tsx': { file: 'assets/startApp.js', imports: ['_react.js'] },
-  'src/admin/AdminApp.tsx': { file: 'assets/AdminApp.js', imports: ['index.html', '_shared.js'] },
-  'src/admin/home/charts.ts': { file: 'assets/charts.js', imports: ['_shared.js'] },
-  'src/portal/DownloadPage.tsx': { file: 'assets/DownloadPage.js', imports: ['_react.js'] },
-};
 
 const documentTitleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
@@ -157,16 +145,12 @@ describe.each(databases)('public endpoints on $label', (database) => {
   });
 
   /** An app serving its pages from a bare index.html through `html`, with each render's URL and boot data recorded. */
-  async function appWithPages(html: (url: string, boot: BootData) => string, manifest?: BuildManifest, title?: string) {
+  async function appWithPages(html: (url: string, boot: BootData) => string, title?: string) {
     const staticDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-static-'));
     fs.writeFileSync(
       path.join(staticDir, 'index.html'),
       '<!doctype html><html><head><title>Sage</title></head><body><div id="root"></div></body></html>',
     );
-    if (manifest) {
-      fs.mkdirSync(path.join(staticDir, '.vite'));
-      fs.writeFileSync(path.join(staticDir, '.vite', 'manifest.json'), JSON.stringify(manifest));
-    }
     const rendered: { url: string; boot: BootData }[] = [];
     const renderPage: RenderPage = async (url, boot) => {
       rendered.push({ url, boot });
@@ -242,9 +226,9 @@ describe.each(databases)('public endpoints on $label', (database) => {
     }
   });
 
-  it('renders the console’s Home for an admin with its figures, laid out for the screen the request came from; its other pages are the shell', async () => {
+  it('renders the console’s Home for an admin with its figures, the same for every screen; its other pages are the shell', async () => {
     // The renderer names the console's tab, which becomes the page's title.
-    const { app, rendered, close } = await appWithPages((url) => `<main>${url}</main>`, CONSOLE_BUILD, 'Home · Admin · Sage Dashboard');
+    const { app, rendered, close } = await appWithPages((url) => `<main>${url}</main>`, 'Home · Admin · Sage Dashboard');
     try {
       const admin = new TestClient(app);
       const email = uniqueEmail('console-home');
@@ -255,14 +239,13 @@ describe.each(databases)('public endpoints on $label', (database) => {
       const insights = JSON.parse((await admin.get('/api/admin/insights?days=30')).body) as { days: string[] };
 
       const phone = 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
-      // The Home starts the console as the admin approaches it, on any screen, its code fetched meanwhile (decisions
-      // 032 and 033): the console's files and what they import, not what the page's own script loads.
-      const consoleFiles = ['/assets/startApp.js', '/assets/AdminApp.js', '/assets/shared.js', '/assets/charts.js'];
-      for (const [headers, screen, prefetch] of [
-        [{ 'user-agent': phone }, 'phone', consoleFiles],
-        [{ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36' }, 'desktop', consoleFiles],
-        [{ 'user-agent': phone, 'sec-ch-ua-mobile': '?0' }, 'desktop', consoleFiles],
-      ] as const) {
+      // The page does not depend on the screen (decision 035): no guess from the user agent or its hints.
+      const pages: string[] = [];
+      for (const headers of [
+        { 'user-agent': phone } as Record<string, string>,
+        { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0.0.0 Safari/537.36' },
+        { 'user-agent': phone, 'sec-ch-ua-mobile': '?1' },
+      ]) {
         rendered.length = 0;
         const page = await admin.get('/admin', { headers });
         expect([page.statusCode, page.headers['cache-control']]).toEqual([200, 'no-store']);
@@ -270,18 +253,20 @@ describe.each(databases)('public endpoints on $label', (database) => {
         expect(page.body).toContain('<title>Home · Admin · Sage Dashboard</title>');
         expect(rendered).toHaveLength(1);
         const boot = rendered[0]!.boot;
-        expect(boot.screen).toBe(screen);
+        expect(Object.keys(boot).sort()).toEqual(['config', 'consoleHome', 'currentUser']);
+        pages.push(
+          JSON.stringify({ ...boot, consoleHome: { ...boot.consoleHome, insights: { ...boot.consoleHome?.insights, generatedAt: '' } } }),
+        );
         expect(boot.consoleHome).toEqual({ groveMetrics: metrics, range: 30, insights: { ...insights, generatedAt: expect.any(String) } });
         expect(boot.consoleHome?.insights.days).toEqual(insights.days);
-        expect(boot.startFiles ?? []).toEqual(prefetch);
       }
+      expect(new Set(pages).size).toBe(1);
 
       // An admin who must first replace a one-time password is refused the figures by the API: the page holds none either.
       await server().db.updateTable('users').set({ password_change_required: 1 }).where('id', '=', id).execute();
       rendered.length = 0;
       await admin.get('/admin', { headers: { 'user-agent': phone } });
       expect(rendered[0]?.boot.currentUser?.passwordChangeRequired).toBe(true);
-      expect(rendered[0]?.boot.startFiles).toBeUndefined();
       expect(rendered[0]?.boot.consoleHome).toBeUndefined();
       await server().db.updateTable('users').set({ password_change_required: 0 }).where('id', '=', id).execute();
 
@@ -289,7 +274,6 @@ describe.each(databases)('public endpoints on $label', (database) => {
       rendered.length = 0;
       const users = await admin.get('/admin/users', { headers: { 'user-agent': phone } });
       expect(users.statusCode).toBe(200);
-      expect(users.body).not.toContain('startFiles');
       expect(users.body).not.toContain('<main>');
       expect(users.body).toContain('<title>Admin · Sage Dashboard</title>');
       expect(users.body).not.toContain('consoleHome');

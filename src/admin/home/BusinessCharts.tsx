@@ -1,36 +1,24 @@
 import { Box } from '@mui/material';
-import { lazy, memo } from 'react';
-import { useTranslate } from 'react-admin';
+import { consoleTranslate as translate } from '../i18n';
 import type { Insights } from '../../../contract/insights';
 import { ChartFigure } from './ChartFigure';
 import { formatCount, formatDay, formatMoney, formatTick, toMajorUnits } from '../../ui/format';
 import { conversionRate, statusLabel, total } from './insightFormat';
 
-// The charts library is a chunk of its own (./charts), loaded when the first chart comes into view.
-const BarChart = lazy(() => import('./charts').then((m) => ({ default: m.BarChart })));
-const LineChart = lazy(() => import('./charts').then((m) => ({ default: m.LineChart })));
-const PieChart = lazy(() => import('./charts').then((m) => ({ default: m.PieChart })));
+import { BarChart, DonutChart, HorizontalBarChart, LineChart } from './charts';
 
-// Every chart is drawn at once (skipAnimation): its bars and lines growing in kept a phone's main
-// thread busy for frame after frame while the admin waited to read the figures.
 const HEIGHT = 240;
-/** A legend above the chart: one line of 14 px labels (measured: 29 px). */
+/** A legend above the chart: one line of labels. */
 const WITH_LEGEND = HEIGHT + 29;
-const MARGIN = { left: 8, right: 16, top: 16, bottom: 8 };
-/** A count axis: whole numbers, compact ticks. */
-const countAxis = (label: string) => [{ label, tickMinStep: 1, valueFormatter: formatTick }];
 
 /**
- * The Home's charts of the business (issue 14), drawn with MUI X Charts: each figure's title,
- * summary and table show with the figures, its drawing when it comes into view. The portal never
- * downloads the charts. Memoised: drawn again only for other figures, not whenever the section's
- * query settles (issue 28: once more as the console starts, on a phone, was a long task).
+ * The Home's charts of the business (issue 14): each figure's title, summary, drawing and table,
+ * all in the server's markup (./charts draws without measuring or running anything, decision 035).
  */
-export const BusinessCharts = memo(function BusinessCharts({ insights, days }: { insights: Insights; days: number }) {
-  const translate = useTranslate();
+export function BusinessCharts({ insights, days }: { insights: Insights; days: number }) {
   const t = (key: string, options?: Record<string, unknown>) => translate(`admin.home.insights.${key}`, options);
   const labels = insights.days.map(formatDay);
-  const dayAxis = [{ scaleType: 'band' as const, data: labels, label: t('dayAxis'), tickLabelMinGap: 8 }];
+  const dayAxis = { categories: labels, categoryLabel: t('dayAxis'), formatTick };
   const perDay = (values: number[]) => insights.days.map((day, i) => [day, formatCount(values[i] ?? 0)]);
 
   const signUpsEpic = total(insights.signUps.epic);
@@ -67,14 +55,14 @@ export const BusinessCharts = memo(function BusinessCharts({ insights, days }: {
         }}
       >
         <BarChart
-          height={HEIGHT}
-          skipAnimation
-          margin={MARGIN}
-          xAxis={dayAxis}
-          yAxis={countAxis(t('signUpsAxis'))}
+          {...dayAxis}
+          height={WITH_LEGEND}
+          valueLabel={t('signUpsAxis')}
+          stacked
+          legend
           series={[
-            { data: insights.signUps.epic, label: t('epic'), stack: 'method' },
-            { data: insights.signUps.email, label: t('email'), stack: 'method' },
+            { values: insights.signUps.epic, label: t('epic') },
+            { values: insights.signUps.email, label: t('email') },
           ]}
         />
       </ChartFigure>
@@ -88,13 +76,10 @@ export const BusinessCharts = memo(function BusinessCharts({ insights, days }: {
         table={{ columns: [t('dayColumn'), t('queriesAxis')], rows: perDay(insights.queriesPerDay) }}
       >
         <BarChart
+          {...dayAxis}
           height={HEIGHT}
-          skipAnimation
-          margin={MARGIN}
-          xAxis={dayAxis}
-          yAxis={countAxis(t('queriesAxis'))}
-          series={[{ data: insights.queriesPerDay, label: t('queriesAxis') }]}
-          hideLegend
+          valueLabel={t('queriesAxis')}
+          series={[{ values: insights.queriesPerDay, label: t('queriesAxis') }]}
         />
       </ChartFigure>
 
@@ -106,13 +91,11 @@ export const BusinessCharts = memo(function BusinessCharts({ insights, days }: {
         table={{ columns: [t('dayColumn'), t('pluginSignInsAxis')], rows: perDay(insights.pluginSignIns) }}
       >
         <LineChart
+          {...dayAxis}
           height={HEIGHT}
-          skipAnimation
-          margin={MARGIN}
-          xAxis={[{ scaleType: 'point', data: labels, label: t('dayAxis') }]}
-          yAxis={countAxis(t('pluginSignInsAxis'))}
-          series={[{ data: insights.pluginSignIns, label: t('pluginSignInsAxis'), area: true, showMark: false, curve: 'linear' }]}
-          hideLegend
+          area
+          valueLabel={t('pluginSignInsAxis')}
+          series={[{ values: insights.pluginSignIns, label: t('pluginSignInsAxis') }]}
         />
       </ChartFigure>
 
@@ -124,13 +107,10 @@ export const BusinessCharts = memo(function BusinessCharts({ insights, days }: {
         table={{ columns: [t('dayColumn'), t('messagesAxis')], rows: perDay(insights.messagesStored) }}
       >
         <LineChart
+          {...dayAxis}
           height={HEIGHT}
-          skipAnimation
-          margin={MARGIN}
-          xAxis={[{ scaleType: 'point', data: labels, label: t('dayAxis') }]}
-          yAxis={countAxis(t('messagesAxis'))}
-          series={[{ data: insights.messagesStored, label: t('messagesAxis'), showMark: false, curve: 'linear' }]}
-          hideLegend
+          valueLabel={t('messagesAxis')}
+          series={[{ values: insights.messagesStored, label: t('messagesAxis') }]}
         />
       </ChartFigure>
 
@@ -149,15 +129,12 @@ export const BusinessCharts = memo(function BusinessCharts({ insights, days }: {
           rows: insights.subscriptionsByStatus.map((row) => [statusLabel(row.status), formatCount(row.count)]),
         }}
       >
-        <BarChart
-          layout="horizontal"
+        <HorizontalBarChart
           height={HEIGHT}
-          skipAnimation
-          margin={MARGIN}
-          yAxis={[{ scaleType: 'band', data: insights.subscriptionsByStatus.map((row) => statusLabel(row.status)), width: 140 }]}
-          xAxis={countAxis(t('subscriptionsAxis'))}
-          series={[{ data: insights.subscriptionsByStatus.map((row) => row.count), label: t('subscriptionsAxis') }]}
-          hideLegend
+          categories={insights.subscriptionsByStatus.map((row) => statusLabel(row.status))}
+          valueLabel={t('subscriptionsAxis')}
+          formatTick={formatTick}
+          series={[{ values: insights.subscriptionsByStatus.map((row) => row.count), label: t('subscriptionsAxis') }]}
         />
       </ChartFigure>
 
@@ -177,28 +154,14 @@ export const BusinessCharts = memo(function BusinessCharts({ insights, days }: {
       >
         <BarChart
           height={HEIGHT}
-          skipAnimation
-          margin={MARGIN}
-          xAxis={[
-            {
-              scaleType: 'band',
-              data: insights.monthlyRecurringRevenue.map((row) => row.currency.toUpperCase()),
-              label: t('currencyColumn'),
-            },
-          ]}
-          yAxis={[{ label: t('revenueAxis'), valueFormatter: formatTick }]}
+          categories={insights.monthlyRecurringRevenue.map((row) => row.currency.toUpperCase())}
+          categoryLabel={t('currencyColumn')}
+          valueLabel={t('revenueAxis')}
+          formatTick={formatTick}
+          // Each currency in its own major units (dollars, euros, yen): bars are never converted.
           series={[
-            {
-              // Each currency in its own major units (dollars, euros, yen): bars are never converted.
-              data: insights.monthlyRecurringRevenue.map((row) => toMajorUnits(row.amount, row.currency)),
-              label: t('revenueAxis'),
-              valueFormatter: (value, { dataIndex }) => {
-                const row = insights.monthlyRecurringRevenue[dataIndex];
-                return value === null || !row ? '' : formatMoney(row.amount, row.currency);
-              },
-            },
+            { values: insights.monthlyRecurringRevenue.map((row) => toMajorUnits(row.amount, row.currency)), label: t('revenueAxis') },
           ]}
-          hideLegend
         />
       </ChartFigure>
 
@@ -215,17 +178,11 @@ export const BusinessCharts = memo(function BusinessCharts({ insights, days }: {
           ],
         }}
       >
-        <PieChart
+        <DonutChart
           height={HEIGHT}
-          skipAnimation
-          series={[
-            {
-              innerRadius: 50,
-              data: [
-                { id: 'converted', value: converted, label: t('converted') },
-                { id: 'not-converted', value: ended - converted, label: t('notConverted') },
-              ],
-            },
+          slices={[
+            { value: converted, label: t('converted') },
+            { value: ended - converted, label: t('notConverted') },
           ]}
         />
       </ChartFigure>
@@ -238,15 +195,12 @@ export const BusinessCharts = memo(function BusinessCharts({ insights, days }: {
         table={{ columns: [t('dayColumn'), t('creditsAxis')], rows: perDay(insights.creditsSold) }}
       >
         <BarChart
+          {...dayAxis}
           height={HEIGHT}
-          skipAnimation
-          margin={MARGIN}
-          xAxis={dayAxis}
-          yAxis={countAxis(t('creditsAxis'))}
-          series={[{ data: insights.creditsSold, label: t('creditsAxis') }]}
-          hideLegend
+          valueLabel={t('creditsAxis')}
+          series={[{ values: insights.creditsSold, label: t('creditsAxis') }]}
         />
       </ChartFigure>
     </Box>
   );
-});
+}

@@ -1,24 +1,23 @@
 import { Button, Card, CardActions, CardContent, CircularProgress, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { memo, Suspense, useId } from 'react';
-import { useTranslate } from 'react-admin';
+import { useId } from 'react';
 import { fetchGroveMetrics } from '../../api/admin';
 import { GROVE_METRICS_QUERY_KEY } from '../../api/consoleHomeKeys';
-import { useNotifyError } from '../notify';
+import { formatCount } from '../../ui/format';
+import { consoleTranslate as translate } from '../i18n';
 import { useAdminCall } from '../useAdminCall';
 import { InsightsSection } from './InsightsSection';
-import { formatCount } from '../../ui/format';
+import { useHomeFailureToast } from './useHomeFailureToast';
 
 /** §2 Home tab: the number of Grove users, with Refresh, and Retry when it could not be read. */
 function GroveUsersCard() {
-  const translate = useTranslate();
   const adminCall = useAdminCall();
-  const notifyError = useNotifyError();
+  const failureToast = useHomeFailureToast();
   const metrics = useQuery({
     queryKey: GROVE_METRICS_QUERY_KEY,
     queryFn: () =>
       adminCall(fetchGroveMetrics()).catch((error: unknown) => {
-        notifyError({ title: 'admin.error', message: 'admin.home.failed', error });
+        failureToast('admin.home.failed', error);
         throw error;
       }),
   });
@@ -60,22 +59,14 @@ function GroveUsersCard() {
 }
 
 /**
- * §2 Home tab: Grove Users, then the business at a glance (issue 14); its title is the app bar's
- * (AdminAppBar). Memoised: react-admin renders the console's routes again as it starts (its
- * effects settle its routes and permissions), and the Home's figures, unchanged, need not be
- * rendered again with them (issue 28, a phone's first load).
+ * §2 Home tab: Grove Users, then the business at a glance (issue 14); its title is the app bar's.
+ * It needs no react-admin (decision 035): the server draws it whole from the page's figures.
  */
-export const HomePage = memo(function HomePage() {
+export function HomePage() {
   return (
     <>
-      {/* Boundaries of their own: the browser attaches to each part of the server's markup in a
-          task of its own, after the frame, rather than to the whole page at once (issue 28). */}
-      <Suspense>
-        <GroveUsersCard />
-      </Suspense>
-      <Suspense>
-        <InsightsSection />
-      </Suspense>
+      <GroveUsersCard />
+      <InsightsSection />
     </>
   );
-});
+}

@@ -1,12 +1,13 @@
 import { Box, Button, CircularProgress, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId } from 'react';
-import { useStore, useTranslate } from 'react-admin';
-import { DEFAULT_INSIGHT_RANGE, INSIGHT_RANGES, type InsightRange } from '../../../contract/insights';
+import { INSIGHT_RANGES, type InsightRange } from '../../../contract/insights';
 import { fetchInsights } from '../../api/admin';
 import { insightsQueryKey } from '../../api/consoleHomeKeys';
-import { useNotifyError } from '../notify';
+import { consoleTranslate as translate } from '../i18n';
 import { useAdminCall } from '../useAdminCall';
+import { useInsightRange } from './insightRange';
+import { useHomeFailureToast } from './useHomeFailureToast';
 import { BusinessCharts } from './BusinessCharts';
 import { TopUsers } from './TopUsers';
 
@@ -16,16 +17,14 @@ import { TopUsers } from './TopUsers';
  * other list settings.
  */
 export function InsightsSection() {
-  const translate = useTranslate();
   const adminCall = useAdminCall();
-  const notifyError = useNotifyError();
-  const [days, setDays] = useStore<InsightRange>('home.insights.days', DEFAULT_INSIGHT_RANGE);
-  const range: InsightRange = (INSIGHT_RANGES as readonly number[]).includes(days) ? days : DEFAULT_INSIGHT_RANGE;
+  const failureToast = useHomeFailureToast();
+  const [range, setRange] = useInsightRange();
   const insights = useQuery({
     queryKey: insightsQueryKey(range),
     queryFn: () =>
       adminCall(fetchInsights(range)).catch((error: unknown) => {
-        notifyError({ title: 'admin.error', message: 'admin.home.insights.failed', error });
+        failureToast('admin.home.insights.failed', error);
         throw error;
       }),
     placeholderData: keepPreviousData,
@@ -45,7 +44,7 @@ export function InsightsSection() {
           size="small"
           exclusive
           value={range}
-          onChange={(_event, value: InsightRange | null) => value !== null && setDays(value)}
+          onChange={(_event, value: InsightRange | null) => value !== null && setRange(value)}
           aria-label={translate('admin.home.insights.range')}
         >
           {INSIGHT_RANGES.map((option) => (

@@ -1,7 +1,9 @@
-import { Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { memo, useId } from 'react';
-import { Link, useCreatePath, useTranslate } from 'react-admin';
+import { Card, CardContent, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useId } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import type { Insights } from '../../../contract/insights';
+import { CONSOLE_BASE } from '../consolePages';
+import { consoleTranslate as translate } from '../i18n';
 import { TableScroller } from '../TableScroller';
 import { formatCount } from '../../ui/format';
 import { formatMonthStart } from './insightFormat';
@@ -10,9 +12,7 @@ import { formatMonthStart } from './insightFormat';
  * The Home's top users of this UTC month to date (issue 26), each leading to their page. The month,
  * not the chosen range: it is the billing month of the free allowance and of most plans.
  */
-export const TopUsers = memo(function TopUsers({ insights }: { insights: Pick<Insights, 'topUsers' | 'generatedAt'> }) {
-  const translate = useTranslate();
-  const createPath = useCreatePath();
+export function TopUsers({ insights }: { insights: Pick<Insights, 'topUsers' | 'generatedAt'> }) {
   const t = (key: string, options?: Record<string, unknown>) => translate(`admin.home.insights.${key}`, options);
   const titleId = useId();
   const noteId = useId();
@@ -39,7 +39,9 @@ export const TopUsers = memo(function TopUsers({ insights }: { insights: Pick<In
                 {insights.topUsers.map((user) => (
                   <TableRow key={user.userId}>
                     <TableCell component="th" scope="row">
-                      <Link to={createPath({ resource: 'users', id: user.userId, type: 'show' })}>{user.username}</Link>
+                      <Link component={RouterLink} to={`${CONSOLE_BASE}/users/${encodeURIComponent(user.userId)}/show`}>
+                        {user.username}
+                      </Link>
                     </TableCell>
                     <TableCell>{user.email ?? '—'}</TableCell>
                     <TableCell align="right">{formatCount(user.units)}</TableCell>
@@ -52,4 +54,4 @@ export const TopUsers = memo(function TopUsers({ insights }: { insights: Pick<In
       </CardContent>
     </Card>
   );
-});
+}

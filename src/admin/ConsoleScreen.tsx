@@ -1,0 +1,76 @@
+import { Box, CircularProgress } from '@mui/material';
+import { Suspense, lazy, startTransition, useEffect, useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { inSteps } from '../start/inSteps';
+import { whenIdle } from '../start/whenIdle';
+import { useServerTitle } from '../ui/serverTitle';
+import { consoleTabTitle, isConsoleHome } from './consolePages';
+import { ConsoleLayout } from './frame/ConsoleLayout';
+import { HomePage } from './home/HomePage';
+import { consoleTranslate as translate } from './i18n';
+
+/**
+ * react-admin and the console's other pages. Its modules run in steps, each a task of its own
+ * (the contract's shared schemas, the API's, react-admin, the console), rather than in one long
+ * task that would keep a tap waiting (issue 28).
+ */
+const AdminApp = lazy(() =>
+  inSteps(
+    [() => import('../../contract/staffRoles'), () => import('../api/admin'), () => import('react-admin')],
+    () => import('./AdminApp'),
+  ),
+);
+
+/** The Home's tab title, on the server's page too (it has no effects there). */
+function HomeTitle() {
+  const title = consoleTabTitle(translate('admin.menu.home'));
+  useServerTitle(title);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return null;
+}
+
+function Loading() {
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+      <CircularProgress aria-label={translate('ra.message.loading')} />
+    </Box>
+  );
+}
+
+/**
+ * The console at /admin/* (§2; decision 035). The Home needs no react-admin: the server draws it
+ * whole (figures, charts and tables) and the page's own small bundle runs it. react-admin, which
+ * the other pages run on, is fetched and started once the Home has loaded and the browser is idle,
+ * or at once when the admin opens another page first; it then stays, out of sight while the Home
+ * shows, so going from the Home to any page is a step inside a running console.
+ */
+export function ConsoleScreen() {
+  const { pathname } = useLocation();
+  const onHome = isConsoleHome(pathname);
+  const [started, setStarted] = useState(!onHome);
+  if (!onHome && !started) setStarted(true);
+  useEffect(() => {
+    if (started) return;
+    return whenIdle(() => startTransition(() => setStarted(true)));
+  }, [started]);
+
+  return (
+    <ConsoleLayout title={onHome ? translate('admin.menu.home') : null}>
+      {onHome && (
+        <>
+          <HomeTitle />
+          <HomePage />
+        </>
+      )}
+      {started && (
+        <Box hidden={onHome}>
+          <Suspense fallback={<Loading />}>
+            <AdminApp />
+          </Suspense>
+        </Box>
+      )}
+    </ConsoleLayout>
+  );
+}
