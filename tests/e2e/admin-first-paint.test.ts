@@ -112,7 +112,7 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
   async function readWithoutInput(page: Page, fetched: Set<string>, screen: 'laptop' | 'phone') {
     await page.goto(`${stories.product.url}/admin`);
     await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
-    await page.getByRole('figure').first().locator('[data-chart-mark]').first().waitFor();
+    await page.getByRole('figure').first().locator('[data-chart-mark]').first().waitFor({ state: 'attached' });
     await expectNoAxeViolations(page, `the ${screen}’s Home`);
     await expect.poll(() => consoleFetched(fetched), { timeout: 45_000 }).toBe(true);
     await page.waitForLoadState('networkidle');
