@@ -10,16 +10,13 @@ import { HomePage } from './home/HomePage';
 import { consoleTranslate as translate } from './i18n';
 
 /**
- * react-admin and the console's other pages. Its modules run in steps, each a task of its own
- * (the contract's shared schemas, the API's, react-admin, the console), rather than in one long
- * task that would keep a tap waiting (issue 28).
+ * react-admin and the console's other pages: chunks of their own, which the Home never waits for.
+ * Run in two steps, each a task (react-admin's library with the layout, then the console), so a tap
+ * meanwhile waits for one of them. Only modules of react-admin's own graph are steps: a dynamic
+ * import of a module the Home also imports, or of react-admin as a whole, made the bundler put
+ * react-router's data router and 15 kB more into the chunks every portal page loads.
  */
-const AdminApp = lazy(() =>
-  inSteps(
-    [() => import('../../contract/staffRoles'), () => import('../api/admin'), () => import('react-admin')],
-    () => import('./AdminApp'),
-  ),
-);
+const AdminApp = lazy(() => inSteps([() => import('./AdminLayout')], () => import('./AdminApp')));
 
 /** The Home's tab title, on the server's page too (it has no effects there). */
 function HomeTitle() {
