@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { access } from '../http/endpointAccess';
 import type { RateLimiter } from '../services/rateLimiter';
 
 /** Longest a check may take: a load balancer's probe must get an answer, not a hung request. */
@@ -55,14 +56,18 @@ async function readinessPlugin(fastify: FastifyInstance, opts: ReadinessOptions)
   ];
   app.decorate('draining', false);
 
-  app.get('/readyz', { schema: { response: readyzResponse } }, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    if (app.draining) return reply.code(503).send({ status: 'draining' as const });
-    const results = await Promise.all(checks.map(([, check]) => within(check, timeoutMs)));
-    const failed = checks.filter((_, i) => !results[i]).map(([name]) => name);
-    if (failed.length > 0) return reply.code(503).send({ status: 'unavailable' as const, failed });
-    return { status: 'ready' as const };
-  });
+  app.get(
+    '/readyz',
+    { schema: { response: readyzResponse }, config: access.public('load balancers: whether this instance takes traffic') },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      if (app.draining) return reply.code(503).send({ status: 'draining' as const });
+      const results = await Promise.all(checks.map(([, check]) => within(check, timeoutMs)));
+      const failed = checks.filter((_, i) => !results[i]).map(([name]) => name);
+      if (failed.length > 0) return reply.code(503).send({ status: 'unavailable' as const, failed });
+      return { status: 'ready' as const };
+    },
+  );
 }
 
 export const readiness = fp(readinessPlugin, { name: 'sage-readiness' });
