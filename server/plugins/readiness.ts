@@ -56,18 +56,15 @@ async function readinessPlugin(fastify: FastifyInstance, opts: ReadinessOptions)
   ];
   app.decorate('draining', false);
 
-  app.get(
-    '/readyz',
-    { schema: { response: readyzResponse }, config: access.public('load balancers: whether this instance takes traffic') },
-    async (_request, reply) => {
-      reply.header('cache-control', 'no-store');
-      if (app.draining) return reply.code(503).send({ status: 'draining' as const });
-      const results = await Promise.all(checks.map(([, check]) => within(check, timeoutMs)));
-      const failed = checks.filter((_, i) => !results[i]).map(([name]) => name);
-      if (failed.length > 0) return reply.code(503).send({ status: 'unavailable' as const, failed });
-      return { status: 'ready' as const };
-    },
-  );
+  const forLoadBalancers = access.public('load balancers: whether this instance takes traffic');
+  app.get('/readyz', { schema: { response: readyzResponse }, config: forLoadBalancers }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (app.draining) return reply.code(503).send({ status: 'draining' as const });
+    const results = await Promise.all(checks.map(([, check]) => within(check, timeoutMs)));
+    const failed = checks.filter((_, i) => !results[i]).map(([name]) => name);
+    if (failed.length > 0) return reply.code(503).send({ status: 'unavailable' as const, failed });
+    return { status: 'ready' as const };
+  });
 }
 
 export const readiness = fp(readinessPlugin, { name: 'sage-readiness' });

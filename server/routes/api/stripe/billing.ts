@@ -49,10 +49,10 @@ export async function billingRoutes(app: App, { services }: RouteContext) {
     products: await billing.products(),
   }));
 
-  const subscriptions = access.user({ tag: 'Billing', errors: { 404: 'The user has no subscription (no_subscription)' } });
+  const userSubscriptions = access.user({ tag: 'Billing', errors: { 404: 'The user has no subscription (no_subscription)' } });
   app.get(
     '/user-subscriptions',
-    { schema: { response: { 200: userSubscriptionsResponseSchema } }, config: subscriptions },
+    { schema: { response: { 200: userSubscriptionsResponseSchema } }, config: userSubscriptions },
     async (request, reply) => {
       const { user } = request;
       const { subscriptions, hasSubscription, hasDefaultPaymentMethod } = await billing.subscriptions(user.id);
