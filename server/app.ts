@@ -173,7 +173,7 @@ export async function buildApp(deps: AppDeps) {
 
   const ctx: RouteContext = { config, services };
   await app.register(readiness, { databaseReachable: services.databaseReachable, rateLimiter: deps.rateLimiter });
-  // Every route module, each closed to strangers unless routes/access.ts lists it as public.
+  // Every route module, each route closed to strangers unless it declares itself public (routes/access.ts).
   await app.register(async (api) => routes(api.withTypeProvider<ZodTypeProvider>(), ctx));
 
   const hasApp = deps.staticDir !== undefined && fs.existsSync(path.join(deps.staticDir, 'index.html'));

@@ -7,11 +7,31 @@ import { noteInstallUse } from './pluginInstall';
 import { enforceLimits } from './rateLimit';
 import { bearerToken, licenseTokenRefusal } from './sessionCookie';
 import type { App, RouteContext } from './types';
+import { BEARER, LICENSE_REPLACED, SUSPENDED } from './apiDoc';
+import { access, type AccessConfig } from './endpointAccess';
 
 /** Who is calling the ingestion API: the AI service (any user) or one user, by their license token. */
 export type IngestCaller = { kind: 'service' } | { kind: 'user'; userId: string };
 
 const INVALID_TOKEN = 'A valid service token or license token is required (Authorization: Bearer …)';
+
+/**
+ * An ingestion route's access declaration (http/endpointAccess.ts): open to the tokens this module
+ * checks, with what every write answers a license token it refuses, and the route's own `errors`.
+ */
+export function ingestionAccess(errors: Record<number, string>): AccessConfig {
+  return access.public("the AI service's token or a license token (Bearer)", {
+    tag: 'Ingestion',
+    security: BEARER,
+    limited: true,
+    errors: {
+      401: LICENSE_REPLACED,
+      403: `A license token storing for another user (forbidden); ${SUSPENDED}`,
+      404: 'The user was deleted while the write was on its way; nothing was stored (not_found)',
+      ...errors,
+    },
+  });
+}
 
 /**
  * The ingestion API's Bearer authentication (docs/ingestion-api.md), shared by its route modules

@@ -1,12 +1,13 @@
 /**
- * The two guards (decision 014, "Guards"), which routes/access.ts gives every route that is not
- * listed public there (routes never name them themselves):
+ * The two guards (decision 014, "Guards"), which routes/access.ts gives every route that does not
+ * declare itself public (routes never name them themselves, only who may call them:
+ * http/endpointAccess.ts):
  *
  *   - `app.requireAdmin`, an `onRequest` hook for the admin folder's routes: 401 signed out,
  *     403 for anyone but an admin, before the query or body is validated (decision 007).
  *     `app.requireStaff(action)` is the same, then 403 `role_forbidden` unless the admin's role
- *     may take the route's action (contract/staffRoles.ts, decision 030); routes/access.ts says
- *     which action each admin route is.
+ *     may take the route's action (contract/staffRoles.ts, decision 030), which each admin route
+ *     declares (`access.staff(action)`).
  *   - `app.requireUser`, a route's last `preHandler`: 401 signed out, after validation, as the user
  *     routes have always answered.
  *

@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TrustProxy } from '../config';
 import type { QueryObserver } from '../db';
+import { access } from '../http/endpointAccess';
 import { bearerToken } from '../http/sessionCookie';
 import type { ServiceMetrics } from '../services/metrics';
 import { hashToken, safeEqual } from '../services/tokens';
@@ -188,7 +189,7 @@ async function metricsPlugin(app: FastifyInstance, opts: MetricsOptions) {
     return allowed(request.ip);
   };
 
-  app.get('/metrics', async (request, reply) => {
+  app.get('/metrics', { config: access.public('Prometheus: its own address list and token') }, async (request, reply) => {
     // Refused with the answer of an unknown path (404, as the not-found handler gives it) rather
     // than 403: a scan learns nothing, not even that the endpoint exists.
     if (!mayRead(request)) return reply.callNotFound();

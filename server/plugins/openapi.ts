@@ -17,8 +17,10 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../contract/errors';
 import { projectRoot } from '../projectRoot';
 import { compressBodyAsync, sendCompressed, type CompressedBody } from './compression';
+import { SECURITY_SCHEMES } from '../http/apiDoc';
+import { access } from '../http/endpointAccess';
 import { sessionCookieName } from '../http/sessionCookie';
-import { documentRoute, SECURITY_SCHEMES } from './openapiRoutes';
+import { documentRoute } from './openapiOperation';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 export const DOCS_PREFIX = '/api/docs';
@@ -57,22 +59,22 @@ function isDocumented(route: RouteOptions): boolean {
   return (route.schema as { hide?: boolean } | undefined)?.hide !== true;
 }
 
-/** fastify-type-provider-zod turns the zod schemas into JSON Schema; the route table adds the rest. */
+/** fastify-type-provider-zod turns the zod schemas into JSON Schema; the route's access declaration adds the rest. */
 const transform: SwaggerTransform = (input) => {
   const { route, url } = input;
   if (!isDocumented(route)) return { schema: { hide: true } as FastifySchema, url };
   const converted = jsonSchemaTransform(input);
   const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
-  return { schema: documentRoute(method, url, converted.schema ?? {}), url: converted.url };
+  return { schema: documentRoute(method, route.config?.access, converted.schema ?? {}), url: converted.url };
 };
 
-/** The JSON Schema of the shared error answer, as a component every error response refers to. */
 /** The security schemes, naming the session cookie this deployment uses (`__Host-…` on https). */
 function securitySchemes(publicUrl: string) {
   const name = sessionCookieName(publicUrl.startsWith('https:'));
   return { ...SECURITY_SCHEMES, sessionCookie: { ...SECURITY_SCHEMES.sessionCookie, name } };
 }
 
+/** The JSON Schema of the shared error answer, as a component every error response refers to. */
 function errorComponent(): Record<string, unknown> {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(apiErrorSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
   return { ...schema, description: 'Every 4xx/5xx answer of the API (contract/errors.ts).' };
@@ -117,18 +119,25 @@ export const openapi = fp(
       transformObject: jsonSchemaTransformObject,
     });
 
-    // Its index page loads only files (no inline script), so our CSP (server/security.ts, set on
-    // every response) holds as it is: `staticCSP: false` keeps the plugin from replacing it.
-    await app.register(fastifySwaggerUi, {
-      routePrefix: DOCS_PREFIX,
-      staticCSP: false,
-      theme: { title: API_TITLE },
-      uiConfig: { deepLinking: true },
+    await app.register(async (docs) => {
+      // Every route of this scope is for everyone; the plugin's own routes take no options of ours,
+      // so each is given the declaration as it is added.
+      const forEveryone = access.public('the API document, shown by Swagger UI: its page, files and copies of the document');
+      docs.addHook('onRoute', (route) => {
+        route.config = { ...route.config, ...forEveryone };
+      });
+      // Its index page loads only files (no inline script), so our CSP (server/security.ts, set on
+      // every response) holds as it is: `staticCSP: false` keeps the plugin from replacing it.
+      await docs.register(fastifySwaggerUi, {
+        routePrefix: DOCS_PREFIX,
+        staticCSP: false,
+        theme: { title: API_TITLE },
+        uiConfig: { deepLinking: true },
+      });
+      serveKeptStaticFiles(docs);
     });
 
-    serveKeptStaticFiles(app);
-
-    app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    app.get(OPENAPI_PATH, { schema: { hide: true }, config: access.public('the API document') }, async (_request, reply) => {
       reply.header('cache-control', 'no-cache');
       return app.swagger();
     });

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { access } from '../http/endpointAccess';
 import type { RateLimiter } from '../services/rateLimiter';
 
 /** Longest a check may take: a load balancer's probe must get an answer, not a hung request. */
@@ -55,7 +56,8 @@ async function readinessPlugin(fastify: FastifyInstance, opts: ReadinessOptions)
   ];
   app.decorate('draining', false);
 
-  app.get('/readyz', { schema: { response: readyzResponse } }, async (_request, reply) => {
+  const forLoadBalancers = access.public('load balancers: whether this instance takes traffic');
+  app.get('/readyz', { schema: { response: readyzResponse }, config: forLoadBalancers }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     if (app.draining) return reply.code(503).send({ status: 'draining' as const });
     const results = await Promise.all(checks.map(([, check]) => within(check, timeoutMs)));

@@ -2,7 +2,8 @@
  * The route tree. A module lives in the folder of its URL prefix and is registered with that
  * prefix, so it writes `/users/:id`, not `/api/admin/users/:id` (tests/server/routeFolders.test.ts
  * holds the folders and this table together). Each module gets its own scope, under the deny hook
- * of access.ts: a route needs a signed-in user unless access.ts lists it public.
+ * of access.ts: a route needs a signed-in user unless it declares otherwise beside its schema
+ * (`config: access.public(reason)`, http/endpointAccess.ts).
  */
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, RouteContext } from '../http/types';

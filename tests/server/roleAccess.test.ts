@@ -1,15 +1,14 @@
 /**
  * The authorization matrix of the console's roles (issue 28, decision 030): every route of the
  * admin folder the router lists, called as a stranger, a user, `support` and `admin`, answers what
- * ADMIN_ROUTE_ACTIONS and STAFF_PERMISSIONS say, and a refused call changes nothing. A route added
+ * its declared action (`access.staff`) and STAFF_PERMISSIONS say, and a refused call changes nothing. A route added
  * without an action is admins only, and fails the first test until it is given one.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { ROLE_REFUSAL, STAFF_ROLES, staffMay, type StaffRole } from '../../contract/staffRoles';
-import { ADMIN_ROUTE_ACTIONS, staffActionOf } from '../../server/http/adminRouteActions';
 import { insertUsers, signedInUser, userRow } from './adminFlow';
 import { databases, errorBody, useTestServer, type TestClient, type TestServer } from './harness';
-import { adminRoutes } from './routeList';
+import { adminRouteActions, adminRoutes, staffActionOf } from './routeList';
 
 // The app's own onRoute hook, added before anything else is registered, sees every route.
 vi.mock('fastify', async () => (await import('./routeList')).fastifyWithRouteList());
@@ -34,8 +33,8 @@ describe.each(databases)('the roles on every admin route on $label', (database) 
   it('names an action for every admin route, and no action for a route that is gone', () => {
     const listed = adminRoutes().map((r) => `${r.method} ${r.url}`);
     expect(listed.length).toBeGreaterThan(25);
-    expect(listed.filter((key) => ADMIN_ROUTE_ACTIONS[key] === undefined)).toEqual([]);
-    expect(Object.keys(ADMIN_ROUTE_ACTIONS).filter((key) => !listed.includes(key))).toEqual([]);
+    expect(listed.filter((key) => adminRouteActions()[key] === undefined)).toEqual([]);
+    expect(Object.keys(adminRouteActions()).filter((key) => !listed.includes(key))).toEqual([]);
   });
 
   for (const role of STAFF_ROLES) {

@@ -1,15 +1,15 @@
 /**
  * Default deny (server/routes/access.ts): every route the router lists answers a stranger 401
- * unless PUBLIC_ROUTES names it, the admin folder's routes answer a signed-in non-admin 403, and
+ * unless it declares itself public, the admin folder's routes answer a signed-in non-admin 403, and
  * the API document says who may call each operation exactly as apiSecurity.json records it, so a
  * route opened or closed by accident fails here.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { isAdminRoute, PUBLIC_ROUTES, publicReason } from '../../server/routes/access';
+import { isAdminRoute } from '../../server/routes/access';
 import { signedInUser } from './adminFlow';
 import expectedSecurity from './apiSecurity.json';
 import { databases, errorBody, useTestServer } from './harness';
-import { registeredRoutes } from './routeList';
+import { publicReason, publicRoutes, registeredRoutes } from './routeList';
 
 // The app's own onRoute hook, added before anything else is registered, sees every route.
 vi.mock('fastify', async () => (await import('./routeList')).fastifyWithRouteList());
@@ -69,7 +69,7 @@ describe.each(databases)('default deny on $label', (database) => {
 
   it('lists only routes that exist, each with its reason', () => {
     const all = routes();
-    for (const [key, reason] of Object.entries(PUBLIC_ROUTES)) {
+    for (const [key, reason] of Object.entries(publicRoutes())) {
       const [method = '', pattern = ''] = key.split(' ');
       const matched = all.some(
         (r) =>

@@ -5,11 +5,10 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { LAST_ADMIN_REFUSAL, ROLE_REFUSAL, STAFF_TARGET_REFUSAL, type StaffRole } from '../../contract/staffRoles';
-import { staffActionOf } from '../../server/http/adminRouteActions';
 import { checkStaffAuthority } from '../../server/services/staffAuthority';
 import { insertUsers, signedInUser, userRow } from './adminFlow';
 import { PASSWORD, databases, errorBody, useTestServer, type TestClient, type TestServer } from './harness';
-import { adminRoutes, type RouteMethod } from './routeList';
+import { adminRoutes, staffActionOf, type RouteMethod } from './routeList';
 
 vi.mock('fastify', async () => (await import('./routeList')).fastifyWithRouteList());
 

@@ -36,7 +36,7 @@ describe('ESLint import rules between the layers', { timeout: 60_000 }, () => {
     ['server/services/billing/x.ts', "import cookie from '@fastify/cookie';", 'Services and server/db are free of HTTP'],
     ['server/services/x.ts', "import fp from 'fastify-plugin';", 'Services and server/db are free of HTTP'],
     ['server/services/x.ts', "import { sessionUser } from '../http/sessionCookie';", 'Services and server/db are free of HTTP'],
-    ['server/plugins/x.ts', "import { PUBLIC_ROUTES } from '../routes/access';", 'Nothing imports a route'],
+    ['server/plugins/x.ts', "import { isAdminRoute } from '../routes/access';", 'Nothing imports a route'],
     ['server/http/x.ts', "import { accountRoutes } from '../routes/api/account';", 'Nothing imports a route'],
     ['contract/x.ts', "import { sql } from 'kysely';", 'The contract depends on zod and its own files only'],
     ['contract/x.ts', "import { loadConfig } from '../server/config';", 'The contract depends on zod and its own files only'],
@@ -54,10 +54,10 @@ describe('ESLint import rules between the layers', { timeout: 60_000 }, () => {
     ['scripts/x.ts', "const { App } = await import('../src/App');", 'Node code does not import the browser app'],
     // Only server/app.ts registers the routes: no other server file reaches them.
     ['server/config.ts', "import { routes } from './routes';", 'Nothing imports a route'],
-    ['server/logging.ts', "import type { PUBLIC_ROUTES } from './routes/access';", 'Nothing imports a route'],
+    ['server/logging.ts', "import type { isAdminRoute } from './routes/access';", 'Nothing imports a route'],
     ['server/services/x.ts', "import { routes } from '../routes';", 'Services and server/db are free of HTTP'],
     ['server/db/x.ts', "import { routes } from '../routes';", 'Services and server/db are free of HTTP'],
-    ['server/db/migrations/x.ts', "import { PUBLIC_ROUTES } from '../../routes/access';", 'Services and server/db are free of HTTP'],
+    ['server/db/migrations/x.ts', "import { isAdminRoute } from '../../routes/access';", 'Services and server/db are free of HTTP'],
     // The database layer knows nothing of HTTP nor of the services above it.
     ['server/db/x.ts', "import type { FastifyInstance } from 'fastify';", 'Services and server/db are free of HTTP'],
     ['server/db/x.ts', "import fp from 'fastify-plugin';", 'Services and server/db are free of HTTP'],
@@ -106,7 +106,7 @@ describe('ESLint import rules between the layers', { timeout: 60_000 }, () => {
     ],
     ['server/app.ts', "import { registerRoutes } from './routes';"],
     ['server/main.ts', "const { startDevIdentityProvider } = await import('./devIdentityProvider');"],
-    ['server/routes/index.ts', "import { accountRoutes } from './api/account';\nimport { PUBLIC_ROUTES } from './access';"],
+    ['server/routes/index.ts', "import { accountRoutes } from './api/account';\nimport { isAdminRoute } from './access';"],
     [
       'server/db/x.ts',
       "import { sql } from 'kysely';\nimport Database from 'better-sqlite3';\nimport * as m001 from './migrations/001_initial';",

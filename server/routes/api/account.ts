@@ -13,6 +13,8 @@ import { normalizeEmail, toCurrentUser } from '../../services/users';
 import { enforceLimits } from '../../http/rateLimit';
 import { clearSessionCookie, sessionOrigin, sessionToken, sessionUser, setSessionCookie, startSession } from '../../http/sessionCookie';
 import type { App, RouteContext } from '../../http/types';
+import { SESSION_OPTIONAL, SUSPENDED } from '../../http/apiDoc';
+import { access } from '../../http/endpointAccess';
 
 const TOO_MANY = {
   login: 'Too many sign-in attempts. Please wait a few minutes and try again.',
@@ -24,6 +26,8 @@ const TOO_MANY = {
 /** The success answer of the auth endpoints, as the contract describes it. */
 const OK = { 200: okResponseSchema };
 const CREATED = { 201: okResponseSchema };
+
+const ACCOUNT = access.user({ tag: 'Account' });
 
 /** Legacy e-mail sign-in, registration, logout, password reset and the current user. */
 export async function accountRoutes(app: App, { config, services }: RouteContext) {
@@ -41,11 +45,16 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
     if (sessionToken(request) && !(await sessionUser(request, services))) clearSessionCookie(reply, secure);
   }
 
-  app.get('/user', { preHandler: dropEndedSession, schema: { response: { 200: currentUserSchema } } }, async (request) =>
+  app.get('/user', { preHandler: dropEndedSession, schema: { response: { 200: currentUserSchema } }, config: ACCOUNT }, async (request) =>
     toCurrentUser(request.user),
   );
 
-  app.post('/login', { schema: { body: loginRequestSchema, response: OK } }, async (request, reply) => {
+  const signIn = access.public('signing in', {
+    tag: 'Account',
+    limited: true,
+    errors: { 401: 'Wrong e-mail or password (invalid_credentials)', 403: SUSPENDED },
+  });
+  app.post('/login', { schema: { body: loginRequestSchema, response: OK }, config: signIn }, async (request, reply) => {
     const { email, password, rememberMe } = request.body;
     // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
     // of them failed. Only failures count per account (else anyone could lock a known address out
@@ -66,7 +75,12 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
     return { ok: true as const, message: 'Signed in' };
   });
 
-  app.post('/register', { schema: { body: registerRequestSchema, response: CREATED } }, async (request, reply) => {
+  const register = access.public('creating an account', {
+    tag: 'Account',
+    limited: true,
+    errors: { 409: 'The e-mail has an account already (email_taken)' },
+  });
+  app.post('/register', { schema: { body: registerRequestSchema, response: CREATED }, config: register }, async (request, reply) => {
     const { email, password } = request.body;
     await limit(TOO_MANY.register, [
       [`register:ip:${request.ip}`, AUTH_RATE_LIMITS.registerPerIp],
@@ -85,7 +99,8 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
     clearSessionCookie(reply, secure);
   }
 
-  app.post('/logout', { schema: { response: OK } }, async (request, reply) => {
+  const signOut = access.public('ends the session there is, if any', { tag: 'Account', security: SESSION_OPTIONAL });
+  app.post('/logout', { schema: { response: OK }, config: signOut }, async (request, reply) => {
     await logout(request, reply);
     return { ok: true as const, message: 'Signed out' };
   });
@@ -94,13 +109,20 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
   // ends the session and lands on the home page. Anything else (another site's link or redirect, a
   // same-site page, a typed address, a client that sends no fetch metadata) signs nobody out: it
   // lands on /logout, whose button asks to sign out with a POST.
-  app.get('/logout', async (request, reply) => {
+  const logoutLink = access.public('the nav bar link: ends the session or leads to the /logout page', {
+    tag: 'Account',
+    security: SESSION_OPTIONAL,
+    redirect:
+      "The navigation bar's Logout link: from our own origin (Sec-Fetch-Site: same-origin) ends the session and goes to /; any other request ends nothing and goes to /logout, whose button signs out with POST /api/logout",
+  });
+  app.get('/logout', { config: logoutLink }, async (request, reply) => {
     if (request.headers['sec-fetch-site'] !== 'same-origin') return reply.redirect('/logout');
     await logout(request, reply);
     return reply.redirect('/');
   });
 
-  app.post('/forgot-password', { schema: { body: forgotPasswordRequestSchema, response: OK } }, async (request) => {
+  const forgot = access.public('asking for a reset link while signed out', { tag: 'Account', limited: true });
+  app.post('/forgot-password', { schema: { body: forgotPasswordRequestSchema, response: OK }, config: forgot }, async (request) => {
     const { email } = request.body;
     await limit(TOO_MANY.forgot, [
       [`forgot:ip:${request.ip}`, AUTH_RATE_LIMITS.forgotPerIp],
@@ -113,7 +135,8 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
     };
   });
 
-  app.post('/reset-password', { schema: { body: resetPasswordRequestSchema, response: OK } }, async (request) => {
+  const reset = access.public("the reset link's token is the credential", { tag: 'Account', limited: true, errors: { 403: SUSPENDED } });
+  app.post('/reset-password', { schema: { body: resetPasswordRequestSchema, response: OK }, config: reset }, async (request) => {
     await limit(TOO_MANY.reset, [[`reset:ip:${request.ip}`, AUTH_RATE_LIMITS.resetPerIp]]);
     await services.passwordReset.reset(request.body.token, request.body.newPassword);
     return { ok: true as const, message: 'Password reset successful. Please login with your new password.' };

@@ -5,8 +5,12 @@ import { enforceLimits } from '../../http/rateLimit';
 import { signInToken } from '../../http/sessionCookie';
 import type { App, RouteContext } from '../../http/types';
 import { AUTH_RATE_LIMITS } from '../../services/rateLimiter';
+import { SIGN_IN } from '../../http/apiDoc';
+import { access } from '../../http/endpointAccess';
 
 const TOO_MANY = 'Too many email checks. Please wait a few minutes and try again.';
+
+const SIGN_IN_STEP = access.public('the sign-in cookie', { tag: 'Epic sign-in', security: SIGN_IN, limited: true });
 
 /** Linking an e-mail to a new Epic account during its sign-in (`/api/user/check-exists`, `/api/epic/link`). */
 export async function epicLinkRoutes(app: App, { services }: RouteContext) {
@@ -24,7 +28,7 @@ export async function epicLinkRoutes(app: App, { services }: RouteContext) {
 
   app.post(
     '/user/check-exists',
-    { schema: { body: emailRequestSchema, response: { 200: checkExistsResponseSchema } } },
+    { schema: { body: emailRequestSchema, response: { 200: checkExistsResponseSchema } }, config: SIGN_IN_STEP },
     async (request) => {
       await limitEmailLookups(request);
       const exists = await epicSignIn.emailExists(signInToken(request), request.body.email);
@@ -36,8 +40,12 @@ export async function epicLinkRoutes(app: App, { services }: RouteContext) {
     },
   );
 
-  app.post('/epic/link', { schema: { body: emailRequestSchema, response: { 200: linkResponseSchema } } }, async (request) => {
-    await limitEmailLookups(request);
-    return epicSignIn.link(signInToken(request), request.body.email);
-  });
+  app.post(
+    '/epic/link',
+    { schema: { body: emailRequestSchema, response: { 200: linkResponseSchema } }, config: SIGN_IN_STEP },
+    async (request) => {
+      await limitEmailLookups(request);
+      return epicSignIn.link(signInToken(request), request.body.email);
+    },
+  );
 }

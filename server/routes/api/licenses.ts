@@ -9,6 +9,8 @@ import { bearerToken, licenseTokenRefusal } from '../../http/sessionCookie';
 import { actorOf } from '../../http/adminTarget';
 import type { App, RouteContext } from '../../http/types';
 import { singleLine } from '../../../contract/text';
+import { BEARER, SUSPENDED } from '../../http/apiDoc';
+import { access } from '../../http/endpointAccess';
 
 const paramsSchema = z.object({
   product: z.string().check(singleLine('product')).max(100),
@@ -34,13 +36,20 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
     );
   }
 
-  app.get('/license/public-key', { schema: { response: { 200: licensePublicKeySchema } } }, async (_request, reply) => {
+  const publicKey = access.public('anyone may verify a license file', { tag: 'Licenses' });
+  app.get('/license/public-key', { schema: { response: { 200: licensePublicKeySchema } }, config: publicKey }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return licenses.publicKey();
   });
 
   // The plugin's own copy: it holds the license token (from the sign-in hand-off), not a session.
-  app.get('/license', { schema: { response: { 200: licenseFileSchema } } }, async (request, reply) => {
+  const pluginCopy = access.public('the plugin: its license token (Bearer)', {
+    tag: 'Licenses',
+    security: BEARER,
+    limited: true,
+    errors: { 401: 'The token was replaced by an admin: sign in again from the plugin (license_revoked)', 403: SUSPENDED },
+  });
+  app.get('/license', { schema: { response: { 200: licenseFileSchema } }, config: pluginCopy }, async (request, reply) => {
     const token = bearerToken(request);
     await enforceLimits(services, 'Too many requests. Please slow down.', [[`license:ip:${request.ip}`, LICENSE_RATE_LIMITS.perIp]]);
     const user = token ? await services.users.findByLicenseToken(token) : undefined;
@@ -54,7 +63,11 @@ export async function licenseRoutes(app: App, { config, services }: RouteContext
     '/:product/:id/license',
     {
       schema: { params: paramsSchema, querystring: querySchema, response: { 200: licenseFileSchema } },
-      // An unknown product is a 404 whoever asks, signed in or not; then the session (routes/access.ts).
+      config: access.user({
+        tag: 'Licenses',
+        errors: { 403: "Another user's license: admins only (forbidden)", 404: 'Unknown product or user (not_found)' },
+      }),
+      // An unknown product is a 404 whoever asks, signed in or not; then the session (`requireUser`, routes/access.ts).
       preHandler: async (request) => {
         if (!isLicenseProduct(request.params.product)) throw notFound('Unknown product');
       },

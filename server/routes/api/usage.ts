@@ -4,6 +4,8 @@ import { noteInstallUse } from '../../http/pluginInstall';
 import { enforceLimits } from '../../http/rateLimit';
 import { bearerToken, licenseTokenRefusal, sessionUser } from '../../http/sessionCookie';
 import type { App, RouteContext } from '../../http/types';
+import { csvAttachment, LICENSE_REPLACED, SUSPENDED } from '../../http/apiDoc';
+import { access } from '../../http/endpointAccess';
 
 /** A period's uses as a download: `usage-2026-11-01.csv` for the period starting that day. */
 const csvFileName = (periodStart: string) => `usage-${periodStart.slice(0, 10)}.csv`;
@@ -13,7 +15,13 @@ export async function usageRoutes(app: App, { services }: RouteContext) {
   const { metering } = services;
 
   // The plugin asks with its license token; the dashboard with its session.
-  app.get('/usage/remaining', { schema: { response: { 200: usageRemainingSchema } } }, async (request, reply) => {
+  const remaining = access.public('the plugin: its license token (Bearer); or a session', {
+    tag: 'Usage',
+    security: [{ bearerToken: [] }, { sessionCookie: [] }],
+    limited: true,
+    errors: { 401: LICENSE_REPLACED, 403: SUSPENDED },
+  });
+  app.get('/usage/remaining', { schema: { response: { 200: usageRemainingSchema } }, config: remaining }, async (request, reply) => {
     const token = bearerToken(request);
     let userId = token ? undefined : (await sessionUser(request, services))?.id;
     if (!userId) {
@@ -28,13 +36,19 @@ export async function usageRoutes(app: App, { services }: RouteContext) {
     return metering.remaining(userId);
   });
 
-  app.get('/usage', { schema: { response: { 200: usageSummarySchema } } }, async (request) => metering.summary(request.user.id));
-
-  app.get('/usage/history', { schema: { querystring: usageHistoryQuerySchema, response: { 200: usageHistorySchema } } }, async (request) =>
-    metering.history(request.user.id, request.query.days),
+  const signedIn = access.user({ tag: 'Usage' });
+  app.get('/usage', { schema: { response: { 200: usageSummarySchema } }, config: signedIn }, async (request) =>
+    metering.summary(request.user.id),
   );
 
-  app.get('/usage/period.csv', async (request, reply) => {
+  app.get(
+    '/usage/history',
+    { schema: { querystring: usageHistoryQuerySchema, response: { 200: usageHistorySchema } }, config: signedIn },
+    async (request) => metering.history(request.user.id, request.query.days),
+  );
+
+  const csv = access.user({ tag: 'Usage', ok: csvAttachment('The uses of the current billing period, as a CSV attachment') });
+  app.get('/usage/period.csv', { config: csv }, async (request, reply) => {
     const { period } = await metering.summary(request.user.id);
     reply.header('content-type', 'text/csv; charset=utf-8');
     reply.header('content-disposition', `attachment; filename="${csvFileName(period.start)}"`);

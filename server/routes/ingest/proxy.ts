@@ -3,6 +3,7 @@ import { AppError, notFound } from '../../errors';
 import { ANALYTICS_RATE_LIMITS } from '../../services/rateLimiter';
 import { enforceLimits } from '../../http/rateLimit';
 import type { App, RouteContext } from '../../http/types';
+import { access } from '../../http/endpointAccess';
 
 /** Largest analytics request forwarded: posthog-js batches, compressed, stay far below it. */
 export const INGEST_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -103,11 +104,13 @@ export async function ingestProxyRoutes(app: App, { config, services }: RouteCon
     return reply.code(upstream.status).send(body);
   };
 
+  const forEveryone = access.public("posthog-js in visitors' browsers (a relay to the analytics provider)");
   app.route({
     method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     url: '/*',
     bodyLimit: INGEST_BODY_LIMIT_BYTES,
+    config: forEveryone,
     handler: forward,
   });
-  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '', handler: forward });
+  app.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '', config: forEveryone, handler: forward });
 }

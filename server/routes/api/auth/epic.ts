@@ -16,6 +16,8 @@ import { enforceLimits } from '../../../http/rateLimit';
 import { sessionOrigin, sessionToken, sessionUser, setSessionCookie, setSignInCookie, signInToken } from '../../../http/sessionCookie';
 import type { App, RouteContext } from '../../../http/types';
 import { singleLine } from '../../../../contract/text';
+import { SIGN_IN, SIGN_IN_OPTIONAL } from '../../../http/apiDoc';
+import { access } from '../../../http/endpointAccess';
 
 const TOO_MANY = {
   start: 'Too many sign-in attempts. Please wait a few minutes and try again.',
@@ -88,7 +90,17 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
 
   app.get(
     '/login',
-    { schema: { querystring: loginQuerySchema }, attachValidation: true, errorHandler: toFailurePage },
+    {
+      schema: { querystring: loginQuerySchema },
+      attachValidation: true,
+      errorHandler: toFailurePage,
+      config: access.public('starts Epic sign-in (a redirect)', {
+        tag: 'Epic sign-in',
+        limited: true,
+        redirect:
+          'Starts Sign in with Epic (client=ue: the plugin hand-off, docs/plugin-sign-in.md): to Epic, or to /authentication_failed',
+      }),
+    },
     async (request, reply) => {
       await enforceLimits(services, TOO_MANY.start, [[`epic-start:ip:${request.ip}`, AUTH_RATE_LIMITS.epicStartPerIp]]);
       if (request.validationError) {
@@ -115,7 +127,16 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
   // Epic sends the browser back here (EPIC_REDIRECT_URI).
   app.get(
     '/callback',
-    { schema: { querystring: callbackQuerySchema }, attachValidation: true, errorHandler: toFailurePage },
+    {
+      schema: { querystring: callbackQuerySchema },
+      attachValidation: true,
+      errorHandler: toFailurePage,
+      config: access.public('where Epic sends the browser back (a redirect)', {
+        tag: 'Epic sign-in',
+        security: SIGN_IN,
+        redirect: "Epic's redirect back (EPIC_REDIRECT_URI): to the next sign-in step, or to /authentication_failed",
+      }),
+    },
     async (request, reply) => {
       // Not an answer our authorize request could have produced.
       if (request.validationError) return reply.redirect(failurePath('state_mismatch'));
@@ -124,16 +145,26 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     },
   );
 
-  app.get('/callback-internal', { errorHandler: toFailurePage }, async (request, reply) =>
+  const verifiedLink = access.public('ends Epic sign-in after e-mail verification (a redirect)', {
+    tag: 'Epic sign-in',
+    security: SIGN_IN,
+    redirect: 'Finishes a sign-in whose e-mail was verified: to the next step, or to /authentication_failed',
+  });
+  app.get('/callback-internal', { errorHandler: toFailurePage, config: verifiedLink }, async (request, reply) =>
     land(reply, await epicSignIn.completeVerifiedLink(signInToken(request), sessionToken(request), sessionOrigin(request))),
   );
 
-  app.get('/status', { schema: { response: { 200: authStatusSchema } } }, async (request, reply) => {
+  const status = access.public('the sign-in cookie (a session is optional)', {
+    tag: 'Epic sign-in',
+    security: [{ sessionCookie: [] }, { signInCookie: [] }, {}],
+  });
+  app.get('/status', { schema: { response: { 200: authStatusSchema } }, config: status }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return epicSignIn.status(signInToken(request), await sessionUser(request, services));
   });
 
-  app.post('/epic/cancel', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
+  const cancel = access.public('the sign-in cookie', { tag: 'Epic sign-in', security: SIGN_IN_OPTIONAL });
+  app.post('/epic/cancel', { schema: { response: { 200: signInOkSchema } }, config: cancel }, async (request) => {
     await epicSignIn.cancel(signInToken(request));
     return { ok: true as const, message: 'Sign-in canceled' };
   });

@@ -6,6 +6,8 @@ import { enforceLimits } from '../../../http/rateLimit';
 import { signInToken } from '../../../http/sessionCookie';
 import type { App, RouteContext } from '../../../http/types';
 import { AUTH_RATE_LIMITS } from '../../../services/rateLimiter';
+import { SIGN_IN_OPTIONAL } from '../../../http/apiDoc';
+import { access } from '../../../http/endpointAccess';
 
 const TOO_MANY = 'Too many code exchanges. Please wait a few minutes and try again.';
 
@@ -20,13 +22,15 @@ const payloadQuerySchema = z.object({
 export async function pluginHandOffRoutes(app: App, { services }: RouteContext) {
   const { epicSignIn, pluginHandOff } = services;
 
-  app.post('/ue-store-payload', { schema: { response: { 200: storePayloadResponseSchema } } }, async (request, reply) => {
+  const store = access.user({ tag: 'Plugin hand-off', security: [{ sessionCookie: [], signInCookie: [] }] });
+  app.post('/ue-store-payload', { schema: { response: { 200: storePayloadResponseSchema } }, config: store }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const issued = await pluginHandOff.issueCode(await epicSignIn.flow(signInToken(request)), request.user);
     return { ok: true as const, ...issued };
   });
 
-  app.post('/ue-clear', { schema: { response: { 200: signInOkSchema } } }, async (request) => {
+  const clear = access.public('the sign-in cookie', { tag: 'Plugin hand-off', security: SIGN_IN_OPTIONAL });
+  app.post('/ue-clear', { schema: { response: { 200: signInOkSchema } }, config: clear }, async (request) => {
     await epicSignIn.clearPluginRequest(signInToken(request));
     return { ok: true as const, message: 'Plugin hand-off finished' };
   });
@@ -35,7 +39,14 @@ export async function pluginHandOffRoutes(app: App, { services }: RouteContext) 
   // X-Sage-Install, if sent, is the install this plugin already is (a sign-in again keeps it).
   app.get(
     '/ue-payload',
-    { schema: { querystring: payloadQuerySchema, response: { 200: pluginPayloadSchema } } },
+    {
+      schema: { querystring: payloadQuerySchema, response: { 200: pluginPayloadSchema } },
+      config: access.public('the plugin: its one-time code and PKCE verifier', {
+        tag: 'Plugin hand-off',
+        limited: true,
+        errors: { 403: 'The account was suspended after the code was issued; the code is spent (account_suspended)' },
+      }),
+    },
     async (request, reply) => {
       await enforceLimits(services, TOO_MANY, [[`plugin-exchange:ip:${request.ip}`, AUTH_RATE_LIMITS.pluginExchangePerIp]]);
       reply.header('cache-control', 'no-store');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { storedMessageSchema } from '../../../../contract/admin';
 import { ingestMessageSchema, ingestThreadSchema, threadIdSchema, threadStoredSchema } from '../../../../contract/ingestion';
 import { badRequest } from '../../../errors';
-import { ingestCallers } from '../../../http/ingestCaller';
+import { ingestCallers, ingestionAccess } from '../../../http/ingestCaller';
 import type { App, RouteContext } from '../../../http/types';
 
 /**
@@ -13,16 +13,24 @@ export async function ingestionRoutes(app: App, ctx: RouteContext) {
   const { services } = ctx;
   const { caller, ownerOf } = ingestCallers(app, ctx);
 
-  app.post('/messages', { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } } }, async (request, reply) => {
-    const who = caller(request);
-    const userId = await ownerOf(who, request.body.userId);
-    reply.code(201);
-    return services.messages.store({ by: who.kind, userId }, request.body);
-  });
+  const store = ingestionAccess({ 409: 'A license token writing to a chat session of another user or of no user (session_taken)' });
+  app.post(
+    '/messages',
+    { schema: { body: ingestMessageSchema, response: { 201: storedMessageSchema } }, config: store },
+    async (request, reply) => {
+      const who = caller(request);
+      const userId = await ownerOf(who, request.body.userId);
+      reply.code(201);
+      return services.messages.store({ by: who.kind, userId }, request.body);
+    },
+  );
 
   app.put(
     '/threads/:threadId',
-    { schema: { params: z.object({ threadId: threadIdSchema }), body: ingestThreadSchema, response: { 200: threadStoredSchema } } },
+    {
+      schema: { params: z.object({ threadId: threadIdSchema }), body: ingestThreadSchema, response: { 200: threadStoredSchema } },
+      config: ingestionAccess({ 409: "The thread id is another user's (thread_taken)" }),
+    },
     async (request) => {
       const who = caller(request);
       const userId = await ownerOf(who, request.body.userId);
