@@ -30,7 +30,7 @@ interface Call {
 
 interface Endpoint extends Call {
   name: string;
-  /** The route it calls, `METHOD url` as the router lists it (server/http/adminRouteActions.ts names them so too). */
+  /** The route it calls, `METHOD url` as the router lists it (as each route's `access.staff` declaration is keyed in the tests' route list). */
   route: string;
   /** What an admin gets for this valid call: 2xx, or the documented 4xx… */
   adminStatus: number;
