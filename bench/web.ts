@@ -8,8 +8,9 @@
 // through the API. With BENCH_BASELINE=<git ref> that ref is built in a temporary worktree, started
 // on another port and measured in turns with this checkout (the machine is shared and noisy), and
 // each page of both builds is screenshot at 1280 and 375 px and compared pixel by pixel. With
-// /admin, each build's first touch on a phone and a laptop is timed too (bench/firstTouch.ts,
-// decisions 032 and 033).
+// /admin, what staff wait for on the Home is timed in each build on a laptop and a phone, BENCH_RUNS
+// times, the builds in turns (bench/firstTouch.ts, issue 37): the charts drawn with no input, and
+// User List reached 5 s after the page loaded and as soon as it shows.
 //
 //   BENCH_RUNS=3                        runs per page and build
 //   BENCH_PAGES=/login,/dashboard       a subset of the pages
@@ -36,7 +37,16 @@ import {
   type FormFactor,
   type RunResult,
 } from './lighthouse';
-import { DEVICES, measureFirstTouch, TAP_MOMENTS, type Device, type FirstTouch } from './firstTouch';
+import {
+  AT_REST_MS,
+  CHARTS_LIMIT_MS,
+  DEVICES,
+  measuresOf,
+  measureStaffOnHome,
+  SCENARIOS,
+  type Device,
+  type StaffTiming,
+} from './firstTouch';
 import { compareScreenshots, type ScreenshotComparison } from './screenshots';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -585,15 +595,56 @@ function notes(results: PageResult[], labels: Target['label'][]): string[] {
   return out;
 }
 
+/** A table per device: each figure's median in both builds, their ratio, and every run (issue 37). */
+function staffTables(timings: StaffTiming[], labels: Target['label'][], runs: number): string[] {
+  const builds = (['current', 'baseline'] as const).filter((l) => labels.includes(l));
+  const out: string[] = [];
+  for (const device of Object.keys(DEVICES) as Device[]) {
+    if (!timings.some((t) => t.device === device)) continue;
+    const figures = [...builds, ...(builds.length === 2 ? ['current / baseline'] : [])];
+    const head = ['Scenario', ...figures, ...builds.map((b) => `runs, ${b}`)];
+    out.push(
+      '',
+      `What staff wait for on the console's Home ${DEVICES[device].caption} (median of ${runs} in ms, each run in a fresh context, the builds in turns):`,
+      '',
+      `| ${head.join(' | ')} |`,
+      `|${head.map((_, i) => (i >= 1 && i <= figures.length ? ' ---: ' : ' --- ')).join('|')}|`,
+    );
+    for (const scenario of SCENARIOS) {
+      for (const { measure, title } of measuresOf(device, scenario)) {
+        const row = (label: string) =>
+          timings.find((t) => t.label === label && t.device === device && t.measure === measure && t.scenario === scenario);
+        const none = measure === 'charts drawn' ? `not within ${CHARTS_LIMIT_MS / 1000} s` : 'failed';
+        const median = (label: string) => row(label)?.median ?? null;
+        const cells = builds.map((b) => (median(b) === null ? none : fmtMs(median(b))));
+        const [a, b] = [median('current'), median('baseline')];
+        const ratioCell = builds.length === 2 ? [a !== null && b !== null && b > 0 ? `${(a / b).toFixed(2)}×` : dash] : [];
+        const runCells = builds.map((l) => (row(l)?.runs ?? []).map((v) => (v === null ? dash : String(Math.round(v)))).join(', '));
+        out.push(`| ${title} | ${[...cells, ...ratioCell, ...runCells].join(' | ')} |`);
+      }
+    }
+  }
+  return out;
+}
+
+/** The staff runs that failed (the charts not showing in time is a figure, not a failure). */
+function staffNotes(timings: StaffTiming[]): string[] {
+  // A phone's failed run fails both its figures: one note.
+  return [...new Set(timings.flatMap((t) => t.errors.map((e) => `- /admin as staff, ${t.label}, ${t.device}, ${t.scenario}: ${e}`)))];
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
   const { runs, pages, formFactors, baseline, out } = settings();
   if (!fs.existsSync(CHROMIUM_PATH))
     throw new Error(`Chromium was not found at ${CHROMIUM_PATH}: install it with \`apt-get install -y chromium\``);
-  const pagesCount = pages.length * formFactors.length * (baseline ? 2 : 1) * runs;
+  const builds = baseline ? 2 : 1;
+  const pagesCount = pages.length * formFactors.length * builds * runs;
+  // Staff on the Home: per run and build, 2 devices × 3 scenarios, each well within a minute.
+  const staffCount = pages.some((p) => p.path === '/admin') ? builds * runs * 2 * SCENARIOS.length : 0;
   // Builds and starts, then at most 3 minutes a Lighthouse run (its own limit), with room to spare.
-  const budgetMs = 30 * 60_000 + pagesCount * 3.5 * 60_000;
+  const budgetMs = 30 * 60_000 + pagesCount * 3.5 * 60_000 + staffCount * 60_000;
   const watchdog = setTimeout(() => {
     log(`gave up after ${Math.round(budgetMs / 60_000)} minutes`);
     void cleanUp().finally(() => process.exit(1));
@@ -680,9 +731,9 @@ async function main() {
       : [];
   for (const row of screenshots) log(`screenshots ${row.path} at ${row.width} px: ${fmtShare(row)}`);
 
-  // The console starts when the admin approaches its Home: what the admin then waits (decisions 032 and 033).
-  const firstTouch: FirstTouch[] = pages.some((p) => p.path === '/admin')
-    ? await measureFirstTouch(
+  // What staff wait for on the console's Home (issue 37).
+  const staffOnHome: StaffTiming[] = pages.some((p) => p.path === '/admin')
+    ? await measureStaffOnHome(
         targets.map((t) => ({ label: t.label, url: t.url, cookie: t.adminCookie ?? '' })),
         runs,
         log,
@@ -716,27 +767,8 @@ async function main() {
       ...screenshots.map((row) => `| ${row.path} | ${row.width} px | ${fmtShare(row)} | ${row.sizes} |`),
     );
   }
-  for (const device of Object.keys(DEVICES) as Device[]) {
-    const rows = firstTouch.filter((r) => r.device === device);
-    if (!rows.length) continue;
-    report.push(
-      '',
-      `The console's Home ${DEVICES[device].caption} (median of ${runs}, range):`,
-      '',
-      `| Reached | ${labels.join(' | ')} |`,
-      `| --- |${labels.map(() => ' ---: |').join('')}`,
-      ...TAP_MOMENTS.map((moment) => {
-        const cells = labels.map((label) => {
-          const row = rows.find((r) => r.label === label && r.moment === moment);
-          return row?.median === null || !row
-            ? dash
-            : `${fmtSeconds(row.median)} (${fmtSeconds(Math.min(...row.runs))}${dash}${fmtSeconds(Math.max(...row.runs))})`;
-        });
-        return `| ${moment === 'at sight' ? 'as soon as the page shows' : '5 s after the page loaded'} | ${cells.join(' | ')} |`;
-      }),
-    );
-  }
-  const problems = notes(results, labels);
+  report.push(...staffTables(staffOnHome, labels, runs));
+  const problems = [...notes(results, labels), ...staffNotes(staffOnHome)];
   if (problems.length) report.push('', '⚠ Notes:', ...problems);
   console.log(report.join('\n'));
 
@@ -756,7 +788,12 @@ async function main() {
     builds: Object.fromEntries(targets.map((t) => [t.label, { ref: t.ref, commit: t.commit, products: t.products }])),
     pages: results.map((r) => ({ path: r.page.path, signedIn: r.page.signedIn, formFactor: r.formFactor, median: r.median, runs: r.runs })),
     screenshots,
-    firstTouch,
+    staffOnHome: {
+      devices: DEVICES,
+      restMs: AT_REST_MS,
+      chartsLimitMs: CHARTS_LIMIT_MS,
+      timings: staffOnHome,
+    },
   };
   fs.writeFileSync(out, `${JSON.stringify(json, null, 2)}\n`);
   log(`figures written to ${path.relative(ROOT, out) || out}`);
