@@ -3,7 +3,8 @@
 // screen, a phone's user agent, 4× CPU). Three scenarios, each in a fresh context signed in as the
 // admin: the charts drawn with no input at all (from navigation start, at most 10 s: a build that
 // draws them only once the admin reaches for the page shows none); User List reached 5 s after the
-// page loaded; and User List reached as soon as the Home's heading shows. On the phone the menu is
+// page loaded; User List reached at once after the load event (issue 37's "at once"); and User List
+// reached as soon as the Home's heading shows, before the page has loaded. On the phone the menu is
 // behind Open menu: its tap is timed on its own (menu open). Nothing moves the mouse before the
 // click on User List, which is the staff's own input. The moment a thing shows is taken in the page,
 // in the frame that first has it.
@@ -18,7 +19,7 @@ export const CHARTS_LIMIT_MS = 10_000;
 const REACH_TIMEOUT_MS = 30_000;
 
 export type Device = 'laptop' | 'phone';
-export type Scenario = 'no input' | 'after rest' | 'at once';
+export type Scenario = 'no input' | 'after rest' | 'at once' | 'at sight';
 /** What a figure times: the charts from navigation start, the others from the staff's click or tap. */
 export type Measure = 'charts drawn' | 'menu open' | 'list shown';
 
@@ -49,13 +50,13 @@ export const DEVICES: Record<Device, DeviceSpec> = {
   },
 };
 
-export const SCENARIOS: Scenario[] = ['no input', 'after rest', 'at once'];
+export const SCENARIOS: Scenario[] = ['no input', 'after rest', 'at once', 'at sight'];
 
 /** The figures a scenario gives on a device, in the report's order, with their row titles. */
 export function measuresOf(device: Device, scenario: Scenario): { measure: Measure; title: string }[] {
   if (scenario === 'no input')
     return [{ measure: 'charts drawn', title: `charts drawn with no input, from navigation start (at most ${CHARTS_LIMIT_MS / 1000} s)` }];
-  const when = scenario === 'after rest' ? '5 s after the page loaded' : 'as soon as Home shows';
+  const when = { 'after rest': '5 s after the page loaded', 'at once': 'at once after the page loaded', 'at sight': 'as soon as Home shows' }[scenario];
   const reach = device === 'phone' ? 'tap' : 'click';
   return [
     ...(device === 'phone' ? [{ measure: 'menu open' as const, title: `${when}: tap Open menu → menu open` }] : []),
@@ -165,10 +166,8 @@ async function runOnce(
       return { 'charts drawn': at };
     }
     await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor({ timeout: REACH_TIMEOUT_MS });
-    if (scenario === 'after rest') {
-      await page.waitForLoadState('load', { timeout: REACH_TIMEOUT_MS });
-      await page.waitForTimeout(AT_REST_MS);
-    }
+    if (scenario !== 'at sight') await page.waitForLoadState('load', { timeout: REACH_TIMEOUT_MS });
+    if (scenario === 'after rest') await page.waitForTimeout(AT_REST_MS);
     const userList = page.getByRole('menuitem', { name: 'User List' });
     if (device === 'laptop') {
       return { 'list shown': await timed(page, USERS_LIST, () => userList.click({ noWaitAfter: true, timeout: REACH_TIMEOUT_MS })) };

@@ -1,6 +1,6 @@
 import { Button, Card, CardActions, CardContent, CircularProgress, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { Suspense, useId } from 'react';
 import { fetchGroveMetrics } from '../../api/admin';
 import { GROVE_METRICS_QUERY_KEY } from '../../api/consoleHomeKeys';
 import { formatCount } from '../../ui/format';
@@ -64,9 +64,14 @@ function GroveUsersCard() {
  */
 export function HomePage() {
   return (
+    // Boundaries of their own, attached in tasks of their own (as each chart is).
     <>
-      <GroveUsersCard />
-      <InsightsSection />
+      <Suspense>
+        <GroveUsersCard />
+      </Suspense>
+      <Suspense>
+        <InsightsSection />
+      </Suspense>
     </>
   );
 }

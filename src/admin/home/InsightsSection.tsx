@@ -1,6 +1,6 @@
 import { Box, Button, CircularProgress, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useId } from 'react';
+import { Suspense, useDeferredValue, useId } from 'react';
 import { INSIGHT_RANGES, type InsightRange } from '../../../contract/insights';
 import { fetchInsights } from '../../api/admin';
 import { insightsQueryKey } from '../../api/consoleHomeKeys';
@@ -71,7 +71,9 @@ export function InsightsSection() {
       ) : (
         <>
           <BusinessCharts insights={shown} days={shown.days.length} />
-          <TopUsers insights={shown} />
+          <Suspense>
+            <TopUsers insights={shown} />
+          </Suspense>
         </>
       )}
     </Box>
