@@ -1,5 +1,5 @@
 import { Box, CircularProgress } from '@mui/material';
-import { Suspense, lazy, startTransition, useEffect, useState } from 'react';
+import { Suspense, lazy, startTransition, useEffect, useMemo, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { inSteps } from '../start/inSteps';
 import { whenIdle } from '../start/whenIdle';
@@ -53,6 +53,15 @@ export function ConsoleScreen() {
     return whenIdle(() => startTransition(() => setStarted(true)));
   }, [started]);
 
+  // Made once: react-admin follows the address itself, and need not render again with the frame.
+  const reactAdmin = useMemo(
+    () => (
+      <Suspense fallback={<Loading />}>
+        <AdminApp />
+      </Suspense>
+    ),
+    [],
+  );
   return (
     <ConsoleLayout title={onHome ? translate('admin.menu.home') : null}>
       {onHome && (
@@ -61,13 +70,7 @@ export function ConsoleScreen() {
           <HomePage />
         </>
       )}
-      {started && (
-        <Box hidden={onHome}>
-          <Suspense fallback={<Loading />}>
-            <AdminApp />
-          </Suspense>
-        </Box>
-      )}
+      {started && <Box hidden={onHome}>{reactAdmin}</Box>}
     </ConsoleLayout>
   );
 }
