@@ -8,6 +8,13 @@ import { holdEarlyInput } from './start/earlyInput';
 import { inSteps } from './start/inSteps';
 import { startPolicy } from '../contract/startPolicy';
 
+// zod compiles its object parsers with `new Function` where a page allows it, and probes for it as
+// it builds each schema; our CSP allows no eval (script-src 'self'), and the browser reports the
+// probe as a violation (Lighthouse's Best Practices counts it). zod's jitless mode skips the probe;
+// it must be set before zod's first schema is built, so here, through the global zod keeps its
+// settings in (zod 4's `globalConfig`), without loading zod into this first script.
+(globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
