@@ -56,7 +56,11 @@ export const SCENARIOS: Scenario[] = ['no input', 'after rest', 'at once', 'at s
 export function measuresOf(device: Device, scenario: Scenario): { measure: Measure; title: string }[] {
   if (scenario === 'no input')
     return [{ measure: 'charts drawn', title: `charts drawn with no input, from navigation start (at most ${CHARTS_LIMIT_MS / 1000} s)` }];
-  const when = { 'after rest': '5 s after the page loaded', 'at once': 'at once after the page loaded', 'at sight': 'as soon as Home shows' }[scenario];
+  const when = {
+    'after rest': '5 s after the page loaded',
+    'at once': 'at once after the page loaded',
+    'at sight': 'as soon as Home shows',
+  }[scenario];
   const reach = device === 'phone' ? 'tap' : 'click';
   return [
     ...(device === 'phone' ? [{ measure: 'menu open' as const, title: `${when}: tap Open menu → menu open` }] : []),
