@@ -56,6 +56,18 @@ describe('Home (§2)', () => {
         .map((item) => item.textContent),
     ).toEqual(['Home', 'Release', 'Search', 'Find Message', 'Recent Messages', 'User List', 'Audit Log']);
   });
+
+  it('narrows the menu to its icons with the menu button on a laptop, each entry keeping its name', async () => {
+    stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
+    renderAdmin('/admin');
+    await screen.findByText('Grove Users');
+    await userEvent.click(screen.getByRole('button', { name: 'Close menu' }));
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Audit Log' })).toBeInTheDocument();
+    expect(within(menu).getByText('Audit Log')).toHaveStyle({ position: 'absolute' });
+    await userEvent.click(screen.getByRole('button', { name: 'Open menu' }));
+    expect(within(screen.getByRole('menu')).getByText('Audit Log')).not.toHaveStyle({ position: 'absolute' });
+  });
 });
 
 /** A month of figures: a few sign-ups and sales, subscriptions in three statuses, two currencies. */
