@@ -1,7 +1,7 @@
 // The page's first script: it holds no framework code. The app itself (React, MUI, the screens)
 // is a chunk of its own, started at once or on the visitor's first interaction (decision 010).
 import { BOOT_ATTRIBUTE, type BootData } from '../contract/boot';
-import { pageFor } from '../contract/pages';
+import { pageFor, prerendersAt } from '../contract/pages';
 import { fetchRuntimeConfig } from './api/config';
 import { screenChunkFor } from './portal/screenChunks';
 import { holdEarlyInput } from './start/earlyInput';
@@ -48,7 +48,9 @@ if (!boot) {
   run(boot, () => {}).catch(failed);
 } else {
   // A pre-rendered page: clicks and submits before the app runs it are held and replayed.
-  const early = holdEarlyInput(container);
+  // A link to a page the server sends as the app's shell (the console's pages but the Home) waits
+  // for the app, which is on its way: a page load would only start the app over.
+  const early = holdEarlyInput(container, (url) => !prerendersAt(pageFor(url.pathname), url.pathname));
   const policy = startPolicy(pageFor(window.location.pathname), boot, new URLSearchParams(window.location.search));
   let starting = false;
   const start = () => {
@@ -57,6 +59,7 @@ if (!boot) {
     run(boot, early.release).catch(() => {
       // A dropped connection or a release in between: the next interaction tries again.
       starting = false;
+      early.followHeldLink();
       early.onFirstIntent(start);
     });
   };

@@ -6,6 +6,25 @@ export interface EarlyInput {
   onFirstIntent(start: () => void): void;
   /** The app runs the page now: replays the click or submit held meanwhile, and stops holding. */
   release(): void;
+  /** The app could not start: a link click held meanwhile is followed as the browser would have. */
+  followHeldLink(): void;
+}
+
+/**
+ * Whether a click on a link to `url` waits for the app instead of loading that page: true where
+ * the server sends only the app's shell for it (the console's pages other than the Home), so the
+ * app already on its way draws the page sooner than a new page load that starts it over.
+ */
+export type HoldsLink = (url: URL) => boolean;
+
+/** A plain click on a same-tab link to a page of `holdsLink`: not a new tab, window or download. */
+function heldLinkOf(event: MouseEvent, target: Element, holdsLink: HoldsLink): HTMLAnchorElement | null {
+  const link = target.closest('a[href]');
+  if (!(link instanceof HTMLAnchorElement)) return null;
+  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return null;
+  if ((link.target && link.target !== '_self') || link.hasAttribute('download')) return null;
+  const url = new URL(link.href);
+  return url.origin === window.location.origin && holdsLink(url) ? link : null;
 }
 
 /**
@@ -15,19 +34,30 @@ export interface EarlyInput {
  * click is lost and no form leaves the page unhandled. Text typed meanwhile stays in its field:
  * the app reads the fields themselves.
  */
-export function holdEarlyInput(root: HTMLElement): EarlyInput {
+export function holdEarlyInput(root: HTMLElement, holdsLink: HoldsLink = () => false): EarlyInput {
   let held: (() => void) | null = null;
+  let heldLink: HTMLAnchorElement | null = null;
   let intentListener: (() => void) | null = null;
 
   function onClick(event: MouseEvent) {
     const target = event.target instanceof Element ? event.target : null;
-    // Links navigate by themselves: a full page load of a page the server renders.
-    if (!target || !root.contains(target) || target.closest('a[href]')) return;
+    if (!target || !root.contains(target)) return;
+    // Links navigate by themselves, a full page load of a page the server renders, unless held.
+    const link = heldLinkOf(event, target, holdsLink);
+    if (!link && target.closest('a[href]')) return;
     event.preventDefault();
     event.stopPropagation();
+    heldLink = link;
     // Dispatched rather than element.click(): the target may be an icon's SVG, which has no click().
     held = () => {
-      if (target.isConnected) target.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
+      // A link the app rendered anew (a mismatch in hydration) is found again by its address.
+      const clicked = target.isConnected
+        ? target
+        : link
+          ? root.querySelector(`a[href="${CSS.escape(link.getAttribute('href') ?? '')}"]`)
+          : null;
+      if (clicked) clicked.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
+      else if (link) window.location.assign(link.href);
     };
   }
 
@@ -36,6 +66,7 @@ export function holdEarlyInput(root: HTMLElement): EarlyInput {
     if (!form || !root.contains(form)) return;
     event.preventDefault();
     event.stopPropagation();
+    heldLink = null;
     const submitter = event.submitter;
     held = () => {
       if (!form.isConnected) return;
@@ -68,7 +99,14 @@ export function holdEarlyInput(root: HTMLElement): EarlyInput {
       document.removeEventListener('submit', onSubmit, true);
       const replay = held;
       held = null;
+      heldLink = null;
       replay?.();
+    },
+    followHeldLink() {
+      const link = heldLink;
+      held = null;
+      heldLink = null;
+      if (link?.isConnected) window.location.assign(link.href);
     },
   };
 }

@@ -161,6 +161,39 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
     }
   });
 
+  it('opens User List clicked before the app runs the Home in the page it is on, not by loading the console again', async () => {
+    const context = await adminContext(stories.browser, LAPTOP);
+    try {
+      const page = await context.newPage();
+      const { problems, story } = watchPage(page);
+      // The app's last step held back until after the click: it surely lands on the server's markup.
+      let releaseApp = () => {};
+      const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
+      await page.route(/\/assets\/startApp[-.][^/]*\.js$/, async (route) => {
+        await appHeld;
+        await route.continue();
+      });
+      const documents: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);
+      });
+      await story('admin-early-click', async () => {
+        await page.goto(`${stories.product.url}/admin`);
+        await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
+        await page.getByRole('menuitem', { name: 'User List' }).click();
+        releaseApp();
+        await page.getByRole('heading', { level: 1, name: 'User List' }).waitFor();
+        await page.locator('main').getByText(adminEmail, { exact: true }).first().waitFor();
+        expect(new URL(page.url()).pathname).toBe('/admin/users');
+        // The server sends the console's other pages as the app's shell: a page load would start it over.
+        expect(documents).toEqual(['/admin']);
+        expect(problems, 'errors in the console').toEqual([]);
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('draws the phone’s Home and starts react-admin with no touch, so the first tap answers', async () => {
     const context = await adminContext(stories.browser, PHONE);
     try {

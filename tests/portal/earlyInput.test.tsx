@@ -92,4 +92,57 @@ describe('holdEarlyInput (decision 010)', () => {
     document.dispatchEvent(new Event('pointerdown'));
     expect(start).toHaveBeenCalledTimes(1);
   });
+
+  describe('links to a page the server sends as the app’s shell (the console’s pages but the Home)', () => {
+    function consolePage() {
+      const root = document.createElement('div');
+      root.innerHTML = `
+        <a href="/admin/users"><svg><path /></svg><span>User List</span></a>
+        <a href="/admin/users" target="_blank" id="new-tab">User List in a new tab</a>
+        <a href="/download" id="download">Download</a>
+        <a href="#users" id="fragment">Users</a>`;
+      document.body.append(root);
+      return root;
+    }
+    const holdsShell = (url: URL) => url.pathname.startsWith('/admin/') || url.hash === '#users';
+    const click = (target: Element, init: MouseEventInit = {}) => {
+      const event = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0, ...init });
+      target.dispatchEvent(event);
+      return event;
+    };
+
+    it('holds a plain click on one, on its icon too, and replays it once the app runs the page', () => {
+      const root = consolePage();
+      const early = holdEarlyInput(root, holdsShell);
+      const link = root.querySelector('a')!;
+      // The app's router: a client-side navigation instead of a page load.
+      const navigations = vi.fn((event: Event) => event.preventDefault());
+      link.addEventListener('click', navigations);
+      expect(click(root.querySelector('path')!).defaultPrevented).toBe(true);
+      expect(navigations).not.toHaveBeenCalled();
+      early.release();
+      expect(navigations).toHaveBeenCalledTimes(1);
+    });
+
+    it('lets a new tab, a modified click and a link to a page the server renders go as the browser takes them', () => {
+      const root = consolePage();
+      holdEarlyInput(root, holdsShell);
+      const link = root.querySelector('a')!;
+      expect(click(link, { ctrlKey: true }).defaultPrevented).toBe(false);
+      expect(click(link, { metaKey: true }).defaultPrevented).toBe(false);
+      expect(click(link, { button: 1 }).defaultPrevented).toBe(false);
+      expect(click(root.querySelector('#new-tab')!).defaultPrevented).toBe(false);
+      expect(click(root.querySelector('#download')!).defaultPrevented).toBe(false);
+    });
+
+    it('follows a held link as the browser would have when the app cannot start', () => {
+      const root = consolePage();
+      const early = holdEarlyInput(root, holdsShell);
+      expect(click(root.querySelector('#fragment')!).defaultPrevented).toBe(true);
+      expect(window.location.hash).toBe('');
+      early.followHeldLink();
+      expect(window.location.hash).toBe('#users');
+      window.location.hash = '';
+    });
+  });
 });
