@@ -1,15 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { startTransition, useEffect, useMemo, useState } from 'react';
-import {
-  Admin,
-  CustomRoutes,
-  defaultTheme,
-  localStorageStore,
-  Resource,
-  ResourceContextProvider,
-  type RaThemeOptions,
-  type Store,
-} from 'react-admin';
+import { useEffect, useMemo } from 'react';
+import { Admin, CustomRoutes, defaultTheme, localStorageStore, Resource, type RaThemeOptions, type Store } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { staffRefusal } from '../../contract/staffRoles';
 import { createAuthProvider } from '../authProvider/authProvider';
@@ -34,7 +25,6 @@ const RecentMessages = lazyScreen(() => import('./messages/RecentMessages').then
 const ReleasePage = lazyScreen(() => import('./release/ReleasePage').then((m) => m.ReleasePage));
 const UserEdit = lazyScreen(() => import('./users/UserEdit').then((m) => m.UserEdit));
 const UserList = lazyScreen(() => import('./users/UserList').then((m) => m.UserList));
-const UserListOutOfSight = lazyScreen(() => import('./users/UserList').then((m) => m.UserListOutOfSight));
 const UserSearch = lazyScreen(() => import('./users/UserSearch').then((m) => m.UserSearch));
 const UserShow = lazyScreen(() => import('./users/UserShow').then((m) => m.UserShow));
 
@@ -67,22 +57,8 @@ function consoleStore(): Store {
   return store;
 }
 
-/**
- * The Home is drawn outside react-admin (ConsoleScreen), which is out of sight meanwhile. Its route
- * here draws User List, the page staff open most, once the browser is idle: the first visit then
- * runs code already compiled and styles already in the page, instead of doing that work between
- * the click and the list (issue 37). The visit still fetches its own fresh page of users.
- */
-function HomeRoute() {
-  const [drawn, setDrawn] = useState(false);
-  useEffect(() => whenIdle(() => startTransition(() => setDrawn(true))), []);
-  if (!drawn) return null;
-  return (
-    <ResourceContextProvider value="users">
-      <UserListOutOfSight />
-    </ResourceContextProvider>
-  );
-}
+/** The Home is drawn outside react-admin (ConsoleScreen): its route here shows nothing. */
+const NoDashboard = () => null;
 
 /**
  * The admin console at /admin (§2 Admin dashboard), loaded as its own chunk. It shares the portal's
@@ -110,7 +86,7 @@ export default function AdminApp() {
       store={store}
       theme={theme}
       layout={AdminLayout}
-      dashboard={HomeRoute}
+      dashboard={NoDashboard}
       notification={AdminNotification}
       loginPage={false}
       requireAuth

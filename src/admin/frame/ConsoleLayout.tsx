@@ -4,7 +4,6 @@ import { useState, type ReactNode } from 'react';
 import { MenuIcon } from '../../ui/icons';
 import { consoleTranslate as translate } from '../i18n';
 import { RefreshIcon } from '../icons';
-import { isInSight } from '../outOfSight';
 import { ConsoleMenu } from './ConsoleMenu';
 import { ConsoleUserMenu } from './ConsoleUserMenu';
 
@@ -43,8 +42,7 @@ const skipLink = {
  */
 export function ConsoleLayout({ title, children }: { title: ReactNode; children: ReactNode }) {
   const queryClient = useQueryClient();
-  // A page drawn ahead out of sight is not a load the admin waits for.
-  const fetching = useIsFetching({ predicate: isInSight }) > 0;
+  const fetching = useIsFetching() > 0;
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const width = collapsed ? COLLAPSED_WIDTH : OPEN_WIDTH;

@@ -14,7 +14,6 @@ import {
 import { Alert, useMediaQuery, type Theme } from '@mui/material';
 import { DEFAULT_PAGE_SIZE, SEARCH_LIST_LIMIT, type AdminUser } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
-import { OUT_OF_SIGHT } from '../outOfSight';
 import { RowCheckboxNames } from '../RowCheckboxNames';
 import { SavedViews } from '../SavedViews';
 import { ExportUsersButton } from './ExportUsersButton';
@@ -55,15 +54,13 @@ function SearchLimitNote() {
  * does: a table is wider than the screen, and a phone gets no selection, so bulk actions are for
  * wider screens.
  */
-export function UserList({ outOfSight = false }: { outOfSight?: boolean }) {
+export function UserList() {
   const notifyError = useNotifyError();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const bulkActions = useUserBulkActions();
   return (
     <List
-      // Out of sight (drawn ahead of the first visit, AdminApp), it names no page and reports no
-      // failure, and its page of users is a cache entry of its own: the visit fetches a fresh one.
-      title={outOfSight ? false : 'admin.menu.userList'}
+      title="admin.menu.userList"
       sort={{ field: 'createdAt', order: 'DESC' }}
       perPage={DEFAULT_PAGE_SIZE}
       filters={filters}
@@ -75,11 +72,7 @@ export function UserList({ outOfSight = false }: { outOfSight?: boolean }) {
       // the selection's key, `users.selectedIds`, as the bulk actions know it.
       disableSyncWithLocation
       storeKey="users"
-      queryOptions={
-        outOfSight
-          ? { meta: OUT_OF_SIGHT }
-          : { onError: (error: unknown) => notifyError({ title: 'admin.error', message: 'admin.users.fetchFailed', error }) }
-      }
+      queryOptions={{ onError: (error: unknown) => notifyError({ title: 'admin.error', message: 'admin.users.fetchFailed', error }) }}
     >
       <SavedViews />
       <SearchLimitNote />
@@ -104,6 +97,3 @@ export function UserList({ outOfSight = false }: { outOfSight?: boolean }) {
     </List>
   );
 }
-
-/** The list drawn ahead of the first visit, out of sight (AdminApp's Home route). */
-export const UserListOutOfSight = () => <UserList outOfSight />;
