@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CreditPackPurchase, UsageHistory, UsageSummary } from '../../contract/usage';
+import { UserShow } from '../../src/admin/users/UserShow';
 import { formatDateTime } from '../../src/ui/format';
 import { bodyOf, json, stubFetch } from '../portal/render';
 import {
@@ -14,11 +15,8 @@ import {
   signedInAdmin,
   setUpAdminTests,
 } from './render';
-import { UserShow } from '../../src/admin/users/UserShow';
 
 setUpAdminTests({ wholeConsole: false });
-
-const renderUserPage = () => renderConsolePage(<UserShow />, { path: '/admin/users/u1/show', route: '/users/:id/show', resource: 'users' });
 
 type Routes = Parameters<typeof stubFetch>[0];
 

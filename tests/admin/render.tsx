@@ -1,11 +1,13 @@
 import { configure, render, screen, waitFor, within, type RenderResult } from '@testing-library/react';
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import {
   AdminContext,
+  Authenticated,
   defaultTheme,
   localStorageStore,
   ResourceContextProvider,
   ResourceDefinitionContextProvider,
+  usePermissions,
   type RaThemeOptions,
   type ResourceDefinitions,
 } from 'react-admin';
@@ -154,6 +156,15 @@ const consoleResources: ResourceDefinitions = {
  */
 const consoleTheme: RaThemeOptions = { ...defaultTheme, components: { ...defaultTheme.components, ...consoleComponents } };
 
+/**
+ * What react-admin's `<Admin requireAuth>` in AdminApp does before any page: it asks for the role
+ * (the pages' controls follow it) and checks the session, and shows the page once the session is checked.
+ */
+function AsAdminStarts({ children }: { children: ReactNode }) {
+  usePermissions();
+  return <Authenticated>{children}</Authenticated>;
+}
+
 export interface ConsolePageOptions {
   /** The browser path the page is opened at, e.g. `/admin/users/u1/show`. */
   path: string;
@@ -169,7 +180,8 @@ export interface ConsolePageOptions {
  * One console page at `path`, as the console runs it but without the rest of the console: the
  * portal's providers and a router at `path`, react-admin's context with the product's data, auth
  * and i18n providers over the portal's QueryClient and the console's store, react-admin's layout
- * around the page (tab title, error page) and its notifications; with `frame`, the console's frame
+ * around the page (tab title, error page), the page once the session is checked, and react-admin's
+ * notifications; with `frame`, the console's frame
  * around them. Data comes through `stubFetch` as in `renderAdmin`; left out are the portal's routes
  * and guard, the console screen and react-admin's `<Admin>` with every other page. A navigation
  * away from the page changes the address (`currentLocation`) and shows no page.
@@ -192,10 +204,12 @@ export function renderConsolePage(element: ReactElement, { path, route, resource
     >
       <ResourceDefinitionContextProvider definitions={consoleResources}>
         <AdminLayout>
-          <Routes>
-            <Route path={CONSOLE_BASE + (route ?? path.slice(CONSOLE_BASE.length))} element={page} />
-            <Route path="*" element={null} />
-          </Routes>
+          <AsAdminStarts>
+            <Routes>
+              <Route path={CONSOLE_BASE + (route ?? path.slice(CONSOLE_BASE.length))} element={page} />
+              <Route path="*" element={null} />
+            </Routes>
+          </AsAdminStarts>
         </AdminLayout>
         <AdminNotification />
       </ResourceDefinitionContextProvider>
