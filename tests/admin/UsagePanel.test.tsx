@@ -18,6 +18,10 @@ import {
 
 setUpAdminTests({ wholeConsole: false });
 
+/** The user's page (UserShow) at `/admin/users/{id}/show`, without the rest of the console. */
+const renderUserPage = (id = 'u1') =>
+  renderConsolePage(<UserShow />, { path: `/admin/users/${id}/show`, route: '/users/:id/show', resource: 'users' });
+
 type Routes = Parameters<typeof stubFetch>[0];
 
 const proSummary: UsageSummary = {
