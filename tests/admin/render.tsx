@@ -19,7 +19,6 @@ import type { UsageHistory, UsageSummary } from '../../contract/usage';
 import type { CurrentUser } from '../../contract/user';
 import { AdminLayout } from '../../src/admin/AdminLayout';
 import { CONSOLE_BASE } from '../../src/admin/consolePages';
-import { ConsoleLayout } from '../../src/admin/frame/ConsoleLayout';
 import { i18nProvider } from '../../src/admin/i18n';
 import { AdminNotification } from '../../src/admin/notify';
 import { consoleComponents } from '../../src/admin/themeComponents';
@@ -172,8 +171,6 @@ export interface ConsolePageOptions {
   route?: string;
   /** The resource whose page `element` is (`users`, `audit`), for react-admin's list, show and edit pages. */
   resource?: string;
-  /** Inside the console's frame (the app bar with the page's title as its h1, Refresh, the menu), for a test that reads it. */
-  frame?: boolean;
 }
 
 /**
@@ -181,44 +178,41 @@ export interface ConsolePageOptions {
  * portal's providers and a router at `path`, react-admin's context with the product's data, auth
  * and i18n providers over the portal's QueryClient and the console's store, react-admin's layout
  * around the page (tab title, error page), the page once the session is checked, and react-admin's
- * notifications; with `frame`, the console's frame
- * around them. Data comes through `stubFetch` as in `renderAdmin`; left out are the portal's routes
- * and guard, the console screen and react-admin's `<Admin>` with every other page. A navigation
- * away from the page changes the address (`currentLocation`) and shows no page.
+ * notifications. Data comes through `stubFetch` as in `renderAdmin`. Left out are the portal's
+ * routes and guard, the console's frame (app bar with the page's h1, menu) and `<Admin>` with every
+ * other page: a test about those keeps `renderAdmin`. A navigation to a page not mounted changes
+ * the address (`currentLocation`) and shows nothing.
  */
-export function renderConsolePage(element: ReactElement, { path, route, resource, frame = false }: ConsolePageOptions): RenderResult {
+export function renderConsolePage(element: ReactElement, { path, route, resource }: ConsolePageOptions): RenderResult {
   const queryClient = createQueryClient();
   // AdminApp's store: the console's settings kept in localStorage, named in its language at once.
   const store = localStorageStore(undefined, 'SageAdmin');
   store.setItem('locale', i18nProvider.getLocale());
   const page = resource ? <ResourceContextProvider value={resource}>{element}</ResourceContextProvider> : element;
-  const reactAdmin = (
-    <AdminContext
-      basename={CONSOLE_BASE}
-      dataProvider={dataProvider}
-      authProvider={createAuthProvider(queryClient)}
-      i18nProvider={i18nProvider}
-      queryClient={queryClient}
-      store={store}
-      theme={consoleTheme}
-    >
-      <ResourceDefinitionContextProvider definitions={consoleResources}>
-        <AdminLayout>
-          <AsAdminStarts>
-            <Routes>
-              <Route path={CONSOLE_BASE + (route ?? path.slice(CONSOLE_BASE.length))} element={page} />
-              <Route path="*" element={null} />
-            </Routes>
-          </AsAdminStarts>
-        </AdminLayout>
-        <AdminNotification />
-      </ResourceDefinitionContextProvider>
-    </AdminContext>
-  );
   return render(
     <AppProviders config={testConfig} queryClient={queryClient}>
       <MemoryRouter initialEntries={[path]}>
-        {frame ? <ConsoleLayout title={null}>{reactAdmin}</ConsoleLayout> : reactAdmin}
+        <AdminContext
+          basename={CONSOLE_BASE}
+          dataProvider={dataProvider}
+          authProvider={createAuthProvider(queryClient)}
+          i18nProvider={i18nProvider}
+          queryClient={queryClient}
+          store={store}
+          theme={consoleTheme}
+        >
+          <ResourceDefinitionContextProvider definitions={consoleResources}>
+            <AdminLayout>
+              <AsAdminStarts>
+                <Routes>
+                  <Route path={CONSOLE_BASE + (route ?? path.slice(CONSOLE_BASE.length))} element={page} />
+                  <Route path="*" element={null} />
+                </Routes>
+              </AsAdminStarts>
+            </AdminLayout>
+            <AdminNotification />
+          </ResourceDefinitionContextProvider>
+        </AdminContext>
         <LocationProbe />
       </MemoryRouter>
     </AppProviders>,
