@@ -2,10 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_ACTIONS, type AuditEntry } from '../../contract/admin';
+import { AuditList } from '../../src/admin/audit/AuditList';
 import { stubFetch } from '../portal/render';
-import { listPage, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
+import { listPage, renderConsolePage, setUpAdminTests, signedInAdmin } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The Audit Log alone, at its address in the console. */
+const renderPage = () => renderConsolePage(<AuditList />, { path: '/admin/audit', resource: 'audit' });
 
 const entry: AuditEntry = {
   id: 'a1',
@@ -25,7 +29,7 @@ describe('Audit Log', () => {
       ...signedInAdmin,
       'GET /api/admin/audit': () => listPage('audit', [entry], 30),
     });
-    renderAdmin('/admin/audit');
+    renderPage();
     const row = (await screen.findByText('root@example.com')).closest('tr') as HTMLElement;
     expect(within(row).getByText('user.update')).toBeInTheDocument();
     expect(within(row).getByText('user u1')).toBeInTheDocument();
@@ -41,7 +45,7 @@ describe('Audit Log', () => {
       ...signedInAdmin,
       'GET /api/admin/audit': () => listPage('audit', [entry], 1),
     });
-    renderAdmin('/admin/audit');
+    renderPage();
     await screen.findByText('root@example.com');
     const lastFilter = () => {
       const calls = fetch.mock.calls.filter(([u]) => String(u).startsWith('/api/admin/audit'));

@@ -2,10 +2,14 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, SESSION_ID_REQUIRED } from '../../contract/admin';
+import { FindMessage } from '../../src/admin/messages/FindMessage';
 import { json, stubFetch } from '../portal/render';
-import { expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { expectNotification, renderConsolePage, signedInAdmin, setUpAdminTests } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The Find Message page alone, at its address in the console. */
+const renderPage = () => renderConsolePage(<FindMessage />, { path: '/admin/find-message' });
 
 const stored = {
   id: 'm1',
@@ -16,7 +20,7 @@ const stored = {
 };
 
 async function find(sessionId: string) {
-  renderAdmin('/admin/find-message');
+  renderPage();
   const field = await screen.findByRole('textbox', { name: 'Session ID' });
   if (sessionId) await userEvent.type(field, sessionId);
   await userEvent.click(screen.getByRole('button', { name: 'Find' }));
@@ -44,7 +48,7 @@ describe('Find Message (§2, §5, §8)', () => {
 
   it('finds with Enter, and a refused search hides what the previous one found', async () => {
     const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/messages/search': () => json(stored) });
-    renderAdmin('/admin/find-message');
+    renderPage();
     const field = await screen.findByRole('textbox', { name: 'Session ID' });
     await userEvent.type(field, 'sess-42{Enter}');
     expect(await screen.findByText('57 characters')).toBeInTheDocument();

@@ -2,11 +2,16 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { NOTE_MESSAGES, type UserNote } from '../../contract/userNotes';
+import { UserShow } from '../../src/admin/users/UserShow';
 import { formatDateTime } from '../../src/ui/format';
 import { bodyOf, json, stubFetch } from '../portal/render';
-import { ada, admin, emptyUsage, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, admin, emptyUsage, expectNotification, noAccountDetails, renderConsolePage, signedInAdmin, setUpAdminTests } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The user's page (UserShow) at `/admin/users/{id}/show`, without the rest of the console. */
+const renderUserPage = (id = 'u1') =>
+  renderConsolePage(<UserShow />, { path: `/admin/users/${id}/show`, route: '/users/:id/show', resource: 'users' });
 
 type Routes = Parameters<typeof stubFetch>[0];
 
@@ -60,7 +65,7 @@ function stubUser(routes: Routes = {}) {
 }
 
 async function notesPanel() {
-  renderAdmin('/admin/users/u1/show');
+  renderUserPage();
   const panel = await screen.findByRole('region', { name: 'Notes' });
   await waitFor(() => expect(within(panel).queryByRole('progressbar')).not.toBeInTheDocument());
   return panel;

@@ -5,15 +5,19 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECENT_LIMIT_MESSAGE, type StoredMessage } from '../../contract/admin';
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
+import { RecentMessages } from '../../src/admin/messages/RecentMessages';
 import { json, stubFetch } from '../portal/render';
-import { expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { expectNotification, renderConsolePage, signedInAdmin, setUpAdminTests } from './render';
 
 vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
 });
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The Recent Messages page alone, at its address in the console. */
+const renderPage = () => renderConsolePage(<RecentMessages />, { path: '/admin/recent-messages' });
 beforeEach(() => vi.mocked(saveFile).mockReset());
 
 const message = (n: number): StoredMessage => ({
@@ -42,7 +46,7 @@ const limitsAsked = (fetch: ReturnType<typeof stubFetch>) =>
     .map((url) => url.searchParams.get('limit'));
 
 async function openRecent() {
-  renderAdmin('/admin/recent-messages');
+  renderPage();
   return screen.findByRole('textbox', { name: 'Limit' });
 }
 

@@ -2,10 +2,14 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { RELEASE_FIELDS_REQUIRED } from '../../contract/admin';
+import { ReleasePage } from '../../src/admin/release/ReleasePage';
 import { bodyOf, deferred, json, stubFetch } from '../portal/render';
-import { expectNotification, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { expectNotification, renderConsolePage, signedInAdmin, setUpAdminTests } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The Release page alone, at its address in the console. */
+const renderPage = () => renderConsolePage(<ReleasePage />, { path: '/admin/release' });
 
 const build = {
   version: '2026-01-01a',
@@ -16,7 +20,7 @@ const build = {
 };
 
 async function openRelease() {
-  renderAdmin('/admin/release');
+  renderPage();
   return screen.findByRole('textbox', { name: 'Version' });
 }
 

@@ -2,10 +2,17 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../contract/admin';
+import { AuditList } from '../../src/admin/audit/AuditList';
+import { UserList } from '../../src/admin/users/UserList';
 import { currentLocation, stubFetch } from '../portal/render';
-import { ada, expectNotification, listPage, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
+import { ada, expectNotification, listPage, renderConsolePage, setUpAdminTests, signedInAdmin } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The User List alone, at its address in the console. */
+const renderUserList = () => renderConsolePage(<UserList />, { path: '/admin/users', resource: 'users' });
+/** The Audit Log alone, at its address in the console. */
+const renderAuditLog = () => renderConsolePage(<AuditList />, { path: '/admin/audit', resource: 'audit' });
 
 const entry: AuditEntry = {
   id: 'a1',
@@ -47,7 +54,7 @@ async function saveView(name: string) {
 describe('Saved views (issue 28)', () => {
   it('keeps the User List’s search and sort, and puts both back when chosen again', async () => {
     stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => listPage('users', [ada], 1) });
-    renderAdmin('/admin/users');
+    renderUserList();
     await screen.findByText('ada@example.com');
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'ada');
@@ -79,7 +86,7 @@ describe('Saved views (issue 28)', () => {
 
   it('keeps the audit log’s filters, and puts them back from the keyboard', async () => {
     stubFetch({ ...signedInAdmin, 'GET /api/admin/audit': () => listPage('audit', [entry], 1) });
-    renderAdmin('/admin/audit');
+    renderAuditLog();
     await screen.findByText('root@example.com');
     const filters = { actor: 'root@example.com', action: 'user.delete', target: 'u1', from: '2026-01-01', to: '2026-01-31' };
 

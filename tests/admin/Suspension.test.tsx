@@ -1,12 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { AdminUser } from '../../contract/admin';
+import { ADMIN_MESSAGES, type AdminUser } from '../../contract/admin';
 import { SUSPENSION_REASON_REQUIRED } from '../../contract/suspension';
+import { UserShow } from '../../src/admin/users/UserShow';
 import { bodyOf, json, stubFetch } from '../portal/render';
-import { ada, admin, emptyUsage, expectNotification, noAccountDetails, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
+import { ada, admin, emptyUsage, expectNotification, noAccountDetails, renderConsolePage, setUpAdminTests, signedInAdmin } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The user's page (UserShow) at `/admin/users/{id}/show`, without the rest of the console. */
+const renderUserPage = (id = 'u1') =>
+  renderConsolePage(<UserShow />, { path: `/admin/users/${id}/show`, route: '/users/:id/show', resource: 'users' });
 
 /** Ada's page, her record answering `user()`: what the last suspend or reinstate left. */
 function stubUser(routes: Record<string, (url: string, init?: RequestInit) => Response | Promise<Response>> = {}, start: AdminUser = ada) {
@@ -37,7 +42,7 @@ function stubUser(routes: Record<string, (url: string, init?: RequestInit) => Re
 }
 
 async function openUser() {
-  renderAdmin('/admin/users/u1/show');
+  renderUserPage();
   await screen.findByText('u1');
 }
 
@@ -108,8 +113,10 @@ describe('Suspension on a user’s page (issue 28)', () => {
       'GET /api/admin/users/admin-1/details': () => json(noAccountDetails),
       ...emptyUsage('admin-1'),
     });
-    renderAdmin('/admin/users/admin-1/show');
+    renderUserPage('admin-1');
     await screen.findByText('admin-1');
+    // The page knows it is the admin's own once it knows who is signed in: Delete then says why it is off.
+    await screen.findByText(ADMIN_MESSAGES.selfDeletion);
     expect(screen.getByRole('button', { name: 'Reissue license' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Suspend' })).not.toBeInTheDocument();
   });

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { CreditPackPurchase, UsageHistory, UsageSummary } from '../../contract/usage';
+import { UserShow } from '../../src/admin/users/UserShow';
 import { formatDateTime } from '../../src/ui/format';
 import { bodyOf, json, stubFetch } from '../portal/render';
 import {
@@ -10,12 +11,16 @@ import {
   expectNotification,
   noAccountDetails,
   noUsageHistory,
-  renderAdmin,
+  renderConsolePage,
   signedInAdmin,
   setUpAdminTests,
 } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The user's page (UserShow) at `/admin/users/{id}/show`, without the rest of the console. */
+const renderUserPage = (id = 'u1') =>
+  renderConsolePage(<UserShow />, { path: `/admin/users/${id}/show`, route: '/users/:id/show', resource: 'users' });
 
 type Routes = Parameters<typeof stubFetch>[0];
 
@@ -69,7 +74,7 @@ function stubUser(routes: Routes = {}) {
 }
 
 async function usagePanel() {
-  renderAdmin('/admin/users/u1/show');
+  renderUserPage();
   const panel = await screen.findByRole('region', { name: 'Usage' });
   await within(panel).findByText('Plan');
   return panel;
@@ -100,6 +105,8 @@ describe('A user’s usage (issue 26)', () => {
     const panel = await usagePanel();
     expect(figure(panel, 'Plan')).toBe('Free');
     expect(figure(panel, 'Allowance')).toBe('Unlimited: 4,200 queries used this period');
+    // The chart's and the credit packs' loading spinners are progress bars too: once they are gone, none is left.
+    await waitFor(() => expect(within(panel).queryByRole('progressbar', { name: 'Please wait' })).not.toBeInTheDocument());
     expect(within(panel).queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
@@ -147,7 +154,7 @@ describe('A user’s usage (issue 26)', () => {
     stubUser({
       'GET /api/admin/users/u1/usage': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error'),
     });
-    renderAdmin('/admin/users/u1/show');
+    renderUserPage();
     const panel = await screen.findByRole('region', { name: 'Usage' });
     expect(await within(panel).findByText('Failed to fetch usage')).toBeInTheDocument();
     await expectNotification('Failed to fetch usage', 'boom');

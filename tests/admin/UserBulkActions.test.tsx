@@ -6,15 +6,19 @@ import type { StaffRole } from '../../contract/staffRoles';
 import { SUSPENSION_REASON_REQUIRED } from '../../contract/suspension';
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
+import { UserList } from '../../src/admin/users/UserList';
 import { bodyOf, json, stubFetch } from '../portal/render';
-import { ada, admin, expectNotification, listPage, renderAdmin, setUpAdminTests } from './render';
+import { ada, admin, expectNotification, listPage, renderConsolePage, setUpAdminTests } from './render';
 
 vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
 });
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The User List alone, at its address in the console. */
+const renderList = () => renderConsolePage(<UserList />, { path: '/admin/users', resource: 'users' });
 beforeEach(() => vi.mocked(saveFile).mockReset());
 
 const grace: AdminUser = { ...ada, id: 'u2', username: 'grace', email: 'grace@example.com', status: 'Suspended' };
@@ -46,7 +50,7 @@ function stubList(role: StaffRole | null = 'admin') {
 }
 
 async function openList() {
-  renderAdmin('/admin/users');
+  renderList();
   await screen.findByText('grace@example.com');
 }
 

@@ -2,10 +2,17 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, USER_FIELDS_REQUIRED, type AdminUser } from '../../contract/admin';
+import { Resource } from 'react-admin';
+import { UserEdit } from '../../src/admin/users/UserEdit';
+import { UserShow } from '../../src/admin/users/UserShow';
 import { bodyOf, currentLocation, json, stubFetch } from '../portal/render';
-import { ada, emptyUsage, expectNotification, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, emptyUsage, expectNotification, noAccountDetails, renderConsolePage, signedInAdmin, setUpAdminTests } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** A user's edit page at its address in the console, with their page it leads back to: the users resource's two pages alone. */
+const renderPage = () =>
+  renderConsolePage(<Resource name="users" edit={UserEdit} show={UserShow} />, { path: '/admin/users/u1/edit', route: '/users/*' });
 
 /** The API with one stored user; PUT answers `onPut` (by default: stores and echoes the edit). */
 function stubUser(onPut?: (body: Partial<AdminUser>) => Response) {
@@ -28,7 +35,7 @@ function stubUser(onPut?: (body: Partial<AdminUser>) => Response) {
 const puts = (fetch: ReturnType<typeof stubFetch>) => fetch.mock.calls.filter(([, init]) => init?.method === 'PUT');
 
 async function openEdit() {
-  renderAdmin('/admin/users/u1/edit');
+  renderPage();
   const username = await screen.findByRole('textbox', { name: 'Username' });
   await waitFor(() => expect(username).toHaveValue('ada'));
   return username;

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_MESSAGES, type AccountDetails } from '../../contract/admin';
 import { STAFF_TARGET_REFUSAL } from '../../contract/staffRoles';
+import { UserShow } from '../../src/admin/users/UserShow';
 import { formatDateTime } from '../../src/ui/format';
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
@@ -14,7 +15,7 @@ import {
   expectNotification,
   listPage,
   noAccountDetails,
-  renderAdmin,
+  renderConsolePage,
   signedInAdmin,
   setUpAdminTests,
 } from './render';
@@ -24,7 +25,11 @@ vi.mock('../../src/browser', async (importOriginal) => {
   return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
 });
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The user's page (UserShow) at `/admin/users/{id}/show`, without the rest of the console. */
+const renderUserPage = (id = 'u1') =>
+  renderConsolePage(<UserShow />, { path: `/admin/users/${id}/show`, route: '/users/:id/show', resource: 'users' });
 beforeEach(() => vi.mocked(saveFile).mockReset());
 
 const thread = (n: number) => ({
@@ -72,7 +77,7 @@ function stubUser(routes: Routes = {}) {
 }
 
 async function openUser() {
-  renderAdmin('/admin/users/u1/show');
+  renderUserPage();
   return screen.findByText('u1');
 }
 

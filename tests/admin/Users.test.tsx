@@ -4,15 +4,42 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SEARCH_LIST_LIMIT, SEARCH_TERM_REQUIRED, type AdminUser } from '../../contract/admin';
 import type * as BrowserModule from '../../src/browser';
 import { saveFile } from '../../src/browser';
+import { Resource } from 'react-admin';
+import { Route, Routes } from 'react-router-dom';
+import { UserList } from '../../src/admin/users/UserList';
+import { UserSearch } from '../../src/admin/users/UserSearch';
+import { UserShow } from '../../src/admin/users/UserShow';
 import { currentLocation, json, stubFetch } from '../portal/render';
-import { ada, emptyUsage, expectNotification, listPage, noAccountDetails, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import {
+  ada,
+  emptyUsage,
+  expectNotification,
+  listPage,
+  noAccountDetails,
+  renderConsolePage,
+  signedInAdmin,
+  setUpAdminTests,
+} from './render';
 
 vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
   return { ...actual, assignLocation: vi.fn(), saveFile: vi.fn() };
 });
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** The User List alone, at its address in the console. */
+const renderList = () => renderConsolePage(<UserList />, { path: '/admin/users', resource: 'users' });
+
+/** The Search page at its address in the console, and a user's page its results lead to. */
+const renderSearch = () =>
+  renderConsolePage(
+    <Routes>
+      <Route path="search" element={<UserSearch />} />
+      <Route path="users/*" element={<Resource name="users" show={UserShow} />} />
+    </Routes>,
+    { path: '/admin/search', route: '/*' },
+  );
 beforeEach(() => vi.mocked(saveFile).mockReset());
 
 const grace: AdminUser = { ...ada, id: 'u2', username: 'grace', email: 'grace@example.com', isAdmin: true };
@@ -28,7 +55,7 @@ const listQueries = (fetch: ReturnType<typeof stubFetch>) =>
 describe('User List (§2)', () => {
   it('asks the server for one page, newest first, and shows the total', async () => {
     const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => page([ada, grace], 60) });
-    renderAdmin('/admin/users');
+    renderList();
     expect(await screen.findByText('grace@example.com')).toBeInTheDocument();
     expect(screen.getByText('1-25 of 60')).toBeInTheDocument();
     expect(listQueries(fetch)[0]).toEqual({ sort: '["createdAt","DESC"]', range: '[0,24]', filter: '{}' });
@@ -36,7 +63,7 @@ describe('User List (§2)', () => {
 
   it('sorts by a column and searches on the server', async () => {
     const fetch = stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => page([ada], 1) });
-    renderAdmin('/admin/users');
+    renderList();
     await screen.findByText('ada@example.com');
 
     await userEvent.click(screen.getByRole('button', { name: 'Sort by username ascending' }));
@@ -49,7 +76,7 @@ describe('User List (§2)', () => {
   it('says a search lists at most SEARCH_LIST_LIMIT users only when a search reaches it', async () => {
     let total = SEARCH_LIST_LIMIT;
     stubFetch({ ...signedInAdmin, 'GET /api/admin/users': () => page([ada], total) });
-    renderAdmin('/admin/users');
+    renderList();
     await screen.findByText('ada@example.com');
     const note = 'A search lists at most 1,000 users. Add to it to narrow it down.';
     // The whole list is no search, however many users there are.
@@ -68,7 +95,7 @@ describe('User List (§2)', () => {
       ...signedInAdmin,
       'GET /api/admin/users': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error'),
     });
-    renderAdmin('/admin/users');
+    renderList();
     await expectNotification('Error', 'Failed to fetch users');
   });
 
@@ -79,7 +106,7 @@ describe('User List (§2)', () => {
       'GET /api/admin/users/export': () =>
         new Response('id,username\r\nu1,ada\r\n', { headers: { 'content-disposition': 'attachment; filename="users.csv"' } }),
     });
-    renderAdmin('/admin/users');
+    renderList();
     await screen.findByText('ada@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
     await waitFor(() => expect(saveFile).toHaveBeenCalledTimes(1));
@@ -94,7 +121,7 @@ describe('User List (§2)', () => {
       'GET /api/admin/users': () => page([ada], 1),
       'GET /api/admin/users/export': () => json({ error: 'Internal Server Error', message: 'boom' }, 500, 'Internal Server Error'),
     });
-    renderAdmin('/admin/users');
+    renderList();
     await screen.findByText('ada@example.com');
     await userEvent.click(screen.getByRole('button', { name: 'Export' }));
     await expectNotification('Export Error', 'Failed to export users');
@@ -104,7 +131,7 @@ describe('User List (§2)', () => {
 
 describe('Search (§2, §5)', () => {
   async function search(term: string) {
-    renderAdmin('/admin/search');
+    renderSearch();
     const field = await screen.findByRole('searchbox', { name: 'Search users' });
     if (term) await userEvent.type(field, term);
     await userEvent.click(screen.getByRole('button', { name: 'Search' }));

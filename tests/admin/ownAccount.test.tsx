@@ -1,10 +1,17 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES, type AdminUser } from '../../contract/admin';
+import { Resource } from 'react-admin';
+import { UserEdit } from '../../src/admin/users/UserEdit';
+import { UserShow } from '../../src/admin/users/UserShow';
 import { json, stubFetch } from '../portal/render';
-import { ada, admin, emptyUsage, noAccountDetails, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
+import { ada, admin, emptyUsage, noAccountDetails, renderConsolePage, setUpAdminTests, signedInAdmin } from './render';
 
-setUpAdminTests();
+setUpAdminTests({ wholeConsole: false });
+
+/** A user's page or edit page at `path`: the users resource's two pages, without the rest of the console. */
+const renderUserPages = (path: string) =>
+  renderConsolePage(<Resource name="users" edit={UserEdit} show={UserShow} />, { path, route: '/users/*' });
 
 /** The signed-in admin's own record, as the console lists it. */
 const own: AdminUser = { ...ada, id: admin.id, username: admin.username, email: admin.email, isAdmin: true, role: 'admin' };
@@ -22,7 +29,7 @@ function stubUsers() {
 describe('your own account in the console (issue 28)', () => {
   it('cannot lose its admin role: the switch is off-limits, the reason shown and read with it', async () => {
     stubUsers();
-    renderAdmin(`/admin/users/${own.id}/edit`);
+    renderUserPages(`/admin/users/${own.id}/edit`);
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Username' })).toHaveValue('root'));
     const isAdmin = await screen.findByRole('switch', { name: 'Is Admin' });
     await waitFor(() => expect(isAdmin).toBeDisabled());
@@ -37,7 +44,7 @@ describe('your own account in the console (issue 28)', () => {
 
   it('another user’s admin role can still be switched', async () => {
     stubUsers();
-    renderAdmin('/admin/users/u1/edit');
+    renderUserPages('/admin/users/u1/edit');
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'Username' })).toHaveValue('ada'));
     expect(screen.getByRole('switch', { name: 'Is Admin' })).toBeEnabled();
     expect(screen.queryByText(ADMIN_MESSAGES.selfDemotion)).not.toBeInTheDocument();
@@ -45,7 +52,7 @@ describe('your own account in the console (issue 28)', () => {
 
   it('cannot be deleted: Delete is off-limits on your own page, the reason shown and read with it', async () => {
     stubUsers();
-    renderAdmin(`/admin/users/${own.id}/show`);
+    renderUserPages(`/admin/users/${own.id}/show`);
     await screen.findByText('root@example.com');
     const remove = await screen.findByRole('button', { name: 'Delete' });
     await waitFor(() => expect(remove).toBeDisabled());
@@ -55,7 +62,7 @@ describe('your own account in the console (issue 28)', () => {
 
   it('another user can still be deleted', async () => {
     stubUsers();
-    renderAdmin('/admin/users/u1/show');
+    renderUserPages('/admin/users/u1/show');
     await screen.findByText('ada@example.com');
     expect(await screen.findByRole('button', { name: 'Delete' })).toBeEnabled();
     expect(screen.queryByText(ADMIN_MESSAGES.selfDeletion)).not.toBeInTheDocument();

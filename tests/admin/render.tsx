@@ -1,10 +1,32 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { configure, render, screen, waitFor, within, type RenderResult } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+import {
+  AdminContext,
+  Authenticated,
+  defaultTheme,
+  localStorageStore,
+  ResourceContextProvider,
+  ResourceDefinitionContextProvider,
+  usePermissions,
+  type RaThemeOptions,
+  type ResourceDefinitions,
+} from 'react-admin';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { AccountDetails, AdminUser } from '../../contract/admin';
 import type { Insights } from '../../contract/insights';
 import type { UsageHistory, UsageSummary } from '../../contract/usage';
 import type { CurrentUser } from '../../contract/user';
-import { json, renderPortal } from '../portal/render';
+import { AdminLayout } from '../../src/admin/AdminLayout';
+import { CONSOLE_BASE } from '../../src/admin/consolePages';
+import { i18nProvider } from '../../src/admin/i18n';
+import { AdminNotification } from '../../src/admin/notify';
+import { consoleComponents } from '../../src/admin/themeComponents';
+import { createQueryClient } from '../../src/api/queryClient';
+import { AppProviders } from '../../src/App';
+import { createAuthProvider } from '../../src/authProvider/authProvider';
+import { dataProvider } from '../../src/dataProvider';
+import { json, LocationProbe, renderPortal, testConfig } from '../portal/render';
 
 export const admin: CurrentUser = {
   id: 'admin-1',
@@ -86,23 +108,24 @@ export function noInsights(days = 30, today = '2026-11-23'): Insights {
   };
 }
 
-/**
- * Loads the console's chunk once per file before the tests (importing react-admin takes seconds
- * under the test transform), gives its screens time to mount, and starts each test with an empty
- * react-admin store.
- */
 /** A list's answer as the server gives it (simple-rest's dialect): `rows` from `start`, the total in Content-Range. */
 export function listPage(resource: string, rows: unknown[], total: number, start = 0): Response {
   const range = rows.length ? `${resource} ${start}-${start + rows.length - 1}/${total}` : `${resource} */${total}`;
   return new Response(JSON.stringify(rows), { headers: { 'content-type': 'application/json', 'content-range': range } });
 }
 
-export function setUpAdminTests() {
+/**
+ * Starts each test with an empty react-admin store, and waits as long as a busy machine needs.
+ * With `wholeConsole` (the default), also loads every console page's chunk once per file before
+ * the tests, so any page renders at once in `renderAdmin`; a file that mounts its page with
+ * `renderConsolePage` imports that page itself and passes `{ wholeConsole: false }`.
+ */
+export function setUpAdminTests({ wholeConsole = true }: { wholeConsole?: boolean } = {}) {
   vi.setConfig({ testTimeout: 30_000 });
   beforeAll(async () => {
     configure({ asyncUtilTimeout: 15_000 });
     // The console's pages are chunks of their own: loaded up front, any page renders at once.
-    await (await import('../../src/admin/AdminApp')).preloadAdminPages();
+    if (wholeConsole) await (await import('../../src/admin/AdminApp')).preloadAdminPages();
   }, 60_000);
   afterAll(() => {
     configure({ asyncUtilTimeout: 1000 });
@@ -116,6 +139,85 @@ export function setUpAdminTests() {
 
 /** The whole app at `path` (an /admin path), through the portal's routes as in the browser. */
 export const renderAdmin = (path: string) => renderPortal(path);
+
+/**
+ * The resources AdminApp declares, as react-admin knows them: links to a user's page and edit
+ * page, and a user named by their username in titles and confirmations.
+ */
+const consoleResources: ResourceDefinitions = {
+  users: { name: 'users', hasList: true, hasShow: true, hasEdit: true, hasCreate: false, recordRepresentation: 'username' },
+  audit: { name: 'audit', hasList: true, hasShow: false, hasEdit: false, hasCreate: false },
+};
+
+/**
+ * AdminApp's theme as far as a test can tell: react-admin's default with the console's component
+ * settings (an empty list's words as an h2, …). Its colours are the portal's, which jsdom does not show.
+ */
+const consoleTheme: RaThemeOptions = { ...defaultTheme, components: { ...defaultTheme.components, ...consoleComponents } };
+
+/**
+ * What react-admin's `<Admin requireAuth>` in AdminApp does before any page: it asks for the role
+ * (the pages' controls follow it) and checks the session, and shows the page once the session is checked.
+ */
+function AsAdminStarts({ children }: { children: ReactNode }) {
+  usePermissions();
+  return <Authenticated>{children}</Authenticated>;
+}
+
+export interface ConsolePageOptions {
+  /** The browser path the page is opened at, e.g. `/admin/users/u1/show`. */
+  path: string;
+  /** The page's route inside the console's basename, as AdminApp declares it, e.g. `/users/:id/show`; `path`'s own by default. */
+  route?: string;
+  /** The resource whose page `element` is (`users`, `audit`), for react-admin's list, show and edit pages. */
+  resource?: string;
+}
+
+/**
+ * One console page at `path`, as the console runs it but without the rest of the console: the
+ * portal's providers and a router at `path`, react-admin's context with the product's data, auth
+ * and i18n providers over the portal's QueryClient and the console's store, react-admin's layout
+ * around the page (tab title, error page), the page once the session is checked, and react-admin's
+ * notifications. Data comes through `stubFetch` as in `renderAdmin`. Left out are the portal's
+ * routes and guard, the console's frame (app bar with the page's h1, menu) and `<Admin>` with every
+ * other page: a test about those keeps `renderAdmin`. A navigation to a page not mounted changes
+ * the address (`currentLocation`) and shows nothing.
+ */
+export function renderConsolePage(element: ReactElement, { path, route, resource }: ConsolePageOptions): RenderResult {
+  const queryClient = createQueryClient();
+  // AdminApp's store: the console's settings kept in localStorage, named in its language at once.
+  const store = localStorageStore(undefined, 'SageAdmin');
+  store.setItem('locale', i18nProvider.getLocale());
+  const page = resource ? <ResourceContextProvider value={resource}>{element}</ResourceContextProvider> : element;
+  return render(
+    <AppProviders config={testConfig} queryClient={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <AdminContext
+          basename={CONSOLE_BASE}
+          dataProvider={dataProvider}
+          authProvider={createAuthProvider(queryClient)}
+          i18nProvider={i18nProvider}
+          queryClient={queryClient}
+          store={store}
+          theme={consoleTheme}
+        >
+          <ResourceDefinitionContextProvider definitions={consoleResources}>
+            <AdminLayout>
+              <AsAdminStarts>
+                <Routes>
+                  <Route path={CONSOLE_BASE + (route ?? path.slice(CONSOLE_BASE.length))} element={page} />
+                  <Route path="*" element={null} />
+                </Routes>
+              </AsAdminStarts>
+            </AdminLayout>
+            <AdminNotification />
+          </ResourceDefinitionContextProvider>
+        </AdminContext>
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
 
 /** The react-admin notification (an alert inside its snackbar, not one of the page's own) holds each of `texts`. */
 export async function expectNotification(...texts: string[]) {

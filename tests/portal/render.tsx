@@ -13,7 +13,7 @@ export { testConfig };
  * Shows the router's current location so tests can assert on navigation. A plain div: an
  * <output> would be one more role="status" on the page.
  */
-function LocationProbe() {
+export function LocationProbe() {
   const location = useLocation();
   return <div data-testid="location">{location.pathname + location.search + location.hash}</div>;
 }
