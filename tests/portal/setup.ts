@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeAll, vi } from 'vitest';
+import { afterEach, beforeAll, expect, vi } from 'vitest';
 import { SCREENS } from '../../src/portal/screens';
 import { fakeMediaQueryList } from './media';
 
@@ -9,8 +9,12 @@ import { fakeMediaQueryList } from './media';
 configure({ asyncUtilTimeout: 15_000 });
 
 // Each portal screen is a lazily loaded chunk; loaded up front, a screen renders in the same pass
-// as in a pre-rendered page, and tests need not wait for chunks. The console loads its own.
-beforeAll(() => Promise.all(Object.entries(SCREENS).flatMap(([path, screen]) => (path === 'admin/*' ? [] : [screen.preload()]))));
+// as in a pre-rendered page, and tests need not wait for chunks. The console's files load their
+// own pages (tests/admin/render.tsx) and none of the portal's.
+beforeAll(async () => {
+  if (/[\\/]tests[\\/]admin[\\/]/.test(expect.getState().testPath ?? '')) return;
+  await Promise.all(Object.entries(SCREENS).flatMap(([path, screen]) => (path === 'admin/*' ? [] : [screen.preload()])));
+});
 
 afterEach(() => {
   cleanup();
