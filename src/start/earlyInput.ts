@@ -1,10 +1,15 @@
+import { whenIdle } from './whenIdle';
+
 /** What counts as reaching for the page: the app starts loading on the first of these. */
 const INTENT_EVENTS = ['pointerdown', 'touchstart', 'keydown', 'focusin'];
 
 export interface EarlyInput {
   /** Calls `start` once, on the first sign that the visitor is about to use a control. */
   onFirstIntent(start: () => void): void;
-  /** The app runs the page now: replays the click or submit held meanwhile, and stops holding. */
+  /**
+   * The app runs the page now: stops holding, and replays the click or submit held meanwhile once
+   * the app has attached to the whole page.
+   */
   release(): void;
   /** The app could not start: a link click held meanwhile is followed as the browser would have. */
   followHeldLink(): void;
@@ -100,7 +105,9 @@ export function holdEarlyInput(root: HTMLElement, holdsLink: HoldsLink = () => f
       const replay = held;
       held = null;
       heldLink = null;
-      replay?.();
+      // Not at once: the app attaches to a page in parts (a Suspense boundary per figure), and
+      // React drops a click on a part not yet attached. Once the browser is idle, every part is.
+      if (replay) whenIdle(replay);
     },
     followHeldLink() {
       const link = heldLink;
