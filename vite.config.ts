@@ -26,10 +26,16 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // dist/client: the browser app; `vite build --ssr` writes the page renderer to dist/ssr (package.json).
     outDir: 'dist/client',
-    // No <link rel="modulepreload"> per dependency of a dynamic import: inserting them cost a phone
-    // 250 ms of main thread at 4× CPU on the console's Home (about 1.5 ms a link), more than the
-    // round trips they save; a chunk's imports are fetched as soon as it is parsed.
-    modulePreload: false,
+    // A dynamic import fetches its chunk's imports only once that chunk is parsed, and theirs after
+    // that: react-admin and a console page are six to eight such round trips deep. The console's
+    // screen has them fetched side by side (a <link rel="modulepreload"> for each dependency of its
+    // dynamic imports: react-admin, its layout, the pages). Elsewhere none: on the page's own start
+    // inserting them cost a phone 250 ms of main thread at 4× CPU on the console's Home (about
+    // 1.5 ms a link), more than the round trips they save.
+    modulePreload: {
+      polyfill: false,
+      resolveDependencies: (_chunk, dependencies, { hostId }) => (hostId.startsWith('assets/ConsoleScreen-') ? dependencies : []),
+    },
     rolldownOptions: {
       output: {
         // React changes less often than our screens: its own chunk stays cached across releases.

@@ -7,29 +7,25 @@ import { createAuthProvider } from '../authProvider/authProvider';
 import { useCurrentUser } from '../authProvider/session';
 import { dataProvider } from '../dataProvider';
 import { whenIdle } from '../start/whenIdle';
-import { lazyScreen } from '../ui/lazyScreen';
 import { theme as portalTheme } from '../ui/theme';
 import { AdminLayout } from './AdminLayout';
+import {
+  AuditList,
+  FindMessage,
+  MENU_PAGES,
+  RecentMessages,
+  ReleasePage,
+  UserEdit,
+  UserList,
+  UserSearch,
+  UserShow,
+} from './consolePageChunks';
 import { ADMIN_PAGES, CONSOLE_BASE } from './consolePages';
 import { i18nProvider } from './i18n';
 import { AdminNotification } from './notify';
 import { RefusedPage } from './RefusedPage';
 import { consoleComponents } from './themeComponents';
 import { UserEditRefused } from './users/UserEditRefused';
-
-// Every page is a chunk of its own, loaded when opened (the layout shows its loading indicator
-// meanwhile), so react-admin starts sooner.
-const AuditList = lazyScreen(() => import('./audit/AuditList').then((m) => m.AuditList));
-const FindMessage = lazyScreen(() => import('./messages/FindMessage').then((m) => m.FindMessage));
-const RecentMessages = lazyScreen(() => import('./messages/RecentMessages').then((m) => m.RecentMessages));
-const ReleasePage = lazyScreen(() => import('./release/ReleasePage').then((m) => m.ReleasePage));
-const UserEdit = lazyScreen(() => import('./users/UserEdit').then((m) => m.UserEdit));
-const UserList = lazyScreen(() => import('./users/UserList').then((m) => m.UserList));
-const UserSearch = lazyScreen(() => import('./users/UserSearch').then((m) => m.UserSearch));
-const UserShow = lazyScreen(() => import('./users/UserShow').then((m) => m.UserShow));
-
-/** The pages the menu opens: fetched once react-admin runs and the browser is idle, so the first click on one only renders it. */
-const MENU_PAGES = [UserList, AuditList, ReleasePage, UserSearch, FindMessage, RecentMessages];
 
 /** Loads every page's chunk ahead: the tests then render any page at once, as the portal's tests do its screens. */
 export const preloadAdminPages = () => Promise.all([...MENU_PAGES, UserEdit, UserShow].map((page) => page.preload()));

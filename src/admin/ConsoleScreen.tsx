@@ -4,7 +4,8 @@ import { useLocation } from 'react-router-dom';
 import { inSteps } from '../start/inSteps';
 import { whenIdle } from '../start/whenIdle';
 import { useServerTitle } from '../ui/serverTitle';
-import { consoleTabTitle, isConsoleHome } from './consolePages';
+import { consolePageAt } from './consolePageChunks';
+import { consolePath, consoleTabTitle, isConsoleHome } from './consolePages';
 import { ConsoleLayout } from './frame/ConsoleLayout';
 import { HomePage } from './home/HomePage';
 import { consoleTranslate as translate } from './i18n';
@@ -52,6 +53,13 @@ export function ConsoleScreen() {
     if (started) return;
     return whenIdle(() => startTransition(() => setStarted(true)));
   }, [started]);
+  // The page opened loads beside react-admin, rather than once react-admin has run and asks for it.
+  useEffect(() => {
+    if (!onHome)
+      void consolePageAt(consolePath(pathname))
+        ?.preload()
+        .catch(() => undefined);
+  }, [onHome, pathname]);
 
   // Made once: react-admin follows the address itself, and need not render again with the frame.
   const reactAdmin = useMemo(
