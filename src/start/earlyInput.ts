@@ -40,7 +40,8 @@ function heldLinkOf(event: MouseEvent, target: Element, holdsLink: HoldsLink): H
  * the app reads the fields themselves.
  */
 export function holdEarlyInput(root: HTMLElement, holdsLink: HoldsLink = () => false): EarlyInput {
-  let held: (() => void) | null = null;
+  // `soonest`: replayed as the app starts, when a part of the page may not be attached yet.
+  let held: ((soonest: boolean) => void) | null = null;
   let heldLink: HTMLAnchorElement | null = null;
   let intentListener: (() => void) | null = null;
 
@@ -54,16 +55,30 @@ export function holdEarlyInput(root: HTMLElement, holdsLink: HoldsLink = () => f
     event.stopPropagation();
     heldLink = link;
     // Dispatched rather than element.click(): the target may be an icon's SVG, which has no click().
-    held = () => {
+    const replay = (soonest: boolean) => {
       // A link the app rendered anew (a mismatch in hydration) is found again by its address.
       const clicked = target.isConnected
         ? target
         : link
           ? root.querySelector(`a[href="${CSS.escape(link.getAttribute('href') ?? '')}"]`)
           : null;
-      if (clicked) clicked.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, composed: true }));
-      else if (link) window.location.assign(link.href);
+      if (!clicked) {
+        if (link) window.location.assign(link.href);
+        return;
+      }
+      const click = new MouseEvent('click', { bubbles: true, cancelable: true, composed: true });
+      // The app takes a link's click by cancelling the page load. One it did not take reached a
+      // part of the page React has not attached yet: kept, and tried again once the browser is idle.
+      const untaken = (event: Event) => {
+        if (event !== click || event.defaultPrevented) return;
+        event.preventDefault();
+        whenIdle(() => replay(false));
+      };
+      if (soonest && link) window.addEventListener('click', untaken);
+      clicked.dispatchEvent(click);
+      window.removeEventListener('click', untaken);
     };
+    held = replay;
   }
 
   function onSubmit(event: SubmitEvent) {
@@ -103,11 +118,15 @@ export function holdEarlyInput(root: HTMLElement, holdsLink: HoldsLink = () => f
       document.removeEventListener('click', onClick, true);
       document.removeEventListener('submit', onSubmit, true);
       const replay = held;
+      const link = heldLink;
       held = null;
       heldLink = null;
-      // Not at once: the app attaches to a page in parts (a Suspense boundary per figure), and
-      // React drops a click on a part not yet attached. Once the browser is idle, every part is.
-      if (replay) whenIdle(replay);
+      if (!replay) return;
+      // The app attaches to a page in parts (a Suspense boundary per figure), and React drops a
+      // click on a part not yet attached; once the browser is idle, every part is. A link's click
+      // goes at once, since the app shows whether it took it; a button's or a form's waits.
+      if (link) replay(true);
+      else whenIdle(() => replay(false));
     },
     followHeldLink() {
       const link = heldLink;

@@ -141,8 +141,34 @@ describe('holdEarlyInput (decision 010)', () => {
       link.addEventListener('click', navigations);
       expect(click(root.querySelector('path')!).defaultPrevented).toBe(true);
       expect(navigations).not.toHaveBeenCalled();
+      // At once: the app shows it took the click by cancelling the page load.
       early.release();
-      await vi.waitFor(() => expect(navigations).toHaveBeenCalledTimes(1));
+      expect(navigations).toHaveBeenCalledTimes(1);
+    });
+
+    it('keeps a link click the app did not take yet (a part React has not attached) and replays it once the browser is idle', () => {
+      const idle: (() => void)[] = [];
+      vi.stubGlobal('requestIdleCallback', (work: () => void) => idle.push(work));
+      try {
+        const root = consolePage();
+        const early = holdEarlyInput(root, holdsShell);
+        const link = root.querySelector('a')!;
+        click(link);
+        // The app does not take the first replay (it does not cancel the page load); it takes the second.
+        const replays: Event[] = [];
+        link.addEventListener('click', (event) => {
+          replays.push(event);
+          if (replays.length === 2) event.preventDefault();
+        });
+        early.release();
+        expect(replays).toHaveLength(1);
+        // Kept: the page load the browser would have started is cancelled.
+        expect(replays[0]!.defaultPrevented).toBe(true);
+        idle.forEach((work) => work());
+        expect(replays).toHaveLength(2);
+      } finally {
+        vi.unstubAllGlobals();
+      }
     });
 
     it('lets a new tab, a modified click and a link to a page the server renders go as the browser takes them', () => {
