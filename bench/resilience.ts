@@ -132,7 +132,9 @@ async function main(): Promise<number> {
       ]);
       // The same in --short and full form: a table of cells, each one request or two.
       await run('staff', () => staffClasses({ cluster: live }));
-      await run('soak', () => soak({ cluster: live, seconds: opts.short ? 10 : 60, cookie: user.cookie }));
+      await run('soak', () =>
+        soak({ cluster: live, seconds: opts.short ? 10 : 60, warmUpAtMost: opts.short ? 30 : 90, cookie: user.cookie }),
+      );
       await run('webhooks', () => webhooks({ cluster: live, stripe: fixture, seed: opts.seed, orders: opts.short ? 100 : 1000 }));
       await run('crash', async () => [
         await crashPostgres({ cluster: live, serviceToken, kills: opts.short ? 1 : 3 }),
