@@ -138,6 +138,17 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
     await page.locator('main').getByText(adminEmail, { exact: true }).first().waitFor();
   }
 
+  /** Holds back the app's last file, so the page stays the server's markup until the returned call lets it through. */
+  async function holdTheApp(page: Page): Promise<() => void> {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/startApp[-.][^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  }
+
   const watchFetches = (page: Page) => {
     const fetched = new Set<string>();
     page.on('response', (response) => {
@@ -174,12 +185,7 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
       const page = await context.newPage();
       const { problems, story } = watchPage(page);
       // The app's last step held back until after the click: it surely lands on the server's markup.
-      let releaseApp = () => {};
-      const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-      await page.route(/\/assets\/startApp[-.][^/]*\.js$/, async (route) => {
-        await appHeld;
-        await route.continue();
-      });
+      const releaseApp = await holdTheApp(page);
       const documents: string[] = [];
       page.on('request', (request) => {
         if (request.resourceType() === 'document') documents.push(new URL(request.url()).pathname);
@@ -208,12 +214,7 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
       const { problems, story } = watchPage(page);
       // As above: the click surely lands on the server's markup, and is replayed into a Home whose
       // figures React attaches in parts of their own (a click reaching a part not yet attached is lost).
-      let releaseApp = () => {};
-      const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
-      await page.route(/\/assets\/startApp[-.][^/]*\.js$/, async (route) => {
-        await appHeld;
-        await route.continue();
-      });
+      const releaseApp = await holdTheApp(page);
       await story('admin-early-range', async () => {
         await page.goto(`${stories.product.url}/admin`);
         const insights = page.getByRole('region', { name: 'The business at a glance' });
