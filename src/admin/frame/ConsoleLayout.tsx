@@ -34,6 +34,21 @@ const skipLink = {
 } as const;
 
 /**
+ * Refresh, spinning while anything is fetched. A component of its own: a fetch that starts or ends
+ * redraws the button, not the frame and its menu (a redraw React does at once, in the task that
+ * saw the change: 110 ms of a phone's main thread at 4× CPU as the Home attached).
+ */
+function RefreshButton() {
+  const queryClient = useQueryClient();
+  const fetching = useIsFetching() > 0;
+  return (
+    <IconButton color="inherit" aria-label={translate('ra.action.refresh')} onClick={() => void queryClient.invalidateQueries()}>
+      {fetching ? <CircularProgress color="inherit" size={20} thickness={5} aria-hidden /> : <RefreshIcon />}
+    </IconButton>
+  );
+}
+
+/**
  * The console's frame on every page (decision 035): the app bar with the page's title as its one
  * h1, Refresh and the user menu; the menu, beside the page on a laptop (narrowed to its icons by
  * the menu button) and over it on a phone. Plain MUI and the router: the server draws it for the
@@ -41,8 +56,6 @@ const skipLink = {
  * Laid out by CSS media queries, not by a guess of the screen, so the server's markup fits any.
  */
 export function ConsoleLayout({ title, children }: { title: ReactNode; children: ReactNode }) {
-  const queryClient = useQueryClient();
-  const fetching = useIsFetching() > 0;
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const width = collapsed ? COLLAPSED_WIDTH : OPEN_WIDTH;
@@ -81,9 +94,7 @@ export function ConsoleLayout({ title, children }: { title: ReactNode; children:
             {/* A leaf of its own: react-admin writes its pages' titles into it through a portal. */}
             <span id={PAGE_TITLE_ID} />
           </Typography>
-          <IconButton color="inherit" aria-label={translate('ra.action.refresh')} onClick={() => void queryClient.invalidateQueries()}>
-            {fetching ? <CircularProgress color="inherit" size={20} thickness={5} aria-hidden /> : <RefreshIcon />}
-          </IconButton>
+          <RefreshButton />
           <ConsoleUserMenu />
         </Toolbar>
       </AppBar>
