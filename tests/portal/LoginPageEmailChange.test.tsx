@@ -1,6 +1,6 @@
 // The e-mail change link opened in a browser that is not signed in (issue 27): the server sends it
 // to /login?emailChange=<outcome>, where the sign-in page says how it went, in the dashboard's words.
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_CHANGE_OUTCOMES, type EmailChangeOutcome } from '../../contract/accountEmail';
 import { LoginPage } from '../../src/portal/LoginPage';
@@ -14,7 +14,8 @@ describe('the sign-in page after an e-mail change link', () => {
     const notice = await screen.findByRole('status', { name: 'E-mail changed' });
     expect(notice).toHaveTextContent(EMAIL_CHANGE_OUTCOMES.changed.message);
     expect(screen.getByRole('heading', { level: 2, name: 'E-mail changed' })).toBeInTheDocument();
-    expect(notice).toHaveFocus();
+    // Focused by the notice's effect, which React may run a task after the notice is drawn.
+    await waitFor(() => expect(notice).toHaveFocus());
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in to Sage' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign in with e-mail' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign in with Epic' })).toBeInTheDocument();
@@ -24,7 +25,8 @@ describe('the sign-in page after an e-mail change link', () => {
     renderScreen(<LoginPage />, `/login?emailChange=${outcome}`);
     const notice = await screen.findByRole('alert', { name: 'E-mail not changed' });
     expect(notice).toHaveTextContent(EMAIL_CHANGE_OUTCOMES[outcome].message);
-    expect(notice).toHaveFocus();
+    // Focused by the notice's effect, which React may run a task after the notice is drawn.
+    await waitFor(() => expect(notice).toHaveFocus());
     expect(screen.queryByRole('status', { name: 'E-mail changed' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Sign in with e-mail' })).toBeInTheDocument();
   });
