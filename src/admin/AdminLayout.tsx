@@ -1,5 +1,8 @@
 import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { Error as ErrorPage, Loading } from 'react-admin';
+import { useLocation } from 'react-router-dom';
+import { isConsoleHome } from './consolePages';
+import { UserListAhead } from './users/UserListAhead';
 import { useTabTitle } from './useTabTitle';
 
 interface PageErrorState {
@@ -31,13 +34,15 @@ class PageErrorBoundary extends Component<{ children: ReactNode }, PageErrorStat
 /**
  * react-admin's layout: the page alone, with its tab title and its error page. The app bar and the
  * menu are the console's frame around react-admin (frame/ConsoleLayout.tsx, decision 035), drawn
- * before it runs and kept while it does.
+ * before it runs and kept while it does. While the Home shows, the User List is drawn ahead.
  */
 export function AdminLayout({ children }: { children: ReactNode }) {
   useTabTitle();
+  const onHome = isConsoleHome(useLocation().pathname);
   return (
     <PageErrorBoundary>
       <Suspense fallback={<Loading />}>{children}</Suspense>
+      <UserListAhead onHome={onHome} />
     </PageErrorBoundary>
   );
 }

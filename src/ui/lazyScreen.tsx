@@ -1,8 +1,8 @@
 import { lazy, type ComponentType } from 'react';
 
 /** A screen in a chunk of its own that can also be loaded ahead of rendering. */
-export interface LazyScreen {
-  (): React.JSX.Element;
+export interface LazyScreen<P extends object = object> {
+  (props: P): React.JSX.Element;
   /** Loads the screen's chunk; once it resolves, the screen renders at once, without suspending. */
   preload(): Promise<void>;
 }
@@ -12,8 +12,8 @@ export interface LazyScreen {
  * render its content in the first pass: the server and the browser both preload the current
  * screen, so the markup matches and nothing flashes. Screens not preloaded suspend as usual.
  */
-export function lazyScreen(load: () => Promise<ComponentType>): LazyScreen {
-  let Loaded: ComponentType | undefined;
+export function lazyScreen<P extends object = object>(load: () => Promise<ComponentType<P>>): LazyScreen<P> {
+  let Loaded: ComponentType<P> | undefined;
   let loading: Promise<void> | undefined;
   const preload = () =>
     (loading ??= load().then(
@@ -27,10 +27,10 @@ export function lazyScreen(load: () => Promise<ComponentType>): LazyScreen {
     ));
   const Lazy = lazy(async () => {
     await preload();
-    return { default: Loaded as ComponentType };
+    return { default: Loaded as ComponentType<P> };
   });
-  function Screen() {
-    return Loaded ? <Loaded /> : <Lazy />;
+  function Screen(props: P) {
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
   }
   Screen.preload = preload;
   return Screen;

@@ -3,17 +3,24 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { expectToast, json, stubFetch } from '../portal/render';
 import type { Insights } from '../../contract/insights';
-import { ada, emptyUsage, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
+import { ada, emptyUsage, listPage, noAccountDetails, noInsights, renderAdmin, signedInAdmin, setUpAdminTests } from './render';
 
 setUpAdminTests();
 
 const metrics = (totalUsers: number) => () => json({ userStats: { totalUsers } });
 const emptyInsights = { 'GET /api/admin/insights': () => json(noInsights()) };
+/** The User List's first page, which the console draws ahead while the Home rests (decision 037). */
+const userListAhead = { 'GET /api/admin/users': () => listPage('users', [ada], 1) };
 
 describe('Home (§2)', () => {
   it('shows the number of Grove users and reads it again on Refresh', async () => {
     let total = 1234;
-    const fetch = stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': () => metrics(total)() });
+    const fetch = stubFetch({
+      ...userListAhead,
+      ...signedInAdmin,
+      ...emptyInsights,
+      'GET /api/admin/grove-metrics': () => metrics(total)(),
+    });
     renderAdmin('/admin');
     const card = await screen.findByRole('region', { name: 'Grove Users' });
     expect(await within(card).findByText('1,234')).toBeInTheDocument();
@@ -24,9 +31,24 @@ describe('Home (§2)', () => {
     expect(fetch.mock.calls.filter(([url]) => String(url) === '/api/admin/grove-metrics')).toHaveLength(2);
   });
 
+  it('draws the User List ahead once the Home is idle, out of sight, and opens it from there while reading it again', async () => {
+    const fetch = stubFetch({ ...userListAhead, ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
+    renderAdmin('/admin');
+    const listReads = () => fetch.mock.calls.filter(([url]) => String(url).startsWith('/api/admin/users?')).length;
+    await waitFor(() => expect(listReads()).toBe(1));
+    await waitFor(() => expect(screen.queryByRole('checkbox', { name: 'Select all', hidden: true })).not.toBeInTheDocument());
+    expect(screen.queryByText(ada.email!)).not.toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(/^Home$/);
+
+    await userEvent.click(screen.getByRole('menuitem', { name: 'User List' }));
+    expect(await screen.findByRole('cell', { name: ada.email! })).toBeInTheDocument();
+    await waitFor(() => expect(listReads()).toBe(2));
+  });
+
   it('says it failed, toasts Error, and Retry reads the count again', async () => {
     let fail = true;
     stubFetch({
+      ...userListAhead,
       ...signedInAdmin,
       ...emptyInsights,
       'GET /api/admin/grove-metrics': () =>
@@ -46,7 +68,7 @@ describe('Home (§2)', () => {
   });
 
   it('lists the tabs in the product’s order and words, then the audit log', async () => {
-    stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
+    stubFetch({ ...userListAhead, ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
     renderAdmin('/admin');
     await screen.findByText('Grove Users');
     const menu = screen.getByRole('menu');
@@ -58,7 +80,7 @@ describe('Home (§2)', () => {
   });
 
   it('narrows the menu to its icons with the menu button on a laptop, each entry keeping its name', async () => {
-    stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
+    stubFetch({ ...userListAhead, ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
     renderAdmin('/admin');
     await screen.findByText('Grove Users');
     await userEvent.click(screen.getByRole('button', { name: 'Close menu' }));
@@ -104,6 +126,7 @@ describe('Home: the business at a glance (issue 14)', () => {
 
   it('draws the eight charts of the last 30 UTC days, each with a summary and its figures as a table', async () => {
     const fetch = stubFetch({
+      ...userListAhead,
       ...signedInAdmin,
       'GET /api/admin/grove-metrics': metrics(17),
       'GET /api/admin/insights': () => json(monthOfFigures()),
@@ -142,6 +165,7 @@ describe('Home: the business at a glance (issue 14)', () => {
 
   it('lists this month’s top users by queries, each leading to their page', async () => {
     stubFetch({
+      ...userListAhead,
       ...signedInAdmin,
       'GET /api/admin/grove-metrics': metrics(2),
       'GET /api/admin/insights': () => json(monthOfFigures()),
@@ -168,6 +192,7 @@ describe('Home: the business at a glance (issue 14)', () => {
 
   it('reads the range the admin picks, and keeps it for the next visit', async () => {
     const fetch = stubFetch({
+      ...userListAhead,
       ...signedInAdmin,
       'GET /api/admin/grove-metrics': metrics(1),
       'GET /api/admin/insights': (_init, url) => json(monthOfFigures(Number(url.searchParams.get('days')))),
@@ -192,7 +217,7 @@ describe('Home: the business at a glance (issue 14)', () => {
   });
 
   it('says what is missing on a fresh install instead of drawing empty charts', async () => {
-    stubFetch({ ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(0) });
+    stubFetch({ ...userListAhead, ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(0) });
     renderAdmin('/admin');
     expect(await figure('Sign-ups per day')).toHaveAccessibleDescription('No sign-ups in the last 30 days yet.');
     expect(await figure('Subscriptions by status')).toHaveAccessibleDescription('No subscriptions yet.');
@@ -210,6 +235,7 @@ describe('Home: the business at a glance (issue 14)', () => {
   it('says the figures failed, toasts Error, and Retry reads them again', async () => {
     let fail = true;
     stubFetch({
+      ...userListAhead,
       ...signedInAdmin,
       'GET /api/admin/grove-metrics': metrics(5),
       'GET /api/admin/insights': () =>

@@ -229,6 +229,47 @@ describe.skipIf(SKIP_E2E)('The console’s Home before and after its JavaScript'
     }
   });
 
+  it('draws the User List ahead while the Home rests, so the first click shows it without waiting for the server, then refreshes it', async () => {
+    const context = await adminContext(stories.browser, LAPTOP);
+    try {
+      const page = await context.newPage();
+      const { problems, story } = watchPage(page);
+      const isUserListRead = (url: URL) => url.pathname === '/api/admin/users';
+      await story('admin-user-list-ahead', async () => {
+        const readAhead = page.waitForResponse((response) => isUserListRead(new URL(response.url())) && response.ok());
+        await page.goto(`${stories.product.url}/admin`);
+        // With no input at all, the list's first page is read once the browser is idle.
+        await readAhead;
+        // Out of sight: the Home, its heading and its tab title stay as they were.
+        expect(await page.getByRole('checkbox', { name: 'Select all' }).count()).toBe(0);
+        expect(await page.getByRole('heading', { level: 1 }).allTextContents()).toEqual(['Home']);
+        expect(await page.title()).toBe('Home · Admin · Sage Dashboard');
+
+        // The server now holds the list: what the click shows is what was drawn ahead.
+        let release = () => {};
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let refreshes = 0;
+        await page.route(isUserListRead, async (route) => {
+          refreshes += 1;
+          await held;
+          await route.continue();
+        });
+        await page.getByRole('menuitem', { name: 'User List' }).click();
+        await page.getByRole('heading', { level: 1, name: 'User List' }).waitFor();
+        await page.getByRole('row').filter({ hasText: adminEmail }).waitFor();
+        // …and it is refreshed: the list is read again as it opens.
+        await expect.poll(() => refreshes).toBe(1);
+        const refreshed = page.waitForResponse((response) => isUserListRead(new URL(response.url())));
+        release();
+        await refreshed;
+        await page.getByRole('row').filter({ hasText: adminEmail }).waitFor();
+        expect(problems, 'errors in the console').toEqual([]);
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
   it('draws the phone’s Home and starts react-admin with no touch, so the first tap answers', async () => {
     const context = await adminContext(stories.browser, PHONE);
     try {
