@@ -13,12 +13,13 @@ import {
   useTranslate,
   type SearchInputProps,
 } from 'react-admin';
-import { Alert, useMediaQuery, type Theme } from '@mui/material';
-import { DEFAULT_PAGE_SIZE, SEARCH_LIST_LIMIT, type AdminUser } from '../../../contract/admin';
+import { Alert } from '@mui/material';
+import { SEARCH_LIST_LIMIT, type AdminUser } from '../../../contract/admin';
 import { useNotifyError } from '../notify';
 import { RowCheckboxNames } from '../RowCheckboxNames';
 import { SavedViews } from '../SavedViews';
 import { ExportUsersButton } from './ExportUsersButton';
+import { USER_LIST_READ, useSimpleListScreen } from './userListSettings';
 import { useUserBulkActions } from './UserBulkActions';
 import { formatCount } from '../../ui/format';
 
@@ -51,17 +52,18 @@ function SearchLimitNote() {
 }
 
 /**
- * Tells the list drawn ahead (UserListAhead) that its first page is drawn, or failed. The page it
- * read is marked stale (react-admin's documented key for a resource's lists), so the admin who opens
- * the list sees it at once and as it is now: drawn from it, then refreshed.
+ * Tells the list drawn ahead (UserListAhead) that its first page is drawn, or failed. Once it is gone,
+ * the page it drew is marked stale (react-admin's documented key for a resource's lists), so the
+ * admin who opens the list sees it at once and as it is now: drawn from it, then read again. Not
+ * before: the hidden list, subscribing after this child's effect, would read it again at once.
  */
 function DrawnAhead({ onDrawn }: { onDrawn: () => void }) {
   const { isPending } = useListContext();
   const queryClient = useQueryClient();
   useEffect(() => {
     if (isPending) return;
-    void queryClient.invalidateQueries({ queryKey: ['users', 'getList'], refetchType: 'none' });
     onDrawn();
+    return () => void queryClient.invalidateQueries({ queryKey: ['users', 'getList'], refetchType: 'none' });
   }, [isPending, onDrawn, queryClient]);
   return null;
 }
@@ -74,22 +76,15 @@ function DrawnAhead({ onDrawn }: { onDrawn: () => void }) {
  */
 export function UserList({ drawnAhead }: { drawnAhead?: () => void }) {
   const notifyError = useNotifyError();
-  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const phone = useSimpleListScreen();
   const bulkActions = useUserBulkActions();
   return (
     <List
+      {...USER_LIST_READ}
       title={drawnAhead ? false : 'admin.menu.userList'}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      perPage={DEFAULT_PAGE_SIZE}
       filters={filters}
       actions={<UserListActions />}
       exporter={false}
-      // The search, page and sort live in the console's store, not the address: react-admin applies
-      // a search 0.5 s after the last key, and from the address a list still on screen while the
-      // user's page opened from it is drawn would navigate back to itself (issue 37). `users` keeps
-      // the selection's key, `users.selectedIds`, as the bulk actions know it.
-      disableSyncWithLocation
-      storeKey="users"
       queryOptions={{
         onError: (error: unknown) => drawnAhead || notifyError({ title: 'admin.error', message: 'admin.users.fetchFailed', error }),
       }}
