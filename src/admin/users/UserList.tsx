@@ -1,5 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import {
   BooleanField,
   Datagrid,
@@ -19,7 +17,7 @@ import { useNotifyError } from '../notify';
 import { RowCheckboxNames } from '../RowCheckboxNames';
 import { SavedViews } from '../SavedViews';
 import { ExportUsersButton } from './ExportUsersButton';
-import { USER_LIST_READ, useSimpleListScreen } from './userListSettings';
+import { ListRead, USER_LIST_READ, useSimpleListScreen } from './userListSettings';
 import { useUserBulkActions } from './UserBulkActions';
 import { formatCount } from '../../ui/format';
 
@@ -52,23 +50,6 @@ function SearchLimitNote() {
 }
 
 /**
- * Tells the list drawn ahead (UserListAhead) that its first page is drawn, or failed. Once it is gone,
- * the page it drew is marked stale (react-admin's documented key for a resource's lists), so the
- * admin who opens the list sees it at once and as it is now: drawn from it, then read again. Not
- * before: the hidden list, subscribing after this child's effect, would read it again at once.
- */
-function DrawnAhead({ onDrawn }: { onDrawn: () => void }) {
-  const { isPending } = useListContext();
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (isPending) return;
-    onDrawn();
-    return () => void queryClient.invalidateQueries({ queryKey: ['users', 'getList'], refetchType: 'none' });
-  }, [isPending, onDrawn, queryClient]);
-  return null;
-}
-
-/**
  * §2 User List tab: every user, paged, sorted and searched by the server; the rows a role may act on
  * are selected for its bulk actions (issue 28). On a phone it is a simple list, as react-admin's demo
  * does: a table is wider than the screen, and a phone gets no selection, so bulk actions are for
@@ -89,7 +70,7 @@ export function UserList({ drawnAhead }: { drawnAhead?: () => void }) {
         onError: (error: unknown) => drawnAhead || notifyError({ title: 'admin.error', message: 'admin.users.fetchFailed', error }),
       }}
     >
-      {drawnAhead && <DrawnAhead onDrawn={drawnAhead} />}
+      {drawnAhead && <ListRead onRead={drawnAhead} />}
       <SavedViews />
       <SearchLimitNote />
       {phone ? (

@@ -1,37 +1,31 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { startTransition, Suspense, useCallback, useEffect, useState } from 'react';
-import { ListBase, ResourceContextProvider, useListContext } from 'react-admin';
+import { ListBase, ResourceContextProvider } from 'react-admin';
 import { whenIdle } from '../../start/whenIdle';
 import { UserList } from '../consolePageChunks';
-import { USER_LIST_READ, useSimpleListScreen } from './userListSettings';
-
-/** Moves on once the list's first page is read (or failed). */
-function Read({ onRead }: { onRead: () => void }) {
-  const { isPending } = useListContext();
-  useEffect(() => {
-    if (!isPending) onRead();
-  }, [isPending, onRead]);
-  return null;
-}
+import { ListRead, USER_LIST_READ, useSimpleListScreen } from './userListSettings';
 
 /**
- * The User List drawn once, out of sight, while the Home shows and the browser is idle (issue 37,
- * decision 037): its first page, its styles and its code are then ready, and the admin's first click
- * on User List draws the list at once from them while it refreshes. The page is read first, with
- * nothing drawn, so the drawing is one render in a transition that gives way to the admin. Removed as
- * soon as it is drawn; not drawn at all when the admin leaves the Home first, nor where the list is a
- * phone's simple list, cheap to draw on the tap (drawing it ahead cost a phone 1.8 s at 4× CPU).
+ * The User List drawn once, out of sight, while the Home shows and the browser is idle (decision
+ * 037): read with nothing drawn, drawn in a transition, removed and marked stale, so the first click
+ * on it draws at once and reads again. Not when the admin leaves first, nor as a phone's simple list.
  */
 export function UserListAhead({ onHome }: { onHome: boolean }) {
-  const [step, setStep] = useState<'waiting' | 'reading' | 'drawing' | 'done'>('waiting');
+  const [step, setStep] = useState<'waiting' | 'reading' | 'drawing' | 'drawn' | 'skipped'>('waiting');
+  const queryClient = useQueryClient();
   const simpleList = useSimpleListScreen();
-  if ((!onHome || simpleList) && step !== 'done') setStep('done');
+  if ((!onHome || simpleList) && (step === 'waiting' || step === 'reading')) setStep('skipped');
   useEffect(() => (step === 'waiting' ? whenIdle(() => setStep('reading')) : undefined), [step]);
+  // Once the drawn list is gone: marked stale while it was shown, it would read itself again at once.
+  useEffect(() => {
+    if (step === 'drawn') void queryClient.invalidateQueries({ queryKey: ['users', 'getList'], refetchType: 'none' });
+  }, [step, queryClient]);
   const read = useCallback(() => startTransition(() => setStep('drawing')), []);
-  const drawn = useCallback(() => setStep('done'), []);
+  const drawn = useCallback(() => setStep('drawn'), []);
   if (step === 'reading')
     return (
       <ListBase {...USER_LIST_READ}>
-        <Read onRead={read} />
+        <ListRead onRead={read} />
       </ListBase>
     );
   if (step !== 'drawing') return null;

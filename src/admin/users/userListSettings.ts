@@ -1,4 +1,6 @@
 import { useMediaQuery, type Theme } from '@mui/material';
+import { useEffect } from 'react';
+import { useListContext } from 'react-admin';
 import { DEFAULT_PAGE_SIZE } from '../../../contract/admin';
 
 /**
@@ -18,3 +20,12 @@ export const USER_LIST_READ = {
 
 /** Whether the User List shows as a simple list (a phone's width) rather than a table: the screen's width, as CSS has it. */
 export const useSimpleListScreen = (): boolean => useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'), { noSsr: true });
+
+/** Inside a list: calls `onRead` once its page is read (or failed), for the list drawn ahead. */
+export function ListRead({ onRead }: { onRead: () => void }): null {
+  const { isPending } = useListContext();
+  useEffect(() => {
+    if (!isPending) onRead();
+  }, [isPending, onRead]);
+  return null;
+}
