@@ -32,10 +32,24 @@ describe('Home (§2)', () => {
   });
 
   it('draws the User List ahead once the Home is idle, out of sight, and opens it from there while reading it again', async () => {
-    const fetch = stubFetch({ ...userListAhead, ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const fetch = stubFetch({
+      ...signedInAdmin,
+      ...emptyInsights,
+      'GET /api/admin/grove-metrics': metrics(1),
+      'GET /api/admin/users': async () => {
+        await held;
+        return listPage('users', [ada], 1);
+      },
+    });
     renderAdmin('/admin');
     const listReads = () => fetch.mock.calls.filter(([url]) => String(url).startsWith('/api/admin/users?')).length;
     await waitFor(() => expect(listReads()).toBe(1));
+    // A read nobody asked to see: the app bar's Refresh does not spin for it (a spinner moved the bar's buttons).
+    const [refresh] = screen.getAllByRole('button', { name: 'Refresh' });
+    expect(within(refresh!).queryByRole('progressbar', { hidden: true })).not.toBeInTheDocument();
+    answer();
     await waitFor(() => expect(screen.queryByRole('checkbox', { name: 'Select all', hidden: true })).not.toBeInTheDocument());
     expect(screen.queryByText(ada.email!)).not.toBeInTheDocument();
     // Read once: marked stale as it goes, not read again until it is opened.

@@ -3,6 +3,10 @@ import { startTransition, Suspense, useCallback, useEffect, useState } from 'rea
 import { ListBase, ResourceContextProvider } from 'react-admin';
 import { whenIdle } from '../../start/whenIdle';
 import { UserList } from '../consolePageChunks';
+import { DRAWN_AHEAD_META } from '../drawnAhead';
+
+/** react-admin's documented key of a resource's lists. */
+const USER_LISTS = ['users', 'getList'];
 import { ListRead, USER_LIST_READ, useSimpleListScreen } from './userListSettings';
 
 /**
@@ -15,10 +19,18 @@ export function UserListAhead({ onHome }: { onHome: boolean }) {
   const queryClient = useQueryClient();
   const simpleList = useSimpleListScreen();
   if ((!onHome || simpleList) && (step === 'waiting' || step === 'reading')) setStep('skipped');
-  useEffect(() => (step === 'waiting' ? whenIdle(() => setStep('reading')) : undefined), [step]);
+  // Its read is marked as one nobody sees (react-admin keeps a list's `meta` for its data provider).
+  useEffect(() => {
+    if (step !== 'waiting') return;
+    return whenIdle(() => {
+      queryClient.setQueryDefaults(USER_LISTS, { meta: DRAWN_AHEAD_META });
+      setStep('reading');
+    });
+  }, [step, queryClient]);
   // Once the drawn list is gone: marked stale while it was shown, it would read itself again at once.
   useEffect(() => {
-    if (step === 'drawn') void queryClient.invalidateQueries({ queryKey: ['users', 'getList'], refetchType: 'none' });
+    if (step !== 'waiting' && step !== 'reading') queryClient.setQueryDefaults(USER_LISTS, {});
+    if (step === 'drawn') void queryClient.invalidateQueries({ queryKey: USER_LISTS, refetchType: 'none' });
   }, [step, queryClient]);
   const read = useCallback(() => startTransition(() => setStep('drawing')), []);
   const drawn = useCallback(() => setStep('drawn'), []);
