@@ -229,25 +229,14 @@ describe.skipIf(missing.length > 0)('three instances behind nginx', () => {
 
   it('counts a rate limit across the instances (Redis), not per instance', async () => {
     const email = uniqueEmail('scale-out-limit');
-    const ask = () =>
-      requestThroughProxy(cluster, {
-        method: 'POST',
-        path: '/api/forgot-password',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email }),
-      });
-    // Three requests per e-mail an hour, spread over three instances: each instance alone has
-    // seen at most one when the fourth arrives.
+    const request = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) };
+    // Three requests per e-mail an hour: one to each instance directly, so each has seen a single
+    // one when the fourth arrives through nginx, whichever instance that reaches. (nginx's turn is
+    // not counted on: a busy CI machine once saw two of three land on one instance.)
     const statuses = [];
-    for (let i = 0; i < 4; i += 1) statuses.push((await ask()).status);
+    for (const instance of cluster.instances) statuses.push((await fetch(`${instance.url}/api/forgot-password`, request)).status);
+    statuses.push((await requestThroughProxy(cluster, { ...request, path: '/api/forgot-password' })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
-    expect(
-      new Set(
-        answeredBy(cluster, /"POST \/api\/forgot-password /)
-          .slice(-4)
-          .slice(0, 3),
-      ).size,
-    ).toBe(3);
   });
 
   it('loses no request while an instance is restarted under load (out of rotation, drained by SIGTERM, back in)', async () => {
