@@ -1,7 +1,7 @@
 import type { ForgotPasswordRequest, LoginRequest, RegisterRequest, ResetPasswordRequest } from '../../contract/auth';
 import type { SignInClient } from '../../contract/epic';
 import type { CurrentUser } from '../../contract/user';
-import { errorFromResponse, post, request } from './client';
+import { errorFromResponse, letGo, post, request } from './client';
 
 /** Query key of the current user (§7: "a user query (key user)"). */
 export const USER_QUERY_KEY = ['user'] as const;
@@ -9,7 +9,10 @@ export const USER_QUERY_KEY = ['user'] as const;
 /** The signed-in user, or null when the server answers 401 (§7); other failures throw. */
 export async function fetchCurrentUser(): Promise<CurrentUser | null> {
   const res = await request('/api/user');
-  if (res.status === 401) return null;
+  if (res.status === 401) {
+    await letGo(res);
+    return null;
+  }
   if (!res.ok) throw await errorFromResponse(res);
   // Every page asks this: the answer is typed by the contract, not parsed (decision 009).
   return (await res.json()) as CurrentUser;

@@ -1,5 +1,5 @@
 import type { SageBuild } from '../../contract/builds';
-import { request } from './client';
+import { letGo, request } from './client';
 
 /** Query key of the current build: the download page reads it, a release from the admin console replaces it. */
 export const CURRENT_BUILD_QUERY_KEY = ['current-sage-build'] as const;
@@ -12,6 +12,7 @@ export async function fetchCurrentBuild(defaultBuild: SageBuild): Promise<SageBu
   } catch {
     throw new Error('Failed to fetch current build');
   }
+  if (!res.ok) await letGo(res);
   if (res.status === 404) return defaultBuild;
   if (!res.ok) throw new Error('Failed to fetch current build');
   // The download page's one read: typed by the contract, not parsed, so its first load carries no zod (decision 009).

@@ -70,6 +70,14 @@ export function request(path: string, init: { method?: string; body?: unknown } 
   });
 }
 
+/**
+ * An answer whose status says it all: its body is let go unread, so the browser ends the request
+ * now rather than holding the body until the answer is collected.
+ */
+export async function letGo(res: Response): Promise<void> {
+  await res.body?.cancel().catch(() => undefined);
+}
+
 /** GET a JSON document, validated by `schema` when one is given; throws HttpError per §8. */
 export async function getJson<T>(path: string, schema?: AnswerSchema<T>): Promise<T> {
   const res = await request(path);

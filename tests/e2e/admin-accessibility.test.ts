@@ -11,6 +11,7 @@ import {
   control,
   field,
   licenseTokenAsAdmin,
+  pageSettled,
   runCli,
   setupStories,
   signInThroughUi,
@@ -33,12 +34,6 @@ interface Tab {
   heading: RegExp;
   /** Fills the tab (a search, say) and waits for what it shows. */
   open: (page: Page) => Promise<void>;
-}
-
-/** Waits until a tab has its content: its requests done and MUI's entrance transitions over. */
-async function settle(page: Page) {
-  await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
-  await transitionsEnded(page);
 }
 
 /** One h1 on the page, naming the tab (react-admin writes a page's title into the app bar). */
@@ -187,7 +182,7 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
     const base = stories.product.url;
     await page.goto(`${base}/admin/users/${customer.id}/show`);
     await page.getByRole('table', { name: 'Credit packs' }).waitFor();
-    await settle(page);
+    await pageSettled(page);
     const dialog = page.getByRole('dialog');
 
     await control(page, 'Suspend').click();
@@ -238,7 +233,7 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
           await page.goto(`${stories.product.url}/admin/audit`);
           // react-admin's empty page, its words a heading under the page's h1.
           await page.getByRole('heading', { level: 2, name: /^No Audit .* yet\.$/ }).waitFor();
-          await settle(page);
+          await pageSettled(page);
           await checkPage(page, problems, `the empty audit log (${viewport.width} px)`, /^Audit Log$/);
         }
         expect(problems).toEqual([]);
@@ -269,7 +264,7 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
             await page.goto(`${stories.product.url}${tab.path}`);
             // A tab that does not show its content is a problem too, and the sweep goes on.
             await collect(problems, () => tab.open(page));
-            await settle(page);
+            await pageSettled(page);
             await checkPage(page, problems, where, tab.heading);
           }
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startStripeServer, type StripeFixture } from '../fixtures/stripeServer';
 import {
@@ -167,6 +167,7 @@ const SCREENSHOT_DIR = path.join(os.tmpdir(), 'sage-e2e-screenshots');
  */
 export function watchPage(page: Page) {
   const problems: string[] = [];
+  trackRequests(page);
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
@@ -249,6 +250,55 @@ export async function transitionsEnded(page: Page, timeoutMs = 30_000): Promise<
   while (await page.evaluate<boolean>(TRANSITION_RUNNING)) {
     if (Date.now() > deadline) throw new Error(`CSS transitions still running after ${timeoutMs} ms`);
   }
+}
+
+/** Each watched page's requests not yet answered, and who waits for there to be none. */
+const requestsInFlight = new WeakMap<Page, { open: Set<Request>; waiting: Set<() => void> }>();
+
+function trackRequests(page: Page) {
+  const state = { open: new Set<Request>(), waiting: new Set<() => void>() };
+  requestsInFlight.set(page, state);
+  const answered = (request: Request) => {
+    state.open.delete(request);
+    if (state.open.size > 0) return;
+    for (const wake of state.waiting) wake();
+    state.waiting.clear();
+  };
+  page.on('request', (request) => state.open.add(request));
+  page.on('requestfinished', answered);
+  page.on('requestfailed', answered);
+}
+
+/** Resolves once no request of the page is in flight (at once if none is). */
+async function requestsAnswered(page: Page, deadline: number): Promise<void> {
+  const state = requestsInFlight.get(page);
+  if (!state) throw new Error('requestsAnswered needs a page watched by watchPage');
+  while (state.open.size > 0) {
+    const left = deadline - Date.now();
+    if (left <= 0)
+      throw new Error(`requests of ${page.url()} still unanswered: ${[...state.open].map((r) => `${r.method()} ${r.url()}`).join(', ')}`);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, left);
+      state.waiting.add(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+/**
+ * Waits until the page shows its content where it stays: every request it has made answered and
+ * no CSS transition running, both seen in one pass (a transition's end may start a request, and
+ * an answer a transition). A page that polls settles between two polls, with no fixed wait.
+ */
+export async function pageSettled(page: Page, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const state = requestsInFlight.get(page);
+  do {
+    await requestsAnswered(page, deadline);
+    await transitionsEnded(page, Math.max(0, deadline - Date.now()));
+  } while ((state?.open.size ?? 0) > 0);
 }
 
 /** Waits until the page's path is `pathname` (query and hash ignored). */

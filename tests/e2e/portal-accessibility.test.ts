@@ -11,6 +11,7 @@ import {
   SKIP_E2E,
   control,
   field,
+  pageSettled,
   runCli,
   setupStoriesWithStripe,
   signInThroughUi,
@@ -67,9 +68,7 @@ function portalUrls(visitor: Visitor): string[] {
 /** Waits until the page has its content: a heading shown, its requests done, and MUI's entrance transitions over. */
 async function settle(page: Page) {
   await page.locator('main h1, main h2').first().waitFor();
-  // A page that polls (the sign-in status, the verification) is never quiet for long: a few seconds do for it.
-  await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
-  await transitionsEnded(page);
+  await pageSettled(page);
 }
 
 /** The focused element's name and whether a ring shows on it (an outline or a box shadow). */

@@ -4,10 +4,10 @@ import { ListBase, ResourceContextProvider } from 'react-admin';
 import { whenIdle } from '../../start/whenIdle';
 import { UserList } from '../consolePageChunks';
 import { DRAWN_AHEAD_META } from '../drawnAhead';
+import { ListRead, USER_LIST_READ, useSimpleListScreen } from './userListSettings';
 
 /** react-admin's documented key of a resource's lists. */
 const USER_LISTS = ['users', 'getList'];
-import { ListRead, USER_LIST_READ, useSimpleListScreen } from './userListSettings';
 
 /**
  * The User List drawn once, out of sight, while the Home shows and the browser is idle (decision
