@@ -250,6 +250,14 @@ export const AUDIT_ACTIONS = [
   'user.note.edit',
   // The User List's export of selected users (issue 28): one entry naming every user exported.
   'users.export_selected',
+  // Organisations (issue 38): the target is the organisation; a member's id is in before/after.
+  'org.create',
+  'org.rename',
+  'org.delete',
+  'org.transfer',
+  'org.member.role',
+  'org.member.remove',
+  'org.member.leave',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -27,6 +27,7 @@ import * as m019 from './migrations/019_audit_filters';
 import * as m020 from './migrations/020_staff_roles';
 import * as m021 from './migrations/021_customer_email_outdated';
 import * as m022 from './migrations/022_staff_email_edits_outdated';
+import * as m023 from './migrations/023_organisations';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -129,6 +130,7 @@ const migrations: Record<string, Migration> = {
   '020_staff_roles': m020,
   '021_customer_email_outdated': m021,
   '022_staff_email_edits_outdated': m022,
+  '023_organisations': m023,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

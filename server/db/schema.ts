@@ -382,6 +382,22 @@ export interface UsageDailyTable {
   units: number;
 }
 
+/** An organisation (migration 023, issue 38). */
+export interface OrgsTable {
+  id: string;
+  name: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A member of an organisation and their role (contract/orgs.ts); one `owner` per organisation. */
+export interface OrgMembersTable {
+  org_id: string;
+  user_id: string;
+  role: string;
+  joined_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -412,4 +428,6 @@ export interface Database {
   plugin_installs: PluginInstallsTable;
   email_changes: EmailChangesTable;
   user_notes: UserNotesTable;
+  orgs: OrgsTable;
+  org_members: OrgMembersTable;
 }

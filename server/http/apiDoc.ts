@@ -55,7 +55,8 @@ export type ApiTag =
   | 'Product'
   | 'Admin'
   | 'Ingestion'
-  | 'Usage';
+  | 'Usage'
+  | 'Organisations';
 
 /** What the document says of a route beyond its zod schemas and who may call it. */
 export interface ApiDoc {

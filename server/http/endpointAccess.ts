@@ -9,14 +9,18 @@
  * each /api route from it. tests/server/routeAccess.test.ts and roleAccess.test.ts call every
  * route the router lists as what it declares.
  */
+import type { OrgAction } from '../../contract/orgs';
 import type { StaffAction } from '../../contract/staffRoles';
 import { NONE, SESSION, type ApiDoc, type Security } from './apiDoc';
 
 export type EndpointAccess =
   /** Anyone, for `reason`; the route checks whatever credential it takes itself (`security`). */
   | { who: 'public'; reason: string; security: Security; doc?: ApiDoc }
-  /** A signed-in user: `requireUser` (plugins/auth.ts). */
-  | { who: 'user'; security: Security; doc?: ApiDoc }
+  /**
+   * A signed-in user: `requireUser` (plugins/auth.ts). `org`: a member of the organisation the
+   * path names whose role may take the action (contract/orgs.ts), which the org service checks.
+   */
+  | { who: 'user'; security: Security; doc?: ApiDoc; org?: OrgAction }
   /** Staff whose role may take `action` (decision 030): `requireStaff`. Null: the `admin` role only. */
   | { who: 'staff'; action: StaffAction | null; security: Security; doc?: ApiDoc };
 
@@ -44,6 +48,10 @@ export const access = {
   /** A signed-in user; the same as declaring nothing, with the document's words. */
   user({ security = SESSION, ...doc }: ApiDoc & { security?: WithSession }): AccessConfig {
     return { access: { who: 'user', security, doc } };
+  },
+  /** A member of the organisation in the path whose role may take `action`: the Organisations routes. */
+  org(action: OrgAction, doc: Omit<ApiDoc, 'tag'> = {}): AccessConfig {
+    return { access: { who: 'user', security: SESSION, org: action, doc: { tag: 'Organisations', ...doc } } };
   },
   /** Staff whose role may take `action`: the admin folder's routes, all in the document's Admin group. */
   staff(action: StaffAction, doc: Omit<ApiDoc, 'tag'> = {}): AccessConfig {

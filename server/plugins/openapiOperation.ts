@@ -5,6 +5,7 @@
  */
 import type { FastifySchema } from 'fastify';
 import { ERROR_CODES } from '../../contract/errors';
+import { ORG_ERRORS, orgRolesRefused } from '../../contract/orgs';
 import { ROLE_REFUSAL, STAFF_ROLES, staffMay } from '../../contract/staffRoles';
 import type { ApiDoc } from '../http/apiDoc';
 import type { EndpointAccess } from '../http/endpointAccess';
@@ -30,6 +31,13 @@ function errorResponses(method: string, schema: FastifySchema, access: EndpointA
     const { action } = access;
     const refused = STAFF_ROLES.filter((role) => (action === null ? role !== 'admin' : !staffMay(role, action)));
     if (refused.length > 0) add(403, `${ROLE_REFUSAL.message} (${ERROR_CODES.roleForbidden}): not for ${refused.join(' or ')}`);
+  }
+  if (access.who === 'user' && access.org) {
+    // The role table of contract/orgs.ts, as it stands: who may not.
+    add(404, `Not a member of the organisation, or no such organisation (${ORG_ERRORS.notFound.error})`);
+    const refused = orgRolesRefused(access.org);
+    if (refused.length > 0)
+      add(403, `${ORG_ERRORS.roleForbidden.message} (${ORG_ERRORS.roleForbidden.error}): not for ${refused.join(' or ')}`);
   }
   if (required && security.every((s) => 'signInCookie' in s)) add(403, 'No Epic sign-in in progress in this browser (no_pending_sign_in)');
   if (STATE_CHANGING.has(method)) add(403, "Sent by another site's page: its Origin is not ours (cross_origin)");

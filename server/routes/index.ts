@@ -27,6 +27,7 @@ import { epicLinkRoutes } from './api/epicLink';
 import { ingestionRoutes } from './api/ingest/messages';
 import { ingestUsageRoutes } from './api/ingest/usage';
 import { licenseRoutes } from './api/licenses';
+import { orgRoutes } from './api/orgs';
 import { productRoutes } from './api/product';
 import { billingRoutes } from './api/stripe/billing';
 import { usageRoutes } from './api/usage';
@@ -38,7 +39,7 @@ export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 /** Every route module, by its folder under server/routes/, which is also its URL prefix. */
 export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '': [healthRoutes],
-  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes],
+  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes, orgRoutes],
   '/api/account': [
     accountLicenseRoutes,
     accountPasswordRoutes,

@@ -36,6 +36,7 @@ import { createSessionService } from './sessions';
 import { createSuspensionService } from './suspension';
 import { createUserService } from './users';
 import { createUserNoteService } from './userNotes';
+import { createOrgService } from './orgs';
 
 export interface ServiceDeps {
   config: Config;
@@ -209,6 +210,7 @@ export function createServices(deps: ServiceDeps) {
     insights,
     consoleHome: createConsoleHomeService({ adminUsers, insights }),
     userNotes: createUserNoteService({ db: deps.db, audit }),
+    orgs: createOrgService({ db: deps.db, audit }),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,
     metrics,

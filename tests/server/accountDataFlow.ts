@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../../server/db';
 import { hashToken, newToken } from '../../server/services/tokens';
-import { subscriptionRow, uniqueTag } from './adminFlow';
+import { subscriptionRow, uniqueTag, userRow } from './adminFlow';
 
 export interface SeededData {
   /** A word in every free-text row of the user (messages, threads, uses): never in another user's export. */
@@ -157,6 +157,19 @@ export async function seedAccountData(db: Db, userId: string, opts: { messages?:
       created_at: now - 6,
       updated_at: now - 6,
     })
+    .execute();
+
+  // A studio the user is a member of (issue 38), owned by someone else: their membership is theirs.
+  const studioOwner = userRow();
+  await db.insertInto('users').values(studioOwner).execute();
+  const orgId = randomUUID();
+  await db.insertInto('orgs').values({ id: orgId, name: `${marker} studio`, created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto('org_members')
+    .values([
+      { org_id: orgId, user_id: studioOwner.id, role: 'owner', joined_at: now },
+      { org_id: orgId, user_id: userId, role: 'member', joined_at: now },
+    ])
     .execute();
 
   const auditIds = [randomUUID(), randomUUID()];

@@ -26,6 +26,10 @@ const VALID_BODY: Record<string, unknown> = {
   'POST /api/account/password': { currentPassword: 'one-time-password', newPassword: 'a-password-of-my-own' },
   'POST /api/account/email': { newEmail: 'new-address@example.com' },
   'DELETE /api/account': { confirm: 'someone' },
+  'POST /api/orgs': { name: 'Studio' },
+  'PATCH /api/orgs/:id': { name: 'Studio' },
+  'POST /api/orgs/:id/transfer': { userId: 'someone' },
+  'PATCH /api/orgs/:id/members/:userId': { role: 'member' },
 };
 
 /** A path the route matches: its parameters filled in (`:product` must be a known product). */

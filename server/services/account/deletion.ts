@@ -20,6 +20,8 @@ import { transactionRetriedOnDeadlock } from '../userLock';
 import { checkStaffAuthority, isLastActiveAdmin } from '../staffAuthority';
 import type { SessionService } from '../sessions';
 import { eraseIdentity } from './deletionRules';
+import { ORG_ERRORS } from '../../../contract/orgs';
+import { orgsOwnedBy, refused } from '../orgs';
 
 /**
  * An account's deletion (issue 27, docs/account-data.md): the one path of the user's own
@@ -142,6 +144,7 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
     const before = await findUser(db, userId);
     // Asked before Stripe is: a refusal must cancel nothing. The write's own check holds under races.
     if (await isLastActiveAdmin(db, before)) throw lastAdmin();
+    if ((await orgsOwnedBy(db, userId)).length > 0) throw refused(ORG_ERRORS.ownsOrg);
     await cancelLiveSubscriptions(userId);
 
     // Run again once should PostgreSQL end it for a deadlock the lock order did not foresee: it was
@@ -155,6 +158,8 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
         ...(requester.by === 'self' ? { lastAdminMessage: ACCOUNT_DATA_MESSAGES.lastAdmin } : {}),
       });
       const user = await findUser(trx, userId, true);
+      // Under the user's lock: a transfer of ownership to them share-locks it, so it is seen here.
+      if ((await orgsOwnedBy(trx, userId)).length > 0) throw refused(ORG_ERRORS.ownsOrg);
       await eraseFromAudit(trx, user);
       // The person's data, named here; the rest of what hangs off the user (billing mirror, usage
       // roll-ups, installs, tokens, sign-in flows) goes with the row by ON DELETE CASCADE, and the

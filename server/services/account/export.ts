@@ -137,6 +137,8 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     withheld: { author_email: 'The e-mail address of the staff member who wrote a note: theirs, not yours (authorId says who, as an id).' },
     ms: ['created_at', 'updated_at'],
   },
+  // The organisations the user belongs to, and their role in each (issue 38).
+  { key: 'orgMemberships', table: 'org_members', owned: byUser, order: ['org_id'], ms: ['joined_at'] },
   {
     key: 'auditLog',
     table: 'audit_log',

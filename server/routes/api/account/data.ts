@@ -53,7 +53,7 @@ export async function accountDataRoutes(app: App, { config, services }: RouteCon
     errors: {
       400: 'confirm is not the username (confirmation_mismatch), or the password is wrong (wrong_password)',
       403: 'No password given, and this browser did not sign in in the last 10 minutes (reauthentication_required)',
-      409: 'The only admin (last_admin)',
+      409: 'The only admin (last_admin), or the owner of an organisation (owns_organisation)',
       502: 'Stripe did not cancel a subscription; nothing was deleted (subscription_not_cancelled)',
       503: 'Billing is off while a subscription looks live; nothing was deleted (subscription_not_cancelled)',
     },

@@ -119,7 +119,7 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
   );
 
   // Answers the user as they were: react-admin's simple-rest provider reads the deleted record.
-  const remove = access.staff('deleteUsers', { errors: { 404: NO_SUCH_USER } });
+  const remove = access.staff('deleteUsers', { errors: { 404: NO_SUCH_USER, 409: 'The user owns an organisation (owns_organisation)' } });
   app.delete('/users/:id', { schema: { params: userParams, response: { 200: adminUserSchema } }, config: remove }, async (request) =>
     adminUsers.remove(actorOf(request.user), request.params.id),
   );

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { ERROR_CODES } from './errors';
+
+/**
+ * Organisations (issue 38, decision 038): a studio's members, with one role each. `owner` may do
+ * everything and is always exactly one member; `admin` runs the members (invitations, seats,
+ * limits, roles below owner); `billing` buys and reads the bills; `member` uses a seat. Times are
+ * ISO 8601.
+ */
+export const ORG_ROLES = ['owner', 'admin', 'billing', 'member'] as const;
+export const orgRoleSchema = z.enum(ORG_ROLES);
+export type OrgRole = z.infer<typeof orgRoleSchema>;
+
+/** The roles a member may be given by a change of role: ownership moves only by a transfer. */
+export const ASSIGNABLE_ORG_ROLES = ['admin', 'billing', 'member'] as const satisfies readonly OrgRole[];
+export type AssignableOrgRole = (typeof ASSIGNABLE_ORG_ROLES)[number];
+
+/** Every action on an organisation, with the roles that may take it. The server checks it on every org route. */
+export const ORG_PERMISSIONS = {
+  /** See the organisation, its members and their usage. */
+  read: ['owner', 'admin', 'billing', 'member'],
+  rename: ['owner', 'admin'],
+  /** Invite, remove members, change their roles (below owner). */
+  manageMembers: ['owner', 'admin'],
+  /** Give and take back seats; set members' monthly limits. */
+  manageSeats: ['owner', 'admin'],
+  /** Buy seats and credit packs, change the seat count, edit billing details, read invoices. */
+  manageBilling: ['owner', 'billing'],
+  transferOwnership: ['owner'],
+  deleteOrg: ['owner'],
+} as const satisfies Record<string, readonly OrgRole[]>;
+export type OrgAction = keyof typeof ORG_PERMISSIONS;
+
+/** Whether a member with `role` may take `action`. */
+export function orgMay(role: OrgRole, action: OrgAction): boolean {
+  return (ORG_PERMISSIONS[action] as readonly OrgRole[]).includes(role);
+}
+
+/** The roles that may not take `action`: what the API document lists as refused. */
+export const orgRolesRefused = (action: OrgAction): OrgRole[] => ORG_ROLES.filter((role) => !orgMay(role, action));
+
+export const ORG_ERRORS = {
+  /** To anyone who is not a member: an organisation's existence is not told to strangers. */
+  notFound: { status: 404, error: ERROR_CODES.notFound, message: 'No such organisation' },
+  memberNotFound: { status: 404, error: ERROR_CODES.notFound, message: 'No such member of this organisation' },
+  roleForbidden: { status: 403, error: 'org_role_forbidden', message: 'Your role in this organisation does not allow this' },
+  adminsOnly: { status: 403, error: 'org_role_forbidden', message: 'Only the owner makes, changes or removes an admin' },
+  ownerStays: { status: 409, error: 'owner_must_transfer', message: 'The owner cannot leave or be removed: transfer ownership first' },
+  ownerRole: { status: 409, error: 'owner_role', message: "The owner's role changes only by a transfer of ownership" },
+  transferToSelf: { status: 400, error: 'invalid_request', message: 'You already own this organisation' },
+  /** 409 on an account's deletion (by its user or by staff) while it owns an organisation. */
+  ownsOrg: {
+    status: 409,
+    error: 'owns_organisation',
+    message: 'This account owns an organisation. Transfer its ownership or delete the organisation first.',
+  },
+} as const;
+export type OrgRefusal = (typeof ORG_ERRORS)[keyof typeof ORG_ERRORS];
+
+/**
+ * Whether `actor` may remove `target` from the organisation, or change their role: the owner never
+ * (ownership is transferred, not taken away); an admin only by the owner, so admins cannot remove
+ * one another. Leaving (actor is target) is anyone's but the owner's.
+ */
+export function memberChangeRefusal(
+  actor: { userId: string; role: OrgRole },
+  target: { userId: string; role: OrgRole },
+  change: 'remove' | 'role',
+): OrgRefusal | null {
+  if (target.role === 'owner') return change === 'remove' ? ORG_ERRORS.ownerStays : ORG_ERRORS.ownerRole;
+  if (change === 'remove' && actor.userId === target.userId) return null;
+  if (!orgMay(actor.role, 'manageMembers')) return ORG_ERRORS.roleForbidden;
+  if (target.role === 'admin' && actor.role !== 'owner') return ORG_ERRORS.adminsOnly;
+  return null;
+}
+
+/** Whether `actor` may give a member `role`: only the owner makes admins. */
+export function roleGrantRefusal(actorRole: OrgRole, role: AssignableOrgRole): OrgRefusal | null {
+  if (!orgMay(actorRole, 'manageMembers')) return ORG_ERRORS.roleForbidden;
+  if (role === 'admin' && actorRole !== 'owner') return ORG_ERRORS.adminsOnly;
+  return null;
+}
+
+export const ORG_NAME_MAX_LENGTH = 100;
+
+const orgName = z
+  .string({ error: 'name must be a string' })
+  .trim()
+  .min(1, 'An organisation needs a name')
+  .max(ORG_NAME_MAX_LENGTH, `A name must be at most ${ORG_NAME_MAX_LENGTH} characters`);
+
+/** `POST /api/orgs` and `PATCH /api/orgs/{id}`. */
+export const orgInputSchema = z.object({ name: orgName });
+export type OrgInput = z.infer<typeof orgInputSchema>;
+
+export const orgParamsSchema = z.object({ id: z.string().min(1, 'id is required').max(100) });
+export const orgMemberParamsSchema = orgParamsSchema.extend({ userId: z.string().min(1, 'userId is required').max(100) });
+
+/** `PATCH /api/orgs/{id}/members/{userId}`. */
+export const memberChangeSchema = z.object({ role: z.enum(ASSIGNABLE_ORG_ROLES, { error: 'role must be admin, billing or member' }) });
+export type MemberChange = z.infer<typeof memberChangeSchema>;
+
+/** `POST /api/orgs/{id}/transfer`: the member who becomes the owner; the owner becomes an admin. */
+export const ownershipTransferSchema = z.object({ userId: z.string().min(1, 'userId is required').max(100) });
+
+export const orgSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** The caller's role in it. */
+  role: orgRoleSchema,
+  members: z.number().int(),
+  createdAt: z.string(),
+});
+export type Org = z.infer<typeof orgSchema>;
+
+/** `GET /api/orgs`: the caller's organisations, by name. */
+export const orgListSchema = z.object({ orgs: z.array(orgSchema) });
+export type OrgList = z.infer<typeof orgListSchema>;
+
+export const orgMemberSchema = z.object({
+  userId: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  role: orgRoleSchema,
+  joinedAt: z.string(),
+});
+export type OrgMember = z.infer<typeof orgMemberSchema>;
+
+/** `GET /api/orgs/{id}/members`: owner first, then by role and name. */
+export const orgMembersSchema = z.object({ members: z.array(orgMemberSchema) });
+export type OrgMembers = z.infer<typeof orgMembersSchema>;
+
+export const orgDeletedSchema = z.object({ ok: z.literal(true) });

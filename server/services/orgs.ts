@@ -1,0 +1,276 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ORG_ERRORS,
+  memberChangeRefusal,
+  orgMay,
+  orgRoleSchema,
+  roleGrantRefusal,
+  type AssignableOrgRole,
+  type Org,
+  type OrgAction,
+  type OrgInput,
+  type OrgList,
+  type OrgMember,
+  type OrgMembers,
+  type OrgRefusal,
+  type OrgRole,
+} from '../../contract/orgs';
+import { isPostgres, type Db } from '../db';
+import type { OrgsTable } from '../db/schema';
+import { AppError } from '../errors';
+import type { Actor, AuditService } from './audit';
+import { transactionRetriedOnDeadlock } from './userLock';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A refusal of contract/orgs.ts as the HTTP answer it is. */
+export const refused = (refusal: OrgRefusal): AppError => new AppError(refusal.status, refusal.error, refusal.message);
+
+/** The organisations `userId` owns: an account that owns one is not deleted (decision 038). */
+export async function orgsOwnedBy(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('org_members').select('org_id').where('user_id', '=', userId).where('role', '=', 'owner').execute();
+  return rows.map((row) => row.org_id);
+}
+
+/** The order members are listed in: the owner, admins, billing, members. */
+const ROLE_ORDER: Record<OrgRole, number> = { owner: 0, admin: 1, billing: 2, member: 3 };
+
+/** A stored role; a value that is not one reads as the least, `member`. */
+const roleOf = (stored: string): OrgRole => orgRoleSchema.catch('member').parse(stored);
+
+/**
+ * Organisations (issue 38, decision 038): created by any signed-in user, who becomes the owner;
+ * read by their members; changed as the role table of contract/orgs.ts allows. To anyone who is
+ * not a member an organisation does not exist (404). Each write lands with its audit entry, in
+ * one transaction that first locks the organisation's row, so two changes of its members are one
+ * after the other on either database.
+ */
+export function createOrgService(deps: { db: Db; audit: AuditService }) {
+  const { db, audit } = deps;
+
+  /** The organisation's row, locked for the transaction's writes on PostgreSQL; 404 if none. */
+  async function lockOrg(trx: Db, orgId: string): Promise<OrgsTable> {
+    const query = trx.selectFrom('orgs').selectAll().where('id', '=', orgId);
+    const org = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+    if (!org) throw refused(ORG_ERRORS.notFound);
+    return org;
+  }
+
+  /** The caller's role in the organisation: 404 if they are not a member, 403 if it may not take `action`. */
+  async function roleFor(trx: Db, orgId: string, userId: string, action: OrgAction): Promise<OrgRole> {
+    const row = await trx
+      .selectFrom('org_members')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) throw refused(ORG_ERRORS.notFound);
+    const role = roleOf(row.role);
+    if (!orgMay(role, action)) throw refused(ORG_ERRORS.roleForbidden);
+    return role;
+  }
+
+  async function memberRole(trx: Db, orgId: string, userId: string): Promise<OrgRole> {
+    const row = await trx
+      .selectFrom('org_members')
+      .select('role')
+      .where('org_id', '=', orgId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (!row) throw refused(ORG_ERRORS.memberNotFound);
+    return roleOf(row.role);
+  }
+
+  /** The organisations `userId` belongs to, with their role and head count; `orgId` narrows it to one. */
+  async function orgsOf(userId: string, orgId?: string): Promise<Org[]> {
+    let query = db
+      .selectFrom('org_members as mine')
+      .innerJoin('orgs', 'orgs.id', 'mine.org_id')
+      .select((eb) => [
+        'orgs.id',
+        'orgs.name',
+        'orgs.created_at',
+        'mine.role',
+        eb
+          .selectFrom('org_members as all')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('all.org_id', '=', 'orgs.id')
+          .as('members'),
+      ])
+      .where('mine.user_id', '=', userId);
+    if (orgId) query = query.where('orgs.id', '=', orgId);
+    const rows = await query.orderBy('orgs.name').orderBy('orgs.id').execute();
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      role: roleOf(row.role),
+      members: Number(row.members ?? 0),
+      createdAt: iso(Number(row.created_at)),
+    }));
+  }
+
+  async function get(userId: string, orgId: string): Promise<Org> {
+    const [org] = await orgsOf(userId, orgId);
+    if (!org) throw refused(ORG_ERRORS.notFound);
+    return org;
+  }
+
+  /** Every member, the owner first, then by role and name. */
+  async function members(userId: string, orgId: string): Promise<OrgMembers> {
+    await roleFor(db, orgId, userId, 'read');
+    const rows = await db
+      .selectFrom('org_members')
+      .innerJoin('users', 'users.id', 'org_members.user_id')
+      .select([
+        'org_members.user_id',
+        'org_members.role',
+        'org_members.joined_at',
+        'users.username',
+        'users.epic_display_name',
+        'users.email',
+      ])
+      .where('org_members.org_id', '=', orgId)
+      .execute();
+    const list: OrgMember[] = rows.map((row) => ({
+      userId: row.user_id,
+      name: row.epic_display_name ?? row.username,
+      email: row.email,
+      role: roleOf(row.role),
+      joinedAt: iso(Number(row.joined_at)),
+    }));
+    list.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.name.localeCompare(b.name, 'en') || a.userId.localeCompare(b.userId));
+    return { members: list };
+  }
+
+  return {
+    /** Creates an organisation owned by `actor`, audited as org.create. */
+    async create(actor: Actor, { name }: OrgInput, now = Date.now()): Promise<Org> {
+      const id = randomUUID();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('orgs').values({ id, name, created_at: now, updated_at: now }).execute();
+        await trx.insertInto('org_members').values({ org_id: id, user_id: actor.id, role: 'owner', joined_at: now }).execute();
+        await audit.record(actor, { action: 'org.create', targetType: 'org', targetId: id, after: { name } }, trx);
+      });
+      return get(actor.id, id);
+    },
+
+    list: async (userId: string): Promise<OrgList> => ({ orgs: await orgsOf(userId) }),
+
+    get,
+
+    /** Renames the organisation (owner, admin), audited as org.rename. */
+    async rename(actor: Actor, orgId: string, { name }: OrgInput, now = Date.now()): Promise<Org> {
+      await db.transaction().execute(async (trx) => {
+        const org = await lockOrg(trx, orgId);
+        await roleFor(trx, orgId, actor.id, 'rename');
+        if (org.name === name) return;
+        await trx.updateTable('orgs').set({ name, updated_at: now }).where('id', '=', orgId).execute();
+        await audit.record(
+          actor,
+          { action: 'org.rename', targetType: 'org', targetId: orgId, before: { name: org.name }, after: { name } },
+          trx,
+        );
+      });
+      return get(actor.id, orgId);
+    },
+
+    members,
+
+    /** Gives a member another role below owner (owner, admin; only the owner makes or unmakes admins), audited as org.member.role. */
+    async changeRole(actor: Actor, orgId: string, userId: string, role: AssignableOrgRole): Promise<OrgMember> {
+      await db.transaction().execute(async (trx) => {
+        await lockOrg(trx, orgId);
+        const actorRole = await roleFor(trx, orgId, actor.id, 'manageMembers');
+        const targetRole = await memberRole(trx, orgId, userId);
+        const refusal =
+          memberChangeRefusal({ userId: actor.id, role: actorRole }, { userId, role: targetRole }, 'role') ??
+          roleGrantRefusal(actorRole, role);
+        if (refusal) throw refused(refusal);
+        if (targetRole === role) return;
+        await trx.updateTable('org_members').set({ role }).where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+        await audit.record(
+          actor,
+          { action: 'org.member.role', targetType: 'org', targetId: orgId, before: { userId, role: targetRole }, after: { userId, role } },
+          trx,
+        );
+      });
+      const member = (await members(actor.id, orgId)).members.find((m) => m.userId === userId);
+      if (!member) throw refused(ORG_ERRORS.memberNotFound);
+      return member;
+    },
+
+    /**
+     * Removes a member (owner, admin; only the owner removes an admin), or lets the caller leave
+     * (any role but owner): audited as org.member.remove or org.member.leave.
+     */
+    async removeMember(actor: Actor, orgId: string, userId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await lockOrg(trx, orgId);
+        const leaving = userId === actor.id;
+        const actorRole = await roleFor(trx, orgId, actor.id, leaving ? 'read' : 'manageMembers');
+        const targetRole = await memberRole(trx, orgId, userId);
+        const refusal = memberChangeRefusal({ userId: actor.id, role: actorRole }, { userId, role: targetRole }, 'remove');
+        if (refusal) throw refused(refusal);
+        await trx.deleteFrom('org_members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+        await audit.record(
+          actor,
+          {
+            action: leaving ? 'org.member.leave' : 'org.member.remove',
+            targetType: 'org',
+            targetId: orgId,
+            before: { userId, role: targetRole },
+          },
+          trx,
+        );
+      });
+    },
+
+    /** Makes a member the owner; the owner becomes an admin. Owner only, audited as org.transfer. */
+    async transfer(actor: Actor, orgId: string, userId: string): Promise<Org> {
+      await transactionRetriedOnDeadlock(db, async (trx) => {
+        await lockOrg(trx, orgId);
+        await roleFor(trx, orgId, actor.id, 'transferOwnership');
+        if (userId === actor.id) throw refused(ORG_ERRORS.transferToSelf);
+        const targetRole = await memberRole(trx, orgId, userId);
+        // The new owner's account is share-locked: its deletion, which refuses an owner, waits for this.
+        if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', userId).forShare().execute();
+        // The old owner steps down first: the index allows one owner row at a time.
+        await trx.updateTable('org_members').set({ role: 'admin' }).where('org_id', '=', orgId).where('user_id', '=', actor.id).execute();
+        await trx.updateTable('org_members').set({ role: 'owner' }).where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+        await audit.record(
+          actor,
+          {
+            action: 'org.transfer',
+            targetType: 'org',
+            targetId: orgId,
+            before: { owner: actor.id, role: targetRole },
+            after: { owner: userId },
+          },
+          trx,
+        );
+      });
+      return get(actor.id, orgId);
+    },
+
+    /** Deletes the organisation and its memberships. Owner only, audited as org.delete. */
+    async remove(actor: Actor, orgId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const org = await lockOrg(trx, orgId);
+        await roleFor(trx, orgId, actor.id, 'deleteOrg');
+        const { n } = await trx
+          .selectFrom('org_members')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .where('org_id', '=', orgId)
+          .executeTakeFirstOrThrow();
+        await trx.deleteFrom('orgs').where('id', '=', orgId).execute();
+        await audit.record(
+          actor,
+          { action: 'org.delete', targetType: 'org', targetId: orgId, before: { name: org.name, members: Number(n) } },
+          trx,
+        );
+      });
+    },
+  };
+}
+
+export type OrgService = ReturnType<typeof createOrgService>;
