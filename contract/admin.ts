@@ -258,6 +258,10 @@ export const AUDIT_ACTIONS = [
   'org.member.role',
   'org.member.remove',
   'org.member.leave',
+  'org.invitation.create',
+  'org.invitation.resend',
+  'org.invitation.revoke',
+  'org.invitation.accept',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

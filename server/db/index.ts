@@ -28,6 +28,7 @@ import * as m020 from './migrations/020_staff_roles';
 import * as m021 from './migrations/021_customer_email_outdated';
 import * as m022 from './migrations/022_staff_email_edits_outdated';
 import * as m023 from './migrations/023_organisations';
+import * as m024 from './migrations/024_org_invitations';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -131,6 +132,7 @@ const migrations: Record<string, Migration> = {
   '021_customer_email_outdated': m021,
   '022_staff_email_edits_outdated': m022,
   '023_organisations': m023,
+  '024_org_invitations': m024,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

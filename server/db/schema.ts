@@ -398,6 +398,22 @@ export interface OrgMembersTable {
   joined_at: number;
 }
 
+/** An invitation to an organisation (migration 024): its link's token as SHA-256; kept once used or revoked. */
+export interface OrgInvitationsTable {
+  id: string;
+  org_id: string;
+  /** Lower-cased. */
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: string | null;
+  revoked_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -430,4 +446,5 @@ export interface Database {
   user_notes: UserNotesTable;
   orgs: OrgsTable;
   org_members: OrgMembersTable;
+  org_invitations: OrgInvitationsTable;
 }

@@ -37,6 +37,7 @@ import { createSuspensionService } from './suspension';
 import { createUserService } from './users';
 import { createUserNoteService } from './userNotes';
 import { createOrgService } from './orgs';
+import { createOrgInvitationService } from './orgInvitations';
 
 export interface ServiceDeps {
   config: Config;
@@ -211,6 +212,7 @@ export function createServices(deps: ServiceDeps) {
     consoleHome: createConsoleHomeService({ adminUsers, insights }),
     userNotes: createUserNoteService({ db: deps.db, audit }),
     orgs: createOrgService({ db: deps.db, audit }),
+    orgInvitations: createOrgInvitationService({ db: deps.db, audit, mailer, publicUrl: deps.config.publicUrl }),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,
     metrics,

@@ -36,7 +36,29 @@ export async function orgsOwnedBy(db: Db, userId: string): Promise<string[]> {
 const ROLE_ORDER: Record<OrgRole, number> = { owner: 0, admin: 1, billing: 2, member: 3 };
 
 /** A stored role; a value that is not one reads as the least, `member`. */
-const roleOf = (stored: string): OrgRole => orgRoleSchema.catch('member').parse(stored);
+export const roleOf = (stored: string): OrgRole => orgRoleSchema.catch('member').parse(stored);
+
+/** The organisation's row, locked for the transaction's writes on PostgreSQL; 404 if none. */
+export async function lockOrg(trx: Db, orgId: string): Promise<OrgsTable> {
+  const query = trx.selectFrom('orgs').selectAll().where('id', '=', orgId);
+  const org = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+  if (!org) throw refused(ORG_ERRORS.notFound);
+  return org;
+}
+
+/** The caller's role in the organisation: 404 if they are not a member, 403 if it may not take `action`. */
+export async function roleFor(trx: Db, orgId: string, userId: string, action: OrgAction): Promise<OrgRole> {
+  const row = await trx
+    .selectFrom('org_members')
+    .select('role')
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw refused(ORG_ERRORS.notFound);
+  const role = roleOf(row.role);
+  if (!orgMay(role, action)) throw refused(ORG_ERRORS.roleForbidden);
+  return role;
+}
 
 /**
  * Organisations (issue 38, decision 038): created by any signed-in user, who becomes the owner;
@@ -47,28 +69,6 @@ const roleOf = (stored: string): OrgRole => orgRoleSchema.catch('member').parse(
  */
 export function createOrgService(deps: { db: Db; audit: AuditService }) {
   const { db, audit } = deps;
-
-  /** The organisation's row, locked for the transaction's writes on PostgreSQL; 404 if none. */
-  async function lockOrg(trx: Db, orgId: string): Promise<OrgsTable> {
-    const query = trx.selectFrom('orgs').selectAll().where('id', '=', orgId);
-    const org = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
-    if (!org) throw refused(ORG_ERRORS.notFound);
-    return org;
-  }
-
-  /** The caller's role in the organisation: 404 if they are not a member, 403 if it may not take `action`. */
-  async function roleFor(trx: Db, orgId: string, userId: string, action: OrgAction): Promise<OrgRole> {
-    const row = await trx
-      .selectFrom('org_members')
-      .select('role')
-      .where('org_id', '=', orgId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!row) throw refused(ORG_ERRORS.notFound);
-    const role = roleOf(row.role);
-    if (!orgMay(role, action)) throw refused(ORG_ERRORS.roleForbidden);
-    return role;
-  }
 
   async function memberRole(trx: Db, orgId: string, userId: string): Promise<OrgRole> {
     const row = await trx

@@ -104,6 +104,13 @@ export const ACCOUNT_DATA_RATE_LIMITS = {
   deletionAttemptsPerUser: { limit: 10, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** Invitations to an organisation (issue 38): each mails a link to an address someone typed. */
+export const ORG_INVITATION_RATE_LIMITS = {
+  mailsPerOrg: { limit: 100, windowMs: 60 * 60_000 },
+  /** The mail's link, opened and accepted by anyone holding it: as the e-mail change link. */
+  linkPerIp: { limit: 30, windowMs: 15 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
 export function createMemoryRateLimiter(): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();
   const sweep = setInterval(() => {

@@ -163,7 +163,10 @@ export async function seedAccountData(db: Db, userId: string, opts: { messages?:
   const studioOwner = userRow();
   await db.insertInto('users').values(studioOwner).execute();
   const orgId = randomUUID();
-  await db.insertInto('orgs').values({ id: orgId, name: `${marker} studio`, created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto('orgs')
+    .values({ id: orgId, name: `${marker} studio`, created_at: now, updated_at: now })
+    .execute();
   await db
     .insertInto('org_members')
     .values([

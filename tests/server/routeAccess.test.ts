@@ -30,6 +30,7 @@ const VALID_BODY: Record<string, unknown> = {
   'PATCH /api/orgs/:id': { name: 'Studio' },
   'POST /api/orgs/:id/transfer': { userId: 'someone' },
   'PATCH /api/orgs/:id/members/:userId': { role: 'member' },
+  'POST /api/orgs/:id/invitations': { email: 'invited@example.com' },
 };
 
 /** A path the route matches: its parameters filled in (`:product` must be a known product). */
