@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   forbidden: 'forbidden',
   /** 403 on any admin route: an admin whose staff role may not take the action (contract/staffRoles.ts `ROLE_REFUSAL`). */
   roleForbidden: 'role_forbidden',
+  /** 403 on an organisation's route: a member whose role there may not take the action (contract/orgs.ts). */
+  orgForbidden: 'org_forbidden',
   /** 409: the change would leave the product without an active admin (contract/staffRoles.ts `LAST_ADMIN_REFUSAL`, account deletion). */
   lastAdmin: 'last_admin',
   /** 404: no such record (a user, a message, a product) or endpoint. */

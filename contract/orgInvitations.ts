@@ -11,10 +11,6 @@ import { ASSIGNABLE_ORG_ROLES, orgRoleSchema } from './orgs';
 export const INVITATION_DAYS = 7;
 export const INVITATION_TTL_MS = INVITATION_DAYS * 24 * 60 * 60_000;
 
-/** The page the mail's link opens: `/invitations/{token}`. */
-export const INVITATION_PAGE = 'invitations';
-export const invitationPath = (token: string) => `/${INVITATION_PAGE}/${encodeURIComponent(token)}`;
-
 /** Where an invitation stands, as the link's page says it. */
 export type InvitationState = 'pending' | 'accepted' | 'revoked' | 'expired';
 

@@ -15,6 +15,14 @@ export type OrgRole = z.infer<typeof orgRoleSchema>;
 export const ASSIGNABLE_ORG_ROLES = ['admin', 'billing', 'member'] as const satisfies readonly OrgRole[];
 export type AssignableOrgRole = (typeof ASSIGNABLE_ORG_ROLES)[number];
 
+/** A role in a sentence: "as a billing manager". */
+export const ORG_ROLE_WORDS: Record<OrgRole, string> = {
+  owner: 'the owner',
+  admin: 'an admin',
+  billing: 'a billing manager',
+  member: 'a member',
+};
+
 /** Every action on an organisation, with the roles that may take it. The server checks it on every org route. */
 export const ORG_PERMISSIONS = {
   /** See the organisation, its members and their usage. */
@@ -43,8 +51,8 @@ export const ORG_ERRORS = {
   /** To anyone who is not a member: an organisation's existence is not told to strangers. */
   notFound: { status: 404, error: ERROR_CODES.notFound, message: 'No such organisation' },
   memberNotFound: { status: 404, error: ERROR_CODES.notFound, message: 'No such member of this organisation' },
-  roleForbidden: { status: 403, error: 'org_role_forbidden', message: 'Your role in this organisation does not allow this' },
-  adminsOnly: { status: 403, error: 'org_role_forbidden', message: 'Only the owner makes, changes or removes an admin' },
+  roleForbidden: { status: 403, error: ERROR_CODES.orgForbidden, message: 'Your role in this organisation does not allow this' },
+  adminsOnly: { status: 403, error: ERROR_CODES.orgForbidden, message: 'Only the owner makes, changes or removes an admin' },
   ownerStays: { status: 409, error: 'owner_must_transfer', message: 'The owner cannot leave or be removed: transfer ownership first' },
   ownerRole: { status: 409, error: 'owner_role', message: "The owner's role changes only by a transfer of ownership" },
   transferToSelf: { status: 400, error: 'invalid_request', message: 'You already own this organisation' },

@@ -65,6 +65,8 @@ export const PAGES = [
   { path: 'email-verification-completed', title: 'E-mail verification', access: 'all' },
   { path: 'login_completed', title: 'Signed in', access: 'all' },
   { path: 'ue-test', title: 'Plugin sign-in test', access: 'all' },
+  // An invitation's link (issue 38): its token is the path's last part.
+  { path: 'invitations/:token', title: 'Invitation', access: 'all' },
   { path: 'dashboard', title: 'Dashboard', access: 'signed-in', prerender: true },
   { path: 'products-checkout', title: 'Choose Your Plan', access: 'signed-in', prerender: true },
   {
@@ -124,12 +126,20 @@ export function redirectLocation(pathname: string, search: string): string | und
   return [target, ...kept].join('&');
 }
 
+/** Whether `path` is one of a page with parameters (`invitations/:token`): one non-empty segment for each. */
+function matchesParams(pattern: string, path: string): boolean {
+  if (!pattern.includes(':')) return false;
+  const want = pattern.split('/');
+  const got = path.split('/');
+  return want.length === got.length && want.every((part, i) => (part.startsWith(':') ? got[i] !== '' : part === got[i]));
+}
+
 /** The page a browser path shows (a redirecting path: the page it leads to). */
 export function pageFor(pathname: string): PageInfo {
   const target = redirectFor(pathname)?.split('?')[0];
   const path = routePath(target ?? pathname);
   if (path === 'admin' || path.startsWith('admin/')) return PAGES.find((p) => p.path === 'admin/*') ?? NOT_FOUND_PAGE;
-  return PAGES.find((p) => p.path === path) ?? NOT_FOUND_PAGE;
+  return PAGES.find((p) => p.path === path || matchesParams(p.path, path)) ?? NOT_FOUND_PAGE;
 }
 
 /** The query of a page's URL, as far as its title reads it (URLSearchParams is one). */

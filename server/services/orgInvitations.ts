@@ -3,14 +3,14 @@ import {
   INVITATION_ERRORS,
   INVITATION_TTL_MS,
   acceptRefusal,
-  invitationPath,
   invitationState,
   type Invitation,
   type InvitationAccepted,
   type InvitationList,
   type InvitationPreview,
 } from '../../contract/orgInvitations';
-import { roleGrantRefusal, type AssignableOrgRole } from '../../contract/orgs';
+import { invitationPath } from '../../contract/invitationLink';
+import { ORG_ROLE_WORDS, roleGrantRefusal, type AssignableOrgRole } from '../../contract/orgs';
 import { isPostgres, type Db } from '../db';
 import type { OrgInvitationsTable } from '../db/schema';
 import { AppError } from '../errors';
@@ -23,19 +23,17 @@ import { normalizeEmail } from './users';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-const ROLE_WORDS: Record<AssignableOrgRole, string> = { admin: 'an admin', billing: 'a billing manager', member: 'a member' };
-
 /** The invitation's mail: the organisation's name as its admins wrote it, who sent it, the link. */
 export function invitationMail(orgName: string, inviter: string, role: AssignableOrgRole, link: string) {
   return {
     subject: `You're invited to join ${orgName} on Sage`,
     text:
       `Hello,\n\n` +
-      `${inviter} invited you to join ${orgName} on Sage as ${ROLE_WORDS[role]}. To accept, open this link within 7 days:\n${link}\n\n` +
+      `${inviter} invited you to join ${orgName} on Sage as ${ORG_ROLE_WORDS[role]}. To accept, open this link within 7 days:\n${link}\n\n` +
       `If you do not know them, ignore this mail: nothing will change.\n`,
     html:
       `<p>Hello,</p>` +
-      `<p>${escapeHtml(inviter)} invited you to join ${escapeHtml(orgName)} on Sage as ${ROLE_WORDS[role]}. ` +
+      `<p>${escapeHtml(inviter)} invited you to join ${escapeHtml(orgName)} on Sage as ${ORG_ROLE_WORDS[role]}. ` +
       `<a href="${escapeHtml(link)}">Accept the invitation</a> (the link works for 7 days).</p>` +
       `<p>If you do not know them, ignore this mail: nothing will change.</p>`,
   };

@@ -6,6 +6,7 @@ import { ScreenShown } from '../start/screenShown';
 import { lazyScreen } from '../ui/lazyScreen';
 import { LoadingScreen } from '../ui/LoadingScreen';
 import { useHydrated } from '../ui/useHydrated';
+import { pendingInvitationPath } from './orgs/pendingInvitation';
 
 // Its form (and zod) load only for the rare account that needs it.
 const SetOwnPassword = lazyScreen(() => import('./SetOwnPasswordScreen').then((m) => m.SetOwnPasswordScreen));
@@ -24,7 +25,8 @@ export function Guard({ access, children }: { access: RouteAccess; children: Rea
   const session = isPending ? 'loading' : isError ? 'error' : sessionOf(user);
   const decision = routeAccess(access, session);
   if (decision.kind === 'loading') return <LoadingScreen />;
-  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  // A signed-in visitor on the sign-in page goes on to an invitation opened before signing in (issue 38).
+  if (decision.kind === 'redirect') return <Navigate to={(access === 'anonymous' && pendingInvitationPath()) || decision.to} replace />;
   if (user?.passwordChangeRequired) return <SetOwnPasswordInstead />;
   return <>{children}</>;
 }

@@ -66,6 +66,18 @@ describe('LoginCompletedPage for the web (§2 Login completed)', () => {
     expect(events).toEqual([]);
   });
 
+  it('signed in with an invitation opened before: leads back to it (issue 38)', async () => {
+    localStorage.setItem('sage.pendingInvitation', 'tok-1');
+    try {
+      stubSignIn(authStatus());
+      renderScreen(<LoginCompletedPage />, '/login_completed?client=web');
+      expect(await heading("You're all set!")).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to your invitation' })).toHaveAttribute('href', '/invitations/tok-1');
+    } finally {
+      localStorage.clear();
+    }
+  });
+
   it('not signed in: an error with Try Again and Return to Dashboard', async () => {
     stubSignIn(authStatus({ authenticated: false }));
     renderScreen(<LoginCompletedPage />, '/login_completed?client=web');

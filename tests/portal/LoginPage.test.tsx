@@ -241,6 +241,37 @@ describe('LoginPage submit', () => {
     const call = fetchSpy.mock.calls.find(([, init]) => init?.method === 'POST');
     expect(bodyOf(call?.[1])).toEqual(body);
   });
+
+  it('after signing in, returns to an invitation opened before (issue 38)', async () => {
+    localStorage.setItem('sage.pendingInvitation', 'tok-1');
+    let signedIn = false;
+    stubFetch({
+      'GET /api/user': () => (signedIn ? json(user) : json({ error: 'Unauthorized', message: 'Not signed in' }, 401)),
+      'POST /api/login': () => {
+        signedIn = true;
+        return json({ ok: true, message: 'Welcome' });
+      },
+      'GET /api/invitations/tok-1': () =>
+        json({
+          orgName: 'Grove Studio',
+          email: 'ada@example.com',
+          role: 'member',
+          invitedBy: null,
+          expiresAt: '2026-12-06T00:00:00.000Z',
+          state: 'pending',
+        }),
+    });
+    try {
+      renderPortal('/login');
+      await screen.findByRole('button', { name: 'Sign in with e-mail' });
+      const u = await fillSignIn();
+      await u.click(screen.getByRole('button', { name: 'Sign in with e-mail' }));
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/invitations\/tok-1$/));
+      expect(await screen.findByRole('button', { name: 'Accept invitation' })).toBeInTheDocument();
+    } finally {
+      localStorage.clear();
+    }
+  });
 });
 
 describe('LoginPage forgot password', () => {

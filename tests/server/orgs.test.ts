@@ -212,13 +212,13 @@ describe.each(databases)('organisations on $label', (database) => {
       paths: Record<string, Record<string, { tags: string[]; responses: Record<string, { description: string }> }>>;
     }>();
     const refusedRoles = (path: string, method: string) =>
-      /org_role_forbidden\): not for ([a-z ]+)/.exec(document.paths[path]?.[method]?.responses['403']?.description ?? '')?.[1];
+      /org_forbidden\): not for ([a-z ]+)/.exec(document.paths[path]?.[method]?.responses['403']?.description ?? '')?.[1];
     expect(refusedRoles('/api/orgs/{id}', 'delete')).toBe('admin or billing or member');
     expect(refusedRoles('/api/orgs/{id}', 'patch')).toBe('billing or member');
     expect(refusedRoles('/api/orgs/{id}/transfer', 'post')).toBe('admin or billing or member');
     expect(refusedRoles('/api/orgs/{id}/members/{userId}', 'patch')).toBe('billing or member');
     // Everyone who is a member reads: no role is refused, and a stranger is told 404.
-    expect(document.paths['/api/orgs/{id}/members']?.get?.responses['403']?.description ?? '').not.toContain('org_role_forbidden');
+    expect(document.paths['/api/orgs/{id}/members']?.get?.responses['403']?.description ?? '').not.toContain('org_forbidden');
     expect(document.paths['/api/orgs/{id}/members']?.get?.responses['404']?.description).toContain('Not a member of the organisation');
     expect(document.paths['/api/orgs']?.post?.tags).toEqual(['Organisations']);
   });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import {
+  ORG_ERRORS,
   memberChangeSchema,
   orgDeletedSchema,
   orgInputSchema,
@@ -97,7 +98,7 @@ export async function orgRoutes(app: App, { services }: RouteContext) {
       config: access.org('manageMembers', {
         errors: {
           404: NO_SUCH_MEMBER,
-          403: 'Only the owner makes, changes or removes an admin (org_role_forbidden)',
+          403: `${ORG_ERRORS.adminsOnly.message} (${ORG_ERRORS.adminsOnly.error})`,
           409: "The owner's role changes only by a transfer (owner_role)",
         },
       }),
@@ -113,7 +114,7 @@ export async function orgRoutes(app: App, { services }: RouteContext) {
       config: access.org('manageMembers', {
         errors: {
           404: NO_SUCH_MEMBER,
-          403: 'Only the owner removes an admin (org_role_forbidden); any member may remove themselves (leave)',
+          403: `${ORG_ERRORS.adminsOnly.message} (${ORG_ERRORS.adminsOnly.error}); any member may remove themselves (leave)`,
           409: 'The owner cannot leave or be removed: transfer ownership first (owner_must_transfer)',
         },
       }),
@@ -131,7 +132,7 @@ export async function orgRoutes(app: App, { services }: RouteContext) {
       config: access.org('manageMembers', {
         limited: true,
         errors: {
-          403: 'Only the owner invites an admin (org_role_forbidden)',
+          403: `Only the owner invites an admin (${ORG_ERRORS.adminsOnly.error})`,
           409: 'A member already (already_member), or an open invitation to this address (already_invited)',
           502: 'The mail could not be sent; nothing was kept (mail_failed)',
         },

@@ -12,6 +12,7 @@ import { useCurrentUser, useRefreshCurrentUser } from '../../authProvider/sessio
 import { BusyLine, PageCard } from '../../ui/PageCard';
 import { assignLocation } from '../../browser';
 import { clientFromSearch, loginCompletedView } from './rules';
+import { pendingInvitationPath } from '../orgs/pendingInvitation';
 
 /** What went wrong: the plugin sign-in's own message when it failed, else that nobody is signed in. */
 function failureMessage(status: AuthStatus): string {
@@ -127,6 +128,8 @@ export function LoginCompletedPage() {
     );
   }
   const email = status.data.user?.email;
+  // An invitation opened before signing in with Epic is where the visitor was going (issue 38).
+  const invitation = pendingInvitationPath();
   if (view === 'success') {
     return (
       <PageCard title="You're all set!">
@@ -135,8 +138,8 @@ export function LoginCompletedPage() {
           <Typography color="text.secondary">You can close this tab and return to Unreal Editor.</Typography>
         ) : (
           <Stack direction="row">
-            <Button variant="contained" component={RouterLink} to="/dashboard">
-              Go to Dashboard
+            <Button variant="contained" component={RouterLink} to={invitation ?? '/dashboard'}>
+              {invitation ? 'Back to your invitation' : 'Go to Dashboard'}
             </Button>
           </Stack>
         )}

@@ -9,6 +9,7 @@ import { USER_QUERY_KEY, useRefreshCurrentUser } from '../../authProvider/sessio
 import { useToast } from '../../ui/toast';
 import { UNEXPECTED_ERROR } from '../forms/contractForm';
 import type { LoginMode } from './loginForm';
+import { pendingInvitationPath } from '../orgs/pendingInvitation';
 
 export { UNEXPECTED_ERROR };
 export const FAILED_TO_AUTHENTICATE = 'Failed to authenticate. Please try again.';
@@ -45,7 +46,8 @@ export function useLoginActions() {
         identify(user);
         track('User Login', { method: 'email', mode, status: 'success' });
       }
-      navigate('/dashboard', { replace: true });
+      // An invitation opened before signing in is where the visitor was going (issue 38).
+      navigate(pendingInvitationPath() ?? '/dashboard', { replace: true });
     },
     onError: (error, { mode }) => {
       // A refused call shows the server's words; anything else went wrong in this page.
