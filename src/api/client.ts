@@ -107,7 +107,12 @@ export function remove<T = unknown>(path: string, schema: AnswerSchema<T> | null
   return write('DELETE', path, schema, body);
 }
 
-async function write<T>(method: 'POST' | 'DELETE', path: string, schema: AnswerSchema<T> | null, body: unknown): Promise<T> {
+/** `post`'s twin for a PATCH (a change to part of a record: a member's role). */
+export function patch<T = unknown>(path: string, schema: AnswerSchema<T> | null = null, body?: unknown): Promise<T> {
+  return write('PATCH', path, schema, body);
+}
+
+async function write<T>(method: 'POST' | 'DELETE' | 'PATCH', path: string, schema: AnswerSchema<T> | null, body: unknown): Promise<T> {
   let res: Response;
   try {
     res = await request(path, { method, body });

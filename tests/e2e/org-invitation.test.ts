@@ -1,8 +1,8 @@
-// Story (issue 38): a studio's owner invites an artist by e-mail. The artist, who has no account,
-// opens the mailed link on a phone, creates an account with that address, comes back to the
-// invitation and joins; the owner sees them among the members.
+// Story (issue 38): a studio's owner creates the studio on the dashboard and invites an artist by
+// e-mail. The artist, who has no account, opens the mailed link on a phone, creates an account with
+// that address, comes back to the invitation and joins; both see it on the dashboard.
 import { expect, describe, it } from 'vitest';
-import type { Org, OrgMembers } from '../../contract/orgs';
+import type { Org } from '../../contract/orgs';
 import { expectNoAxeViolations } from './axe';
 import { SKIP_E2E, control, field, pageSettled, readMailLink, registerThroughUi, setupStories, uniqueEmail, waitForPath } from './harness';
 import { expectNoHorizontalOverflow } from './screenWidth';
@@ -20,16 +20,22 @@ describe.skipIf(SKIP_E2E)('An invitation to a studio', () => {
     let org: Org | undefined;
 
     await owner.story('studio-owner-invites', async () => {
-      await registerThroughUi(owner.page, base, uniqueEmail('studio-owner'), PASSWORD);
-      // The studio and the invitation through the API (the organisation's page comes next).
-      const created = await owner.page.request.post(`${base}/api/orgs`, { data: { name: 'Grove Studio' }, headers: { origin: base } });
-      expect(created.status(), await created.text()).toBe(201);
-      org = (await created.json()) as Org;
-      const invited = await owner.page.request.post(`${base}/api/orgs/${org.id}/invitations`, {
-        data: { email: artistEmail, role: 'member' },
-        headers: { origin: base },
-      });
-      expect(invited.status(), await invited.text()).toBe(201);
+      const { page } = owner;
+      await registerThroughUi(page, base, uniqueEmail('studio-owner'), PASSWORD);
+      // On the dashboard's Organisations section I create the studio and invite the artist.
+      await page.goto(`${base}/dashboard#organisations`);
+      await page.getByRole('heading', { name: 'Organisations', level: 1 }).waitFor();
+      await field(page, 'Name').fill('Grove Studio');
+      await page.getByRole('button', { name: 'Create', exact: true }).click();
+      await page.getByRole('heading', { name: 'Grove Studio', level: 2 }).waitFor();
+      const invite = page.getByRole('form', { name: 'Invite someone to Grove Studio' });
+      await field(page, 'E-mail').fill(artistEmail);
+      await invite.getByRole('button', { name: 'Invite', exact: true }).click();
+      await page.getByRole('list', { name: 'Invitations to Grove Studio' }).getByText(artistEmail, { exact: true }).waitFor();
+      await pageSettled(page);
+      await expectNoAxeViolations(page, "the owner's Organisations section");
+      org = ((await (await page.request.get(`${base}/api/orgs`)).json()) as { orgs: Org[] }).orgs[0];
+      expect(org?.name).toBe('Grove Studio');
     });
 
     await artist.story('studio-artist-joins', async () => {
@@ -56,13 +62,24 @@ describe.skipIf(SKIP_E2E)('An invitation to a studio', () => {
       await page.getByRole('heading', { name: 'You joined Grove Studio', level: 1 }).waitFor();
       await pageSettled(page);
       await expectNoAxeViolations(page, 'the invitation accepted, on a phone');
-      await control(page, 'Go to Dashboard').click();
-      await waitForPath(page, '/dashboard');
+      // The dashboard shows the studio, my role, and Leave.
+      await page.goto(`${base}/dashboard#organisations`);
+      await page.getByRole('heading', { name: 'Grove Studio', level: 2 }).waitFor();
+      await page.getByText('You are a member.', { exact: false }).waitFor();
+      await page.getByRole('list', { name: 'Members of Grove Studio' }).getByRole('button', { name: 'Leave' }).waitFor();
+      await pageSettled(page);
+      await expectNoAxeViolations(page, "a member's Organisations section, on a phone");
+      await expectNoHorizontalOverflow(page, "a member's Organisations section, on a phone");
     });
 
-    // The owner sees the artist among the studio's members.
-    const listed = await owner.page.request.get(`${base}/api/orgs/${org!.id}/members`);
-    const { members } = (await listed.json()) as OrgMembers;
-    expect(members.map((m) => [m.email, m.role])).toContainEqual([artistEmail, 'member']);
+    // The owner sees the artist among the studio's members, the invitation used.
+    await owner.story('studio-owner-sees-member', async () => {
+      const { page } = owner;
+      await page.reload();
+      const members = page.getByRole('list', { name: 'Members of Grove Studio' });
+      await members.getByText(artistEmail, { exact: false }).waitFor();
+      await members.getByRole('button', { name: /^Remove / }).waitFor();
+      await page.getByText('No invitation is waiting.', { exact: true }).waitFor();
+    });
   });
 });

@@ -48,7 +48,7 @@ const QUERIES: Partial<Record<PagePath, readonly string[]>> = {
   'email-verification-preview': [`?email=${encodeURIComponent(LONG_EMAIL)}&client=web`],
   'email-verification-completed': ['?success=true', '?success=false&message=The+link+has+expired.'],
   login_completed: ['?client=web', '?client=ue'],
-  dashboard: ['#general', '#subscriptions', '#usage', '#account'],
+  dashboard: ['#general', '#subscriptions', '#usage', '#organisations', '#account'],
   'products-checkout': ['', '?client=web'],
   'subscription-update': ['?client=web', '?client=web&updated=true'],
 };

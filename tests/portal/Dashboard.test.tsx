@@ -76,7 +76,7 @@ describe('Dashboard sections by hash', () => {
     renderScreen(<DashboardPage />, '/dashboard#general');
     const nav = screen.getByRole('navigation', { name: 'Dashboard sections' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((l) => l.textContent)).toEqual(['General', 'Subscriptions', 'Usage', 'Account']);
+    expect(links.map((l) => l.textContent)).toEqual(['General', 'Subscriptions', 'Usage', 'Organisations', 'Account']);
     expect(links[0]).toHaveAttribute('aria-current', 'page');
     expect(links[0]).toHaveAttribute('href', '/dashboard#general');
     expect(links[1]).not.toHaveAttribute('aria-current');

@@ -230,7 +230,7 @@ describe('Usage in the dashboard', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['General', 'Subscriptions', 'Usage', 'Account']);
+    ).toEqual(['General', 'Subscriptions', 'Usage', 'Organisations', 'Account']);
     expect(within(nav).getByRole('link', { name: 'Usage' })).toHaveAttribute('aria-current', 'page');
     expect(within(nav).getByRole('link', { name: 'Usage' })).toHaveAttribute('href', '/dashboard#usage');
     expect(await within(period()).findByText('Sage Pro')).toBeInTheDocument();

@@ -13,6 +13,7 @@ import { DEFAULT_SECTION_HASH, resolveSection, type DashboardSection } from './s
 const UsageSection = lazy(() => import('./UsageSection').then((m) => ({ default: m.UsageSection })));
 // The Account section's panels and forms likewise (issue 27: first-visit budgets hold).
 const AccountSection = lazy(() => import('./account/AccountSection').then((m) => ({ default: m.AccountSection })));
+const OrganisationsSection = lazy(() => import('./orgs/OrganisationsSection').then((m) => ({ default: m.OrganisationsSection })));
 
 const SIDEBAR_WIDTH = 240;
 const SIDEBAR_ID = 'dashboard-sidebar';
@@ -38,6 +39,12 @@ function SectionView({ section, onBack }: { section: DashboardSection; onBack: (
       return (
         <Suspense fallback={<SectionLoading label="Loading the Usage section" />}>
           <UsageSection />
+        </Suspense>
+      );
+    case 'organisations':
+      return (
+        <Suspense fallback={<SectionLoading label="Loading the Organisations section" />}>
+          <OrganisationsSection />
         </Suspense>
       );
     case 'account':

@@ -1,5 +1,5 @@
 /** The dashboard's sidebar sections, chosen by URL hash (§2 Dashboard). */
-export type SectionId = 'general' | 'subscriptions' | 'usage' | 'account';
+export type SectionId = 'general' | 'subscriptions' | 'usage' | 'organisations' | 'account';
 
 export interface DashboardSection {
   id: SectionId;
@@ -12,6 +12,8 @@ export const DASHBOARD_SECTIONS: readonly DashboardSection[] = [
   { id: 'general', label: 'General', enabled: true },
   { id: 'subscriptions', label: 'Subscriptions', enabled: true },
   { id: 'usage', label: 'Usage', enabled: true },
+  // A studio's people and their roles (issue 38).
+  { id: 'organisations', label: 'Organisations', enabled: true },
   { id: 'account', label: 'Account', enabled: true },
 ];
 

@@ -1,18 +1,6 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogContentText,
-  DialogTitle,
-  Stack,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { AccountSession, PluginInstall } from '../../../../contract/accountSessions';
 import { ACCOUNT_SESSIONS_QUERY_KEY, endOtherSessions, endSession, forgetInstall, useAccountSessions } from '../../../api/accountSessions';
 import { USER_QUERY_KEY } from '../../../authProvider/session';
@@ -21,6 +9,7 @@ import { useToast } from '../../../ui/toast';
 import { formatMoment } from '../../../ui/format';
 import { installName, networkText, otherSessions, sessionName } from './sessionsRules';
 import { AccountPanel } from './AccountPanel';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 
 const HEADING_ID = 'account-sessions-heading';
 export const END_FAILED = 'Failed to end the session';
@@ -64,44 +53,6 @@ function ListRow({ title, facts, action }: { title: ReactNode; facts: [label: st
 }
 
 const listSx = { listStyle: 'none', m: 0, p: 0 } as const;
-
-/** Asks before something the user may not mean: ending this browser's own session, or every other one. */
-function ConfirmDialog(props: {
-  open: boolean;
-  title: string;
-  text: string;
-  confirmLabel: string;
-  busyLabel: string;
-  busy: boolean;
-  error: Error | null;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
-  const titleId = useId();
-  const textId = useId();
-  return (
-    <Dialog open={props.open} onClose={props.busy ? undefined : props.onClose} aria-labelledby={titleId} aria-describedby={textId}>
-      <DialogTitle id={titleId}>{props.title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText id={textId}>{props.text}</DialogContentText>
-        {/* In the dialog, not a toast: the open dialog hides the rest of the page from screen readers. */}
-        {props.error && (
-          <Alert severity="error" sx={{ mt: 2 }}>
-            {props.error.message || END_FAILED}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={props.onClose} disabled={props.busy}>
-          Cancel
-        </Button>
-        <Button variant="contained" color="error" onClick={props.onConfirm} disabled={props.busy}>
-          {props.busy ? props.busyLabel : props.confirmLabel}
-        </Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
 
 function Sessions({ sessions }: { sessions: AccountSession[] }) {
   const queryClient = useQueryClient();
@@ -200,6 +151,7 @@ function Sessions({ sessions }: { sessions: AccountSession[] }) {
         busyLabel="Signing out..."
         busy={end.isPending || end.isSuccess}
         error={end.error}
+        failedText={END_FAILED}
         onConfirm={() => current && end.mutate(current)}
         onClose={() => setConfirming(null)}
       />
@@ -211,6 +163,7 @@ function Sessions({ sessions }: { sessions: AccountSession[] }) {
         busyLabel="Signing out..."
         busy={endOthers.isPending}
         error={endOthers.error}
+        failedText={END_FAILED}
         onConfirm={() => endOthers.mutate()}
         onClose={() => setConfirming(null)}
       />
