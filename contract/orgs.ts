@@ -34,6 +34,8 @@ export const ORG_PERMISSIONS = {
   manageSeats: ['owner', 'admin'],
   /** Buy seats and credit packs, change the seat count, edit billing details, read invoices. */
   manageBilling: ['owner', 'billing'],
+  /** Read the organisation's own audit log: who invited, removed, changed a role. */
+  readAudit: ['owner', 'admin'],
   transferOwnership: ['owner'],
   deleteOrg: ['owner'],
 } as const satisfies Record<string, readonly OrgRole[]>;
@@ -137,5 +139,21 @@ export type OrgMember = z.infer<typeof orgMemberSchema>;
 /** `GET /api/orgs/{id}/members`: owner first, then by role and name. */
 export const orgMembersSchema = z.object({ members: z.array(orgMemberSchema) });
 export type OrgMembers = z.infer<typeof orgMembersSchema>;
+
+/** One entry of an organisation's audit log, in words. */
+export const orgAuditEntrySchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  /** Who did it: their e-mail (or name); null once their account is gone. */
+  actor: z.string().nullable(),
+  at: z.string(),
+  text: z.string(),
+});
+export type OrgAuditEntry = z.infer<typeof orgAuditEntrySchema>;
+
+/** `GET /api/orgs/{id}/audit`: the newest ORG_AUDIT_PAGE entries, newest first. */
+export const orgAuditSchema = z.object({ entries: z.array(orgAuditEntrySchema) });
+export type OrgAudit = z.infer<typeof orgAuditSchema>;
+export const ORG_AUDIT_PAGE = 100;
 
 export const orgDeletedSchema = z.object({ ok: z.literal(true) });

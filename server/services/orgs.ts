@@ -7,7 +7,9 @@ import {
   roleGrantRefusal,
   type AssignableOrgRole,
   type Org,
+  ORG_AUDIT_PAGE,
   type OrgAction,
+  type OrgAudit,
   type OrgInput,
   type OrgList,
   type OrgMember,
@@ -18,6 +20,7 @@ import {
 import { isPostgres, type Db } from '../db';
 import type { OrgsTable } from '../db/schema';
 import { AppError } from '../errors';
+import { orgAuditText } from './orgAuditText';
 import type { Actor, AuditService } from './audit';
 import { transactionRetriedOnDeadlock } from './userLock';
 
@@ -143,6 +146,50 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
   }
 
   return {
+    /** The organisation's own audit log, newest first, in words (owner, admin). */
+    async audit(userId: string, orgId: string): Promise<OrgAudit> {
+      await roleFor(db, orgId, userId, 'readAudit');
+      const rows = await db
+        .selectFrom('audit_log')
+        .select(['id', 'action', 'actor_id', 'actor_email', 'before_json', 'after_json', 'created_at'])
+        .where('target_id', '=', orgId)
+        .where('target_type', '=', 'org')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(ORG_AUDIT_PAGE)
+        .execute();
+      const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
+      const parsed = rows.map((row) => ({ row, before: parse(row.before_json), after: parse(row.after_json) }));
+      // The people the sentences name, by id: members then or now, who may have changed address.
+      const ids = new Set<string>();
+      for (const { row, before, after } of parsed) {
+        if (row.actor_id) ids.add(row.actor_id);
+        for (const value of [before, after])
+          for (const key of ['userId', 'owner']) {
+            const id = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+            if (typeof id === 'string') ids.add(id);
+          }
+      }
+      const people = ids.size
+        ? await db
+            .selectFrom('users')
+            .select(['id', 'email', 'username'])
+            .where('id', 'in', [...ids])
+            .execute()
+        : [];
+      const names = new Map(people.map((p) => [p.id, p.email ?? p.username]));
+      const nameOf = (id: unknown) => (typeof id === 'string' && names.get(id)) || 'a deleted account';
+      return {
+        entries: parsed.map(({ row, before, after }) => ({
+          id: row.id,
+          action: row.action,
+          actor: row.actor_id ? (names.get(row.actor_id) ?? row.actor_email) : row.actor_email,
+          at: iso(Number(row.created_at)),
+          text: orgAuditText(row.action as Parameters<typeof orgAuditText>[0], before, after, nameOf),
+        })),
+      };
+    },
+
     /** Creates an organisation owned by `actor`, audited as org.create. */
     async create(actor: Actor, { name }: OrgInput, now = Date.now()): Promise<Org> {
       const id = randomUUID();

@@ -10,12 +10,14 @@ import {
   type InvitationPreview,
 } from '../../contract/orgInvitations';
 import {
+  orgAuditSchema,
   orgListSchema,
   orgMemberSchema,
   orgMembersSchema,
   orgSchema,
   type AssignableOrgRole,
   type Org,
+  type OrgAudit,
   type OrgList,
   type OrgMember,
   type OrgMembers,
@@ -24,8 +26,11 @@ import { getJson, patch, post, remove } from './client';
 
 /** Query keys: the caller's organisations, and each one's members and invitations (issue 38). */
 export const ORGS_QUERY_KEY = ['orgs'] as const;
+/** Everything read of one organisation: invalidated after any change to it. */
+export const orgKey = (orgId: string) => ['orgs', orgId] as const;
 export const orgMembersKey = (orgId: string) => ['orgs', orgId, 'members'] as const;
 export const orgInvitationsKey = (orgId: string) => ['orgs', orgId, 'invitations'] as const;
+export const orgAuditKey = (orgId: string) => ['orgs', orgId, 'audit'] as const;
 
 const org = (orgId: string) => `/api/orgs/${encodeURIComponent(orgId)}`;
 
@@ -35,6 +40,7 @@ export const renameOrg = (orgId: string, name: string): Promise<Org> => patch(or
 export const deleteOrg = (orgId: string): Promise<unknown> => remove(org(orgId));
 export const transferOwnership = (orgId: string, userId: string): Promise<Org> => post(`${org(orgId)}/transfer`, orgSchema, { userId });
 
+export const fetchOrgAudit = (orgId: string): Promise<OrgAudit> => getJson(`${org(orgId)}/audit`, orgAuditSchema);
 export const fetchMembers = (orgId: string): Promise<OrgMembers> => getJson(`${org(orgId)}/members`, orgMembersSchema);
 export const changeMemberRole = (orgId: string, userId: string, role: AssignableOrgRole): Promise<OrgMember> =>
   patch(`${org(orgId)}/members/${encodeURIComponent(userId)}`, orgMemberSchema, { role });

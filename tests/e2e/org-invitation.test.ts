@@ -80,6 +80,10 @@ describe.skipIf(SKIP_E2E)('An invitation to a studio', () => {
       await members.getByText(artistEmail, { exact: false }).waitFor();
       await members.getByRole('button', { name: /^Remove / }).waitFor();
       await page.getByText('No invitation is waiting.', { exact: true }).waitFor();
+      // The studio's own log says who did what.
+      const activity = page.getByRole('list', { name: 'Activity in Grove Studio' });
+      await activity.getByText('Joined as a member, by invitation', { exact: true }).waitFor();
+      await activity.getByText(`Invited ${artistEmail} as a member`, { exact: true }).waitFor();
     });
   });
 });

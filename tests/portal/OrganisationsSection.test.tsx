@@ -35,6 +35,18 @@ function stubStudio(role: Org['role'], extra: Parameters<typeof stubFetch>[0] = 
     'GET /api/orgs': () => json({ orgs: [studio(role)] }),
     'GET /api/orgs/o1/members': () => json({ members: viewerMembers }),
     'GET /api/orgs/o1/invitations': () => json({ invitations: [invitation] }),
+    'GET /api/orgs/o1/audit': () =>
+      json({
+        entries: [
+          {
+            id: 'a1',
+            action: 'org.invitation.create',
+            actor: 'ada@studio.example',
+            at: '2026-11-20T10:00:00.000Z',
+            text: 'Invited dee@studio.example as a member',
+          },
+        ],
+      }),
     ...extra,
   });
 }
@@ -57,6 +69,8 @@ describe('OrganisationsSection', () => {
     const invitations = within(await screen.findByRole('list', { name: 'Invitations to Grove Studio' }));
     expect(invitations.getByText('dee@studio.example')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Delete organisation' })).toBeInTheDocument();
+    const activity = within(await screen.findByRole('list', { name: 'Activity in Grove Studio' }));
+    expect(activity.getByText('Invited dee@studio.example as a member')).toBeInTheDocument();
   });
 
   it('shows a member the members and Leave only: no roles to change, no invitations, no Delete', async () => {
@@ -68,6 +82,7 @@ describe('OrganisationsSection', () => {
     expect(list.queryByRole('button', { name: /^Remove/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('list', { name: 'Invitations to Grove Studio' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete organisation' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Activity in Grove Studio' })).not.toBeInTheDocument();
   });
 
   it('invites an address with a role and removes a member after asking', async () => {

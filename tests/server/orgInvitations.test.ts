@@ -13,7 +13,7 @@ import {
   type InvitationList,
   type InvitationPreview,
 } from '../../contract/orgInvitations';
-import { ORG_ERRORS, type Org, type OrgMembers } from '../../contract/orgs';
+import { ORG_ERRORS, type Org, type OrgAudit, type OrgMembers } from '../../contract/orgs';
 import { auditLog, del, signedInAdmin, signedInUser, type Signed } from './adminFlow';
 import { mailerFromConfig } from '../../server/services/mailer';
 import { closedLoopbackPort } from './epicFlow';
@@ -113,6 +113,17 @@ describe.each(databases)('invitations on $label', (database) => {
       ['org.invitation.create', owner.id],
       ['org.create', owner.id],
     ]);
+    // The organisation's own log, in words, for its owner; not for a billing member.
+    const own = await owner.client.get(`/api/orgs/${org.id}/audit`);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json<OrgAudit>().entries.map((e) => [e.actor, e.text])).toEqual([
+      [artist.email, 'Joined as a billing manager, by invitation'],
+      [owner.email, `Invited ${artist.email} as a billing manager`],
+      [owner.email, 'Created the organisation as Grove <Studio>'],
+    ]);
+    const notTheirs = await artist.client.get(`/api/orgs/${org.id}/audit`);
+    expect(notTheirs.statusCode).toBe(403);
+    expect(errorBody(notTheirs)).toEqual(refusal(ORG_ERRORS.roleForbidden));
   });
 
   it('refuses an invitation to a member or a second open one, and lets only owners and admins invite (only the owner, an admin)', async () => {

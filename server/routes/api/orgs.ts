@@ -9,6 +9,7 @@ import {
   orgMemberSchema,
   orgMembersSchema,
   orgParamsSchema,
+  orgAuditSchema,
   orgSchema,
   ownershipTransferSchema,
 } from '../../../contract/orgs';
@@ -89,6 +90,12 @@ export async function orgRoutes(app: App, { services }: RouteContext) {
     '/orgs/:id/members',
     { schema: { params: orgParamsSchema, response: { 200: orgMembersSchema } }, config: access.org('read') },
     async (request) => orgs.members(request.user.id, request.params.id),
+  );
+
+  app.get(
+    '/orgs/:id/audit',
+    { schema: { params: orgParamsSchema, response: { 200: orgAuditSchema } }, config: access.org('readAudit') },
+    async (request) => orgs.audit(request.user.id, request.params.id),
   );
 
   app.patch(

@@ -2,7 +2,7 @@ import { Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/materi
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { invitationInputSchema, type Invitation } from '../../../../contract/orgInvitations';
 import { ASSIGNABLE_ORG_ROLES, roleGrantRefusal, type AssignableOrgRole, type Org } from '../../../../contract/orgs';
-import { fetchInvitations, inviteMember, orgInvitationsKey, resendInvitation, revokeInvitation } from '../../../api/orgs';
+import { fetchInvitations, inviteMember, orgInvitationsKey, orgKey, resendInvitation, revokeInvitation } from '../../../api/orgs';
 import { formatDate } from '../../../ui/format';
 import { useToast } from '../../../ui/toast';
 import { FormTextField } from '../../forms/FormTextField';
@@ -32,7 +32,7 @@ function InviteForm({ org }: { org: Org }) {
     onSuccess: (sent) => {
       reset({ email: '', role: 'member' });
       toast({ title: 'Invitation sent', description: `We sent a link to ${sent.email}. It works for 7 days.` });
-      void queryClient.invalidateQueries({ queryKey: orgInvitationsKey(org.id) });
+      void queryClient.invalidateQueries({ queryKey: orgKey(org.id) });
     },
     onError: (error) => toast({ title: 'Error', description: error.message || 'The invitation could not be sent', variant: 'destructive' }),
   });
@@ -79,7 +79,7 @@ export function OrgInvitations({ org }: { org: Org }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const invitations = useQuery({ queryKey: orgInvitationsKey(org.id), queryFn: () => fetchInvitations(org.id) });
-  const refresh = () => queryClient.invalidateQueries({ queryKey: orgInvitationsKey(org.id) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: orgKey(org.id) });
   const change = useMutation({
     mutationFn: ({ kind, invitation }: { kind: 'resend' | 'revoke'; invitation: Invitation }) =>
       kind === 'resend' ? resendInvitation(org.id, invitation.id) : revokeInvitation(org.id, invitation.id),

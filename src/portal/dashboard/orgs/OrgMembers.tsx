@@ -2,7 +2,7 @@ import { Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/materi
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ORG_ROLE_WORDS, type AssignableOrgRole, type Org, type OrgMember } from '../../../../contract/orgs';
-import { changeMemberRole, orgMembersKey, ORGS_QUERY_KEY, removeMember, transferOwnership } from '../../../api/orgs';
+import { changeMemberRole, orgKey, ORGS_QUERY_KEY, removeMember, transferOwnership } from '../../../api/orgs';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { formatDate } from '../../../ui/format';
 import { useToast } from '../../../ui/toast';
@@ -46,7 +46,7 @@ export function OrgMembers({ org, members, viewerId }: { org: Org; members: OrgM
     mutationFn: ({ member, to }: { member: OrgMember; to: AssignableOrgRole }) => changeMemberRole(org.id, member.userId, to),
     onSuccess: (changed) => {
       toast({ title: 'Role changed', description: `${changed.name} is now ${ORG_ROLE_WORDS[changed.role]} of ${org.name}.` });
-      void queryClient.invalidateQueries({ queryKey: orgMembersKey(org.id) });
+      void queryClient.invalidateQueries({ queryKey: orgKey(org.id) });
     },
     onError: (error) => toast({ title: 'Error', description: error.message || FAILED, variant: 'destructive' }),
   });

@@ -9,6 +9,7 @@ import { useToast } from '../../../ui/toast';
 import { FormTextField } from '../../forms/FormTextField';
 import { useContractForm, useProblemToast } from '../../forms/contractForm';
 import { AccountPanel } from '../account/AccountPanel';
+import { OrgActivity } from './OrgActivity';
 import { OrgInvitations } from './OrgInvitations';
 import { OrgMembers } from './OrgMembers';
 
@@ -48,6 +49,12 @@ function OrgPanel({ org, viewerId }: { org: Org; viewerId: string }) {
             <>
               <Divider />
               <OrgInvitations org={org} />
+            </>
+          )}
+          {orgMay(org.role, 'readAudit') && (
+            <>
+              <Divider />
+              <OrgActivity org={org} />
             </>
           )}
           {orgMay(org.role, 'deleteOrg') && (

@@ -1,0 +1,44 @@
+import type { AuditAction } from '../../contract/admin';
+import { ORG_ROLE_WORDS, orgRoleSchema } from '../../contract/orgs';
+
+/** Who a user id stands for in the log's sentences: their e-mail or name, or "a deleted account". */
+export type NameOf = (userId: unknown) => string;
+
+const field = (value: unknown, key: string): unknown =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const role = (value: unknown): string => {
+  const parsed = orgRoleSchema.safeParse(value);
+  return parsed.success ? ORG_ROLE_WORDS[parsed.data] : 'a member';
+};
+
+/**
+ * An organisation's audit entry as a sentence for its owners and admins (issue 38): what happened,
+ * to whom, without the actor (shown beside it). Pure, from the entry's before/after.
+ */
+export function orgAuditText(action: AuditAction, before: unknown, after: unknown, nameOf: NameOf): string {
+  switch (action) {
+    case 'org.create':
+      return `Created the organisation as ${text(field(after, 'name'))}`;
+    case 'org.rename':
+      return `Renamed the organisation from ${text(field(before, 'name'))} to ${text(field(after, 'name'))}`;
+    case 'org.transfer':
+      return `Made ${nameOf(field(after, 'owner'))} the owner`;
+    case 'org.member.role':
+      return `Made ${nameOf(field(after, 'userId'))} ${role(field(after, 'role'))} (was ${role(field(before, 'role'))})`;
+    case 'org.member.remove':
+      return `Removed ${nameOf(field(before, 'userId'))}`;
+    case 'org.member.leave':
+      return 'Left the organisation';
+    case 'org.invitation.create':
+      return `Invited ${text(field(after, 'email'))} as ${role(field(after, 'role'))}`;
+    case 'org.invitation.resend':
+      return `Sent the invitation to ${text(field(after, 'email'))} again`;
+    case 'org.invitation.revoke':
+      return `Withdrew the invitation to ${text(field(before, 'email'))}`;
+    case 'org.invitation.accept':
+      return `Joined as ${role(field(after, 'role'))}, by invitation`;
+    default:
+      return action;
+  }
+}
