@@ -40,6 +40,8 @@ export const accountDeletionStatusSchema = z.object({
   recentSignInUntil: z.string().nullable(),
   /** The only admin left cannot delete their account (409 last_admin). */
   lastAdmin: z.boolean(),
+  /** An account that owns an organisation is not deleted until ownership moves (409 owns_organisation, issue 38). */
+  ownsOrganisation: z.boolean(),
 });
 export type AccountDeletionStatus = z.infer<typeof accountDeletionStatusSchema>;
 

@@ -7,6 +7,7 @@ import { assignLocation } from '../../src/browser';
 import { DeleteAccountPanel } from '../../src/portal/dashboard/account/DeleteAccountPanel';
 import { ExportPanel } from '../../src/portal/dashboard/account/ExportPanel';
 import { bodyOf, deferred, json, renderScreen, stubFetch } from './render';
+import { ORG_ERRORS } from '../../contract/orgs';
 
 vi.mock('../../src/browser', async (importOriginal) => {
   const actual = await importOriginal<typeof BrowserModule>();
@@ -22,6 +23,7 @@ const PASSWORD_ACCOUNT: AccountDeletionStatus = {
   reauthentication: 'password',
   recentSignInUntil: null,
   lastAdmin: false,
+  ownsOrganisation: false,
 };
 const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
@@ -140,7 +142,7 @@ describe('Delete account panel (issue 27)', () => {
   });
 
   it('asks an Epic account without a recent sign-in to sign in with Epic again, and offers nothing to delete with', async () => {
-    openPanel({ username: 'player', reauthentication: 'epic', recentSignInUntil: null, lastAdmin: false });
+    openPanel({ username: 'player', reauthentication: 'epic', recentSignInUntil: null, lastAdmin: false, ownsOrganisation: false });
     const { dialog } = await askToDelete();
     expect(
       await within(dialog).findByText(new RegExp(ACCOUNT_DATA_MESSAGES.epicSignInRequired.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))),
@@ -151,7 +153,13 @@ describe('Delete account panel (issue 27)', () => {
   });
 
   it('lets an Epic account that signed in recently delete with its username alone', async () => {
-    const spy = openPanel({ username: 'player', reauthentication: 'epic', recentSignInUntil: inMinutes(8), lastAdmin: false });
+    const spy = openPanel({
+      username: 'player',
+      reauthentication: 'epic',
+      recentSignInUntil: inMinutes(8),
+      lastAdmin: false,
+      ownsOrganisation: false,
+    });
     const { u, dialog } = await askToDelete();
     expect(await within(dialog).findByText(/You signed in with Epic recently: you can delete your account until/)).toBeInTheDocument();
     expect(within(dialog).queryByLabelText(/^Password/)).not.toBeInTheDocument();
@@ -175,6 +183,13 @@ describe('Delete account panel (issue 27)', () => {
     openPanel({ ...PASSWORD_ACCOUNT, lastAdmin: true });
     const { dialog } = await askToDelete();
     expect(await within(dialog).findByText(ACCOUNT_DATA_MESSAGES.lastAdmin)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Delete my account' })).toBeDisabled();
+  });
+
+  it('tells the owner of an organisation to transfer it or delete it first (issue 38)', async () => {
+    openPanel({ ...PASSWORD_ACCOUNT, ownsOrganisation: true });
+    const { dialog } = await askToDelete();
+    expect(await within(dialog).findByText(ORG_ERRORS.ownsOrg.message)).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Delete my account' })).toBeDisabled();
   });
 });

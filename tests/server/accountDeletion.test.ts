@@ -81,7 +81,7 @@ describe.each(databases)('deleting an account on $label', (database) => {
 
     expect((await me.client.get('/api/user')).statusCode).toBe(200);
     const status = (await me.client.get('/api/account/deletion')).json<AccountDeletionStatus>();
-    expect(status).toEqual({ username, reauthentication: 'password', recentSignInUntil: null, lastAdmin: false });
+    expect(status).toEqual({ username, reauthentication: 'password', recentSignInUntil: null, lastAdmin: false, ownsOrganisation: false });
   });
 
   it('bounds the attempts per user, as each may check a password', async () => {

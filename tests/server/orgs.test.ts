@@ -187,6 +187,7 @@ describe.each(databases)('organisations on $label', (database) => {
     expect(owners).toHaveLength(1);
     const newOwner = heirs.find((heir) => heir.id === owners[0])!;
 
+    expect((await newOwner.client.get('/api/account/deletion')).json<{ ownsOrganisation: boolean }>().ownsOrganisation).toBe(true);
     const username = async (user: Signed) => (await user.client.get('/api/user')).json<{ username: string }>().username;
     const refused = await newOwner.client.request('DELETE', '/api/account', {
       json: { confirm: await username(newOwner), password: PASSWORD },

@@ -206,6 +206,7 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
         reauthentication: user.password_hash !== null ? 'password' : 'epic',
         recentSignInUntil: until === null ? null : new Date(until).toISOString(),
         lastAdmin: await isLastActiveAdmin(db, user),
+        ownsOrganisation: (await orgsOwnedBy(db, user.id)).length > 0,
       };
     },
 

@@ -25,6 +25,7 @@ import { useContractForm } from '../../forms/contractForm';
 import { PasswordField } from '../../login/PasswordField';
 import { deleteAccountForm, type DeleteAccountFormValues } from './deleteAccountForm';
 import { formatTime } from '../../../ui/format';
+import { ORG_ERRORS } from '../../../../contract/orgs';
 
 export const DELETE_FAILED = 'Failed to delete your account';
 /** Where the browser lands once the account is gone: signed out, on the download page. */
@@ -80,13 +81,17 @@ function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onC
       if (error.code === ACCOUNT_DELETION_ERRORS.wrongPassword) setFocus('password');
       if (error.code === ACCOUNT_DELETION_ERRORS.confirmationMismatch) setFocus('confirm');
       // The recent sign-in stopped counting meanwhile, or the admins changed: ask again what it takes.
-      if (error.code === ACCOUNT_DELETION_ERRORS.reauthenticationRequired || error.code === ACCOUNT_DELETION_ERRORS.lastAdmin)
+      if (
+        error.code === ACCOUNT_DELETION_ERRORS.reauthenticationRequired ||
+        error.code === ACCOUNT_DELETION_ERRORS.lastAdmin ||
+        error.code === ORG_ERRORS.ownsOrg.error
+      )
         void queryClient.invalidateQueries({ queryKey: DELETION_STATUS_QUERY_KEY });
     },
   });
   // Once deleted, the browser is on its way out: the form stays busy.
   const busy = deletion.isPending || deletion.isSuccess;
-  const blocked = status.lastAdmin || (status.reauthentication === 'epic' && status.recentSignInUntil === null);
+  const blocked = status.lastAdmin || status.ownsOrganisation || (status.reauthentication === 'epic' && status.recentSignInUntil === null);
 
   const onSubmit = handleSubmit(({ confirm, password }) => {
     if (!busy) deletion.mutate({ confirm, ...(password ? { password } : {}) });
@@ -98,6 +103,7 @@ function DeletionForm({ status, onCancel }: { status: AccountDeletionStatus; onC
       <DialogContent sx={{ pt: 0 }}>
         <Stack component="form" id={formId} onSubmit={onSubmit} spacing={2} noValidate>
           {status.lastAdmin && <Alert severity="warning">{ACCOUNT_DATA_MESSAGES.lastAdmin}</Alert>}
+          {status.ownsOrganisation && <Alert severity="warning">{ORG_ERRORS.ownsOrg.message}</Alert>}
           <FormTextField
             label="Your username"
             field={register('confirm')}
