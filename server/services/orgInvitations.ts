@@ -17,7 +17,7 @@ import { AppError } from '../errors';
 import type { Actor, AuditService } from './audit';
 import type { Mailer } from './mailer';
 import { escapeHtml } from './mailer';
-import { lockOrg, refused, roleFor, roleOf } from './orgs';
+import { lockOrg, refused, roleFor, roleOf, storedRole } from './orgs';
 import { hashToken, newToken } from './tokens';
 import { normalizeEmail } from './users';
 
@@ -103,6 +103,19 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
       const email = normalizeEmail(input.email);
       const token = newToken();
       const id = randomUUID();
+      const row: OrgInvitationsTable = {
+        id,
+        org_id: orgId,
+        email,
+        role: input.role,
+        token_hash: hashToken(token),
+        invited_by: actor.id,
+        created_at: now,
+        expires_at: now + INVITATION_TTL_MS,
+        accepted_at: null,
+        accepted_by: null,
+        revoked_at: null,
+      };
       const orgName = await db.transaction().execute(async (trx) => {
         const org = await lockOrg(trx, orgId);
         const actorRole = await roleFor(trx, orgId, actor.id, 'manageMembers');
@@ -125,22 +138,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
           .where('revoked_at', 'is', null)
           .executeTakeFirst();
         if (open) throw refuse(INVITATION_ERRORS.alreadyInvited);
-        await trx
-          .insertInto('org_invitations')
-          .values({
-            id,
-            org_id: orgId,
-            email,
-            role: input.role,
-            token_hash: hashToken(token),
-            invited_by: actor.id,
-            created_at: now,
-            expires_at: now + INVITATION_TTL_MS,
-            accepted_at: null,
-            accepted_by: null,
-            revoked_at: null,
-          })
-          .execute();
+        await trx.insertInto('org_invitations').values(row).execute();
         await audit.record(
           actor,
           { action: 'org.invitation.create', targetType: 'org', targetId: orgId, after: { invitationId: id, email, role: input.role } },
@@ -151,23 +149,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
       await mailLink(email, orgName, actor, input.role, token, async () => {
         await db.deleteFrom('org_invitations').where('id', '=', id).execute();
       });
-      return toInvitation(
-        {
-          id,
-          org_id: orgId,
-          email,
-          role: input.role,
-          token_hash: '',
-          invited_by: actor.id,
-          created_at: now,
-          expires_at: now + INVITATION_TTL_MS,
-          accepted_at: null,
-          accepted_by: null,
-          revoked_at: null,
-          inviter: actor.email,
-        },
-        now,
-      );
+      return toInvitation({ ...row, inviter: actor.email }, now);
     },
 
     /** The open invitations (expired ones too, marked so, until revoked or resent), newest first. */
@@ -270,13 +252,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
         );
         if (refusal) throw refuse(refusal);
         if (!user.email || normalizeEmail(user.email) !== row.email) throw refuse(INVITATION_ERRORS.otherAddress);
-        const member = await trx
-          .selectFrom('org_members')
-          .select('role')
-          .where('org_id', '=', row.org_id)
-          .where('user_id', '=', user.id)
-          .executeTakeFirst();
-        if (member) throw refuse(INVITATION_ERRORS.alreadyMember);
+        if (await storedRole(trx, row.org_id, user.id)) throw refuse(INVITATION_ERRORS.alreadyMember);
         // Share-locked: the account's deletion waits for this membership, then takes it with it.
         if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', user.id).forShare().execute();
         const used = await trx

@@ -49,16 +49,21 @@ export async function lockOrg(trx: Db, orgId: string): Promise<OrgsTable> {
   return org;
 }
 
-/** The caller's role in the organisation: 404 if they are not a member, 403 if it may not take `action`. */
-export async function roleFor(trx: Db, orgId: string, userId: string, action: OrgAction): Promise<OrgRole> {
+/** A user's role in the organisation as stored, or null if they are not a member. */
+export async function storedRole(trx: Db, orgId: string, userId: string): Promise<OrgRole | null> {
   const row = await trx
     .selectFrom('org_members')
     .select('role')
     .where('org_id', '=', orgId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!row) throw refused(ORG_ERRORS.notFound);
-  const role = roleOf(row.role);
+  return row ? roleOf(row.role) : null;
+}
+
+/** The caller's role in the organisation: 404 if they are not a member, 403 if it may not take `action`. */
+export async function roleFor(trx: Db, orgId: string, userId: string, action: OrgAction): Promise<OrgRole> {
+  const role = await storedRole(trx, orgId, userId);
+  if (!role) throw refused(ORG_ERRORS.notFound);
   if (!orgMay(role, action)) throw refused(ORG_ERRORS.roleForbidden);
   return role;
 }
@@ -74,14 +79,9 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
   const { db, audit } = deps;
 
   async function memberRole(trx: Db, orgId: string, userId: string): Promise<OrgRole> {
-    const row = await trx
-      .selectFrom('org_members')
-      .select('role')
-      .where('org_id', '=', orgId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (!row) throw refused(ORG_ERRORS.memberNotFound);
-    return roleOf(row.role);
+    const role = await storedRole(trx, orgId, userId);
+    if (!role) throw refused(ORG_ERRORS.memberNotFound);
+    return role;
   }
 
   /** The organisations `userId` belongs to, with their role and head count; `orgId` narrows it to one. */
