@@ -3,6 +3,7 @@ import { filterParam, rangeParam, sortParam } from './restList';
 import { staffRoleSchema } from './staffRoles';
 import { suspensionSchema } from './suspension';
 import { singleLine } from './text';
+import { ORG_ROLES } from './orgs';
 
 /**
  * The admin console's API (product §3 User, AI history, Stored message, Grove metrics, Release form;
@@ -348,6 +349,8 @@ export const accountDetailsSchema = z.object({
   /** Query credits bought minus spent. */
   creditBalance: z.number().int(),
   storedMessages: z.number().int().min(0),
+  /** The organisations the user belongs to and their role in each (issue 38), by name. */
+  memberships: z.array(z.object({ orgId: z.string(), name: z.string(), role: z.enum(ORG_ROLES), joinedAt: z.string() })),
   /** Sent only while the account is suspended (decision 029). */
   suspension: suspensionSchema.optional(),
 });

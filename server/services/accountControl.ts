@@ -8,6 +8,7 @@ import type { SessionService } from './sessions';
 import { replaceLicenseToken } from './licenseTokens';
 import { voidPendingCredentials } from './pendingCredentials';
 import { checkStaffAuthority } from './staffAuthority';
+import { roleOf } from './orgs';
 
 /** Subscriptions the account view lists, newest first. */
 const SUBSCRIPTIONS_SHOWN = 20;
@@ -90,7 +91,7 @@ export function createAccountControlService(deps: AccountControlDeps) {
     /** The account's state for the admin view; each figure is one indexed read. */
     async details(userId: string): Promise<AccountDetails> {
       const user = await find(userId);
-      const [activeSessions, subscriptions, creditBalance, messages] = await Promise.all([
+      const [activeSessions, subscriptions, creditBalance, messages, memberships] = await Promise.all([
         sessions.countActiveForUser(userId),
         // The Stripe mirror's rows as they stand, every status, so admins see lapsed ones too.
         db
@@ -118,6 +119,13 @@ export function createAccountControlService(deps: AccountControlDeps) {
           .select((eb) => eb.fn.countAll<number>().as('total'))
           .where('user_id', '=', userId)
           .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('org_members')
+          .innerJoin('orgs', 'orgs.id', 'org_members.org_id')
+          .select(['orgs.id', 'orgs.name', 'org_members.role', 'org_members.joined_at'])
+          .where('org_members.user_id', '=', userId)
+          .orderBy('orgs.name')
+          .execute(),
       ]);
       return {
         activeSessions,
@@ -126,6 +134,12 @@ export function createAccountControlService(deps: AccountControlDeps) {
         subscriptions: subscriptions.map(toAdminSubscription),
         creditBalance,
         storedMessages: Number(messages.total),
+        memberships: memberships.map((m) => ({
+          orgId: m.id,
+          name: m.name,
+          role: roleOf(m.role),
+          joinedAt: iso(Number(m.joined_at)) ?? '',
+        })),
         ...(isSuspended(user.status)
           ? { suspension: { suspendedAt: iso(user.suspended_at ?? user.updated_at) ?? '', reason: user.suspension_reason ?? '' } }
           : {}),

@@ -63,6 +63,7 @@ const adaDetails: AccountDetails = {
   ],
   creditBalance: 1380,
   storedMessages: 42,
+  memberships: [{ orgId: 'o1', name: 'Grove Studio', role: 'admin', joinedAt: '2026-03-01T09:00:00.000Z' }],
 };
 
 function stubUser(routes: Routes = {}) {
@@ -202,6 +203,7 @@ describe('A user’s account details (issue 14)', () => {
     expect(detail(panel, 'Last sign-in')).toBe(`${formatDateTime('2026-03-05T14:03:00.000Z')} with Epic`);
     expect(detail(panel, 'Credit balance')).toBe('1,380');
     expect(detail(panel, 'Stored messages')).toBe('42');
+    expect(detail(panel, 'Organisations')).toMatch(/^Grove Studio \(admin, since .+\)$/);
 
     const table = within(panel).getByRole('table', { name: 'Subscriptions' });
     const [header, row] = within(table).getAllByRole('row');

@@ -60,6 +60,7 @@ export const noAccountDetails: AccountDetails = {
   subscriptions: [],
   creditBalance: 0,
   storedMessages: 0,
+  memberships: [],
 };
 
 /** `GET /api/admin/users/u1/usage` of a user without a plan who used nothing this UTC month. */

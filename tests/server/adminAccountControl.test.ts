@@ -186,6 +186,7 @@ describe.each(databases)('an admin’s control of an account on $label', (databa
         subscriptions: [],
         creditBalance: 0,
         storedMessages: 0,
+        memberships: [],
       });
     });
 

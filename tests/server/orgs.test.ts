@@ -172,6 +172,11 @@ describe.each(databases)('organisations on $label', (database) => {
       ['org.create', owner.id],
     ]);
     expect(entries[1]).toMatchObject({ targetType: 'org', before: { owner: owner.id, role: 'billing' }, after: { owner: heir.id } });
+    // Staff see the memberships on the user's page.
+    const details = await staff.client.get(`/api/admin/users/${heir.id}/details`);
+    expect(details.json<{ memberships: unknown[] }>().memberships).toEqual([
+      { orgId: org.id, name: org.name, role: 'owner', joinedAt: expect.any(String) },
+    ]);
   });
 
   it('keeps exactly one owner when transfers race, and refuses to delete an account that owns an organisation', async () => {

@@ -88,6 +88,13 @@ function Details({ details }: { details: AccountDetails }) {
         </Detail>
         <Detail label={translate('admin.account.creditBalance')}>{formatCount(details.creditBalance)}</Detail>
         <Detail label={translate('admin.account.storedMessages')}>{formatCount(details.storedMessages)}</Detail>
+        <Detail label={translate('admin.account.organisations')}>
+          {details.memberships.length === 0
+            ? translate('admin.account.noOrganisations')
+            : details.memberships
+                .map((m) => translate('admin.account.membership', { name: m.name, role: m.role, date: formatDateTime(m.joinedAt) }))
+                .join('; ')}
+        </Detail>
         {details.suspension && (
           <>
             <Detail label={translate('admin.account.suspendedSince')}>{formatDateTime(details.suspension.suspendedAt)}</Detail>
