@@ -1,10 +1,22 @@
 // Story (issue 38): a studio's owner creates the studio on the dashboard and invites an artist by
 // e-mail. The artist, who has no account, opens the mailed link on a phone, creates an account with
-// that address, comes back to the invitation and joins; both see it on the dashboard.
+// that address, comes back to the invitation and joins; both see it on the dashboard. Another
+// invited person signs up with Epic from the invitation, verifies the address and comes back too.
 import { expect, describe, it } from 'vitest';
 import type { Org } from '../../contract/orgs';
 import { expectNoAxeViolations } from './axe';
-import { SKIP_E2E, control, field, pageSettled, readMailLink, registerThroughUi, setupStories, uniqueEmail, waitForPath } from './harness';
+import {
+  SKIP_E2E,
+  control,
+  field,
+  pageSettled,
+  readMailLink,
+  registerThroughUi,
+  setupStories,
+  toast,
+  uniqueEmail,
+  waitForPath,
+} from './harness';
 import { expectNoHorizontalOverflow } from './screenWidth';
 
 const PASSWORD = 'correct horse battery';
@@ -84,6 +96,54 @@ describe.skipIf(SKIP_E2E)('An invitation to a studio', () => {
       const activity = page.getByRole('list', { name: 'Activity in Grove Studio' });
       await activity.getByText('Joined as a member, by invitation', { exact: true }).waitFor();
       await activity.getByText(`Invited ${artistEmail} as a member`, { exact: true }).waitFor();
+    });
+  });
+  it('opens the mailed link signed out, signs up with Epic, verifies the address and comes back to join', async () => {
+    const base = stories.product.url;
+    const { page, story } = await stories.newPage();
+    const email = uniqueEmail('studio-epic');
+    // The studio and the invitation by the API, as the first story made them on the dashboard.
+    const owner = await stories.browser.newContext();
+    try {
+      const hdr = { origin: base };
+      const registered = await owner.request.post(`${base}/api/register`, {
+        data: { email: uniqueEmail('studio-owner-2'), password: PASSWORD },
+        headers: hdr,
+      });
+      expect(registered.status()).toBe(201);
+      const org = (await (await owner.request.post(`${base}/api/orgs`, { data: { name: 'Grove Studio' }, headers: hdr })).json()) as Org;
+      const invited = await owner.request.post(`${base}/api/orgs/${org.id}/invitations`, { data: { email, role: 'member' }, headers: hdr });
+      expect(invited.status(), await invited.text()).toBe(201);
+    } finally {
+      await owner.close();
+    }
+
+    await story('studio-epic-joins', async () => {
+      await page.goto(await readMailLink(stories.product.dataDir, email, '/invitations/'));
+      await page.getByRole('heading', { name: 'Join Grove Studio', level: 1 }).waitFor();
+      await control(page, 'Sign in').click();
+      await waitForPath(page, '/login');
+      await page.getByRole('button', { name: 'Sign in with Epic', exact: true }).click();
+      await page.getByLabel('Epic display name').fill(`Artist ${Date.now()}`);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+
+      // A new Epic account links the invited address and verifies it from the mail.
+      await waitForPath(page, '/epic_account_link');
+      await field(page, 'Email Address').fill(email);
+      await control(page, 'Continue').click();
+      await waitForPath(page, '/email-verification');
+      await toast(page, 'Email Sent').waitFor();
+      const mailTab = await page.context().newPage();
+      await mailTab.goto(await readMailLink(stories.product.dataDir, email, '/api/email/verify?token='));
+      await waitForPath(mailTab, '/email-verification-completed');
+      await mailTab.close();
+
+      // Signed in, the completion page leads back to the invitation, and I join.
+      await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 45_000 });
+      await control(page, 'Back to your invitation').click();
+      await page.waitForURL((u) => u.pathname.startsWith('/invitations/'));
+      await page.getByRole('button', { name: 'Accept invitation', exact: true }).click();
+      await page.getByRole('heading', { name: 'You joined Grove Studio', level: 1 }).waitFor();
     });
   });
 });

@@ -12,17 +12,18 @@ const subscriptions = DASHBOARD_SECTIONS.find((s) => s.id === 'subscriptions');
 const usage = DASHBOARD_SECTIONS.find((s) => s.id === 'usage');
 
 describe('dashboard sections (§2)', () => {
-  it('defines General, Subscriptions, Usage and Account, all enabled', () => {
+  it('defines General, Subscriptions, Usage, Organisations and Account, all enabled', () => {
     expect(DASHBOARD_SECTIONS.map((s) => [s.id, s.label, s.enabled])).toEqual([
       ['general', 'General', true],
       ['subscriptions', 'Subscriptions', true],
       ['usage', 'Usage', true],
+      ['organisations', 'Organisations', true],
       ['account', 'Account', true],
     ]);
   });
 
   it('lists the enabled sections in the sidebar', () => {
-    expect(visibleSections().map(sectionHash)).toEqual(['#general', '#subscriptions', '#usage', '#account']);
+    expect(visibleSections().map(sectionHash)).toEqual(['#general', '#subscriptions', '#usage', '#organisations', '#account']);
   });
 
   it.each<[string, SectionResolution]>([
@@ -36,6 +37,7 @@ describe('dashboard sections (§2)', () => {
     ['#Subscriptions', { kind: 'redirect', hash: '#general' }],
     ['#usage', { kind: 'show', section: usage! }],
     ['#Usage', { kind: 'redirect', hash: '#general' }],
+    ['#organisations', { kind: 'show', section: DASHBOARD_SECTIONS.find((s) => s.id === 'organisations')! }],
   ])('resolveSection(%j)', (hash, expected) => {
     expect(resolveSection(hash)).toEqual(expected);
   });
@@ -43,6 +45,6 @@ describe('dashboard sections (§2)', () => {
   it('a disabled section stays known but is not found, and leaves the sidebar', () => {
     const sections = DASHBOARD_SECTIONS.map((s) => ({ ...s, enabled: s.id !== 'subscriptions' }));
     expect(resolveSection('#subscriptions', sections)).toEqual({ kind: 'not-found' });
-    expect(visibleSections(sections).map(sectionHash)).toEqual(['#general', '#usage', '#account']);
+    expect(visibleSections(sections).map(sectionHash)).toEqual(['#general', '#usage', '#organisations', '#account']);
   });
 });
