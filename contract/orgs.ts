@@ -15,6 +15,9 @@ export type OrgRole = z.infer<typeof orgRoleSchema>;
 export const ASSIGNABLE_ORG_ROLES = ['admin', 'billing', 'member'] as const satisfies readonly OrgRole[];
 export type AssignableOrgRole = (typeof ASSIGNABLE_ORG_ROLES)[number];
 
+/** A role as a label: a column, a picker's choice. */
+export const ORG_ROLE_NAMES: Record<OrgRole, string> = { owner: 'Owner', admin: 'Admin', billing: 'Billing', member: 'Member' };
+
 /** A role in a sentence: "as a billing manager". */
 export const ORG_ROLE_WORDS: Record<OrgRole, string> = {
   owner: 'the owner',

@@ -18,7 +18,8 @@ export interface AuditRecord {
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+/** An entry's before/after as stored (JSON text, or null) read back. */
+export const parseAuditJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
 /** The audit log of admin writes (issue 5): appended to, listed newest first, never edited. */
 export function createAuditService(db: Db) {
@@ -78,8 +79,8 @@ export function createAuditService(db: Db) {
           action: r.action as AuditAction,
           targetType: r.target_type,
           targetId: r.target_id,
-          before: parse(r.before_json),
-          after: parse(r.after_json),
+          before: parseAuditJson(r.before_json),
+          after: parseAuditJson(r.after_json),
           createdAt: new Date(r.created_at).toISOString(),
         })),
       };

@@ -4,7 +4,8 @@ import { ORG_ROLE_WORDS, orgRoleSchema } from '../../contract/orgs';
 /** Who a user id stands for in the log's sentences: their e-mail or name, or "a deleted account". */
 export type NameOf = (userId: unknown) => string;
 
-const field = (value: unknown, key: string): unknown =>
+/** `value[key]` of an entry's before/after, whatever it holds. */
+export const field = (value: unknown, key: string): unknown =>
   value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const role = (value: unknown): string => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  INVITATION_DAYS,
   INVITATION_ERRORS,
   INVITATION_TTL_MS,
   acceptRefusal,
@@ -13,7 +14,6 @@ import { invitationPath } from '../../contract/invitationLink';
 import { ORG_ROLE_WORDS, roleGrantRefusal, type AssignableOrgRole } from '../../contract/orgs';
 import { isPostgres, type Db } from '../db';
 import type { OrgInvitationsTable } from '../db/schema';
-import { AppError } from '../errors';
 import type { Actor, AuditService } from './audit';
 import type { Mailer } from './mailer';
 import { escapeHtml } from './mailer';
@@ -29,12 +29,12 @@ export function invitationMail(orgName: string, inviter: string, role: Assignabl
     subject: `You're invited to join ${orgName} on Sage`,
     text:
       `Hello,\n\n` +
-      `${inviter} invited you to join ${orgName} on Sage as ${ORG_ROLE_WORDS[role]}. To accept, open this link within 7 days:\n${link}\n\n` +
+      `${inviter} invited you to join ${orgName} on Sage as ${ORG_ROLE_WORDS[role]}. To accept, open this link within ${INVITATION_DAYS} days:\n${link}\n\n` +
       `If you do not know them, ignore this mail: nothing will change.\n`,
     html:
       `<p>Hello,</p>` +
       `<p>${escapeHtml(inviter)} invited you to join ${escapeHtml(orgName)} on Sage as ${ORG_ROLE_WORDS[role]}. ` +
-      `<a href="${escapeHtml(link)}">Accept the invitation</a> (the link works for 7 days).</p>` +
+      `<a href="${escapeHtml(link)}">Accept the invitation</a> (the link works for ${INVITATION_DAYS} days).</p>` +
       `<p>If you do not know them, ignore this mail: nothing will change.</p>`,
   };
 }
@@ -44,9 +44,6 @@ const invitedRole = (stored: string): AssignableOrgRole => {
   const role = roleOf(stored);
   return role === 'owner' ? 'member' : role;
 };
-
-const refuse = (refusal: { status: number; error: string; message: string }) =>
-  new AppError(refusal.status, refusal.error, refusal.message);
 
 /**
  * Invitations to an organisation (issue 38, decision 039). Owners and admins invite an address
@@ -78,7 +75,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
       .where('accepted_at', 'is', null)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    if (!row) throw refuse(INVITATION_ERRORS.invitationNotFound);
+    if (!row) throw refused(INVITATION_ERRORS.invitationNotFound);
     return row;
   }
 
@@ -91,9 +88,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
       });
     } catch (err) {
       await undo?.();
-      throw new AppError(INVITATION_ERRORS.mailFailed.status, INVITATION_ERRORS.mailFailed.error, INVITATION_ERRORS.mailFailed.message, {
-        cause: err,
-      });
+      throw refused(INVITATION_ERRORS.mailFailed, err);
     }
   }
 
@@ -128,7 +123,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
           .where('org_members.org_id', '=', orgId)
           .where('users.email', '=', email)
           .executeTakeFirst();
-        if (member) throw refuse(INVITATION_ERRORS.alreadyMember);
+        if (member) throw refused(INVITATION_ERRORS.alreadyMember);
         const open = await trx
           .selectFrom('org_invitations')
           .select('id')
@@ -137,7 +132,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
           .where('accepted_at', 'is', null)
           .where('revoked_at', 'is', null)
           .executeTakeFirst();
-        if (open) throw refuse(INVITATION_ERRORS.alreadyInvited);
+        if (open) throw refused(INVITATION_ERRORS.alreadyInvited);
         await trx.insertInto('org_invitations').values(row).execute();
         await audit.record(
           actor,
@@ -220,7 +215,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
         .select((eb) => eb.fn.coalesce('users.email', 'users.username').as('inviter'))
         .where('org_invitations.token_hash', '=', hashToken(token))
         .executeTakeFirst();
-      if (!row) throw refuse(INVITATION_ERRORS.notFound);
+      if (!row) throw refused(INVITATION_ERRORS.notFound);
       return {
         orgName: row.org_name,
         email: row.email,
@@ -243,16 +238,16 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
           .select(['id', 'org_id'])
           .where('token_hash', '=', hashToken(token))
           .executeTakeFirst();
-        if (!found) throw refuse(INVITATION_ERRORS.notFound);
+        if (!found) throw refused(INVITATION_ERRORS.notFound);
         // The organisation's lock first, as every change of its members takes it: then the invitation as it is now.
         const org = await lockOrg(trx, found.org_id);
         const row = await trx.selectFrom('org_invitations').selectAll().where('id', '=', found.id).executeTakeFirstOrThrow();
         const refusal = acceptRefusal(
           invitationState({ acceptedAt: row.accepted_at, revokedAt: row.revoked_at, expiresAt: Number(row.expires_at) }, now),
         );
-        if (refusal) throw refuse(refusal);
-        if (!user.email || normalizeEmail(user.email) !== row.email) throw refuse(INVITATION_ERRORS.otherAddress);
-        if (await storedRole(trx, row.org_id, user.id)) throw refuse(INVITATION_ERRORS.alreadyMember);
+        if (refusal) throw refused(refusal);
+        if (!user.email || normalizeEmail(user.email) !== row.email) throw refused(INVITATION_ERRORS.otherAddress);
+        if (await storedRole(trx, row.org_id, user.id)) throw refused(INVITATION_ERRORS.alreadyMember);
         // Share-locked: the account's deletion waits for this membership, then takes it with it.
         if (isPostgres(trx)) await trx.selectFrom('users').select('id').where('id', '=', user.id).forShare().execute();
         const used = await trx
@@ -262,7 +257,7 @@ export function createOrgInvitationService(deps: { db: Db; audit: AuditService; 
           .where('accepted_at', 'is', null)
           .where('revoked_at', 'is', null)
           .executeTakeFirst();
-        if (Number(used.numUpdatedRows) !== 1) throw refuse(INVITATION_ERRORS.accepted);
+        if (Number(used.numUpdatedRows) !== 1) throw refused(INVITATION_ERRORS.accepted);
         await trx.insertInto('org_members').values({ org_id: row.org_id, user_id: user.id, role: row.role, joined_at: now }).execute();
         await audit.record(
           { id: user.id, email: user.email },

@@ -14,20 +14,20 @@ import {
   type OrgList,
   type OrgMember,
   type OrgMembers,
-  type OrgRefusal,
   type OrgRole,
 } from '../../contract/orgs';
 import { isPostgres, type Db } from '../db';
 import type { OrgsTable } from '../db/schema';
 import { AppError } from '../errors';
-import { orgAuditText } from './orgAuditText';
-import type { Actor, AuditService } from './audit';
+import { field, orgAuditText } from './orgAuditText';
+import { parseAuditJson, type Actor, type AuditService } from './audit';
 import { transactionRetriedOnDeadlock } from './userLock';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A refusal of contract/orgs.ts as the HTTP answer it is. */
-export const refused = (refusal: OrgRefusal): AppError => new AppError(refusal.status, refusal.error, refusal.message);
+/** A refusal of the organisations' contracts (ORG_ERRORS, INVITATION_ERRORS) as the HTTP answer it is. */
+export const refused = (refusal: { status: number; error: string; message: string }, cause?: unknown): AppError =>
+  new AppError(refusal.status, refusal.error, refusal.message, cause === undefined ? undefined : { cause });
 
 /** The organisations `userId` owns: an account that owns one is not deleted (decision 038). */
 export async function orgsOwnedBy(db: Db, userId: string): Promise<string[]> {
@@ -158,15 +158,14 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
         .orderBy('id', 'desc')
         .limit(ORG_AUDIT_PAGE)
         .execute();
-      const parse = (json: string | null): unknown => (json === null ? null : JSON.parse(json));
-      const parsed = rows.map((row) => ({ row, before: parse(row.before_json), after: parse(row.after_json) }));
+      const parsed = rows.map((row) => ({ row, before: parseAuditJson(row.before_json), after: parseAuditJson(row.after_json) }));
       // The people the sentences name, by id: members then or now, who may have changed address.
       const ids = new Set<string>();
       for (const { row, before, after } of parsed) {
         if (row.actor_id) ids.add(row.actor_id);
         for (const value of [before, after])
           for (const key of ['userId', 'owner']) {
-            const id = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+            const id = field(value, key);
             if (typeof id === 'string') ids.add(id);
           }
       }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import {
   ORG_ERRORS,
+  orgRolesRefused,
   memberChangeSchema,
   orgDeletedSchema,
   orgInputSchema,
@@ -106,7 +107,7 @@ export async function orgRoutes(app: App, { services }: RouteContext) {
         errors: {
           404: NO_SUCH_MEMBER,
           403: `${ORG_ERRORS.adminsOnly.message} (${ORG_ERRORS.adminsOnly.error})`,
-          409: "The owner's role changes only by a transfer (owner_role)",
+          409: `${ORG_ERRORS.ownerRole.message} (${ORG_ERRORS.ownerRole.error})`,
         },
       }),
     },
@@ -118,11 +119,12 @@ export async function orgRoutes(app: App, { services }: RouteContext) {
     '/orgs/:id/members/:userId',
     {
       schema: { params: orgMemberParamsSchema, response: { 200: orgDeletedSchema } },
-      config: access.org('manageMembers', {
+      // Any member may leave ('read'); removing someone else is `manageMembers`, which the service checks.
+      config: access.org('read', {
         errors: {
           404: NO_SUCH_MEMBER,
-          403: `${ORG_ERRORS.adminsOnly.message} (${ORG_ERRORS.adminsOnly.error}); any member may remove themselves (leave)`,
-          409: 'The owner cannot leave or be removed: transfer ownership first (owner_must_transfer)',
+          403: `Removing another member: not for ${orgRolesRefused('manageMembers').join(' or ')} (${ORG_ERRORS.roleForbidden.error}); ${ORG_ERRORS.adminsOnly.message} (${ORG_ERRORS.adminsOnly.error})`,
+          409: `${ORG_ERRORS.ownerStays.message} (${ORG_ERRORS.ownerStays.error})`,
         },
       }),
     },

@@ -11,7 +11,7 @@ import { ADMIN_MESSAGES } from '../../../contract/admin';
 import { isPostgres, type Db } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
-import type { Actor, AuditService } from '../audit';
+import { parseAuditJson, type Actor, type AuditService } from '../audit';
 import type { StripeGateway } from '../billing/stripeGateway';
 import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
@@ -51,8 +51,6 @@ export type DeletionRequester = { by: 'self' } | { by: 'staff'; actor: Actor };
 const lastAdmin = () => conflict(ACCOUNT_DELETION_ERRORS.lastAdmin, ACCOUNT_DATA_MESSAGES.lastAdmin);
 const notCancelled = (status: number, cause?: unknown) =>
   new AppError(status, ACCOUNT_DELETION_ERRORS.subscriptionNotCancelled, ACCOUNT_DATA_MESSAGES.subscriptionNotCancelled, { cause });
-
-const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
 
 function deletedMail(user: UsersTable, by: DeletionRequester['by'], deps: Pick<AccountDeletionDeps, 'publicUrl' | 'supportEmail'>) {
   const when = new Date().toUTCString();
@@ -123,7 +121,8 @@ export function createAccountDeletionService(deps: AccountDeletionDeps) {
       .execute();
     for (const entry of entries) {
       const about = entry.target_type === 'user' && entry.target_id === user.id;
-      const erase = (text: string | null) => (about && text !== null ? JSON.stringify(eraseIdentity(parse(text), identifiers)) : text);
+      const erase = (text: string | null) =>
+        about && text !== null ? JSON.stringify(eraseIdentity(parseAuditJson(text), identifiers)) : text;
       const values = {
         actor_email: entry.actor_id === user.id ? null : entry.actor_email,
         before_json: erase(entry.before_json),

@@ -1,14 +1,13 @@
 import { Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { invitationInputSchema, type Invitation } from '../../../../contract/orgInvitations';
-import { ASSIGNABLE_ORG_ROLES, roleGrantRefusal, type AssignableOrgRole, type Org } from '../../../../contract/orgs';
+import { ASSIGNABLE_ORG_ROLES, ORG_ROLE_NAMES, roleGrantRefusal, type AssignableOrgRole, type Org } from '../../../../contract/orgs';
 import { fetchInvitations, inviteMember, orgInvitationsKey, orgKey, resendInvitation, revokeInvitation } from '../../../api/orgs';
 import { formatDate } from '../../../ui/format';
 import { useToast } from '../../../ui/toast';
 import { FormTextField } from '../../forms/FormTextField';
 import { useContractForm, useProblemToast } from '../../forms/contractForm';
 
-const ROLE_NAMES: Record<AssignableOrgRole, string> = { admin: 'Admin', billing: 'Billing', member: 'Member' };
 const FAILED = 'The invitation could not be changed';
 
 interface InviteValues {
@@ -62,7 +61,7 @@ function InviteForm({ org }: { org: Org }) {
         >
           {roles.map((option) => (
             <MenuItem key={option} value={option}>
-              {ROLE_NAMES[option]}
+              {ORG_ROLE_NAMES[option]}
             </MenuItem>
           ))}
         </TextField>
@@ -112,7 +111,7 @@ export function OrgInvitations({ org }: { org: Org }) {
               <Box sx={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                 <Typography>{invitation.email}</Typography>
                 <Typography variant="body2" color="text.secondary">
-                  {ROLE_NAMES[invitation.role as AssignableOrgRole] ?? invitation.role} ·{' '}
+                  {ORG_ROLE_NAMES[invitation.role]} ·{' '}
                   {invitation.expired ? `expired ${formatDate(invitation.expiresAt)}` : `valid until ${formatDate(invitation.expiresAt)}`}
                 </Typography>
               </Box>

@@ -1,14 +1,13 @@
 import { Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ORG_ROLE_WORDS, type AssignableOrgRole, type Org, type OrgMember } from '../../../../contract/orgs';
+import { ORG_ROLE_NAMES, ORG_ROLE_WORDS, type AssignableOrgRole, type Org, type OrgMember } from '../../../../contract/orgs';
 import { changeMemberRole, orgKey, ORGS_QUERY_KEY, removeMember, transferOwnership } from '../../../api/orgs';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { formatDate } from '../../../ui/format';
 import { useToast } from '../../../ui/toast';
 import { memberActions } from './memberActions';
 
-const ROLE_NAMES: Record<OrgMember['role'], string> = { owner: 'Owner', admin: 'Admin', billing: 'Billing', member: 'Member' };
 const FAILED = 'The change could not be made';
 
 type Confirming = { kind: 'remove' | 'leave' | 'makeOwner'; member: OrgMember } | null;
@@ -104,12 +103,12 @@ export function OrgMembers({ org, members, viewerId }: { org: Org; members: OrgM
                   >
                     {actions.roles.map((option) => (
                       <MenuItem key={option} value={option}>
-                        {ROLE_NAMES[option]}
+                        {ORG_ROLE_NAMES[option]}
                       </MenuItem>
                     ))}
                   </TextField>
                 ) : (
-                  <Typography variant="body2">{ROLE_NAMES[member.role]}</Typography>
+                  <Typography variant="body2">{ORG_ROLE_NAMES[member.role]}</Typography>
                 )}
                 {actions.makeOwner && (
                   <Button
