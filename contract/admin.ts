@@ -263,6 +263,13 @@ export const AUDIT_ACTIONS = [
   'org.invitation.resend',
   'org.invitation.revoke',
   'org.invitation.accept',
+  // Seats, limits and the organisation's bill (issue 38, decisions 040 and 041).
+  'org.seat.assign',
+  'org.seat.release',
+  'org.member.limit',
+  'org.billing.details',
+  'org.seats.change',
+  'org.credits.grant',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -109,8 +109,28 @@ export type OrgInput = z.infer<typeof orgInputSchema>;
 export const orgParamsSchema = z.object({ id: z.string().min(1, 'id is required').max(100) });
 export const orgMemberParamsSchema = orgParamsSchema.extend({ userId: z.string().min(1, 'userId is required').max(100) });
 
-/** `PATCH /api/orgs/{id}/members/{userId}`. */
-export const memberChangeSchema = z.object({ role: z.enum(ASSIGNABLE_ORG_ROLES, { error: 'role must be admin, billing or member' }) });
+/** Most a monthly limit may be: far above any studio's month. */
+export const MAX_MONTHLY_LIMIT = 100_000_000;
+
+/**
+ * `PATCH /api/orgs/{id}/members/{userId}`: a role (owner, admin), a seat given or taken back, a
+ * monthly limit on the shared pool (null: none) (owner, admin). At least one of them.
+ */
+export const memberChangeSchema = z
+  .object({
+    role: z.enum(ASSIGNABLE_ORG_ROLES, { error: 'role must be admin, billing or member' }).optional(),
+    seat: z.boolean({ error: 'seat must be true or false' }).optional(),
+    monthlyLimit: z
+      .number({ error: 'monthlyLimit must be a whole number or null' })
+      .int('monthlyLimit must be a whole number or null')
+      .min(0, 'monthlyLimit must not be negative')
+      .max(MAX_MONTHLY_LIMIT, `monthlyLimit must be at most ${MAX_MONTHLY_LIMIT}`)
+      .nullable()
+      .optional(),
+  })
+  .refine((change) => change.role !== undefined || change.seat !== undefined || change.monthlyLimit !== undefined, {
+    message: 'Say what changes: role, seat or monthlyLimit',
+  });
 export type MemberChange = z.infer<typeof memberChangeSchema>;
 
 /** `POST /api/orgs/{id}/transfer`: the member who becomes the owner; the owner becomes an admin. */
@@ -122,6 +142,8 @@ export const orgSchema = z.object({
   /** The caller's role in it. */
   role: orgRoleSchema,
   members: z.number().int(),
+  /** Seats bought (the plan's quantity) and given to members. */
+  seats: z.object({ bought: z.number().int(), assigned: z.number().int() }),
   createdAt: z.string(),
 });
 export type Org = z.infer<typeof orgSchema>;
@@ -136,6 +158,18 @@ export const orgMemberSchema = z.object({
   email: z.string().nullable(),
   role: orgRoleSchema,
   joinedAt: z.string(),
+  /** Whether they hold one of the organisation's seats: their queries are charged to it first. */
+  seat: z.boolean(),
+  /** Most they may take from the shared pool per period; null: no limit. */
+  monthlyLimit: z.number().int().nullable(),
+  /** Queries the organisation paid for them this period: from their seat and from the pool. */
+  usage: z.number().int(),
+  /** Of which from the shared pool (what the limit counts). */
+  poolUsage: z.number().int(),
+  /** Their last query the organisation paid for; null if none yet. */
+  lastActiveAt: z.string().nullable(),
+  /** Their account is suspended: their queries are refused, so their seat is not charged. */
+  suspended: z.boolean(),
 });
 export type OrgMember = z.infer<typeof orgMemberSchema>;
 

@@ -45,6 +45,22 @@ export const recordUsageSchema = z.object({
 });
 export type RecordUsage = z.infer<typeof recordUsageSchema>;
 
+/** What a seat holder's organisation has left for them (decision 041). */
+export const orgRemainingSchema = z.object({
+  orgId: z.string(),
+  /** The organisation's name: the screens and the plugin say who pays. */
+  name: z.string(),
+  /** Queries left of the seat's allowance this period; null: Unlimited. */
+  seat: z.number().int().nullable(),
+  /** Credits of the shared pool the member may still use: the pool, within their monthly limit. */
+  pool: z.number().int(),
+  /** What the member's monthly limit leaves them of the pool; null: no limit. */
+  limit: z.number().int().nullable(),
+  /** When the organisation's period renews (ISO 8601). */
+  periodEnd: z.string(),
+});
+export type OrgRemaining = z.infer<typeof orgRemainingSchema>;
+
 /** What is left to spend now. */
 export const usageRemainingSchema = z.object({
   /** Queries left of this period's allowance; null: Unlimited. */
@@ -53,10 +69,17 @@ export const usageRemainingSchema = z.object({
   credits: z.number().int(),
   /** When this period's allowance renews (ISO 8601). */
   periodEnd: z.string(),
+  /** Present while the user holds a seat: what their organisation pays first. */
+  org: orgRemainingSchema.optional(),
 });
 export type UsageRemaining = z.infer<typeof usageRemainingSchema>;
 
-export const usageChargeSchema = z.object({ allowance: z.number().int(), credits: z.number().int() });
+/** What paid for a use: the user's own allowance and credits, and (a seat holder's) their organisation's seat and pool. */
+export const usageChargeSchema = z.object({
+  allowance: z.number().int(),
+  credits: z.number().int(),
+  org: z.object({ orgId: z.string(), seat: z.number().int(), pool: z.number().int() }).optional(),
+});
 
 /** `POST /api/ingest/usage` → 201 (and the same again for a repeated `requestId`). */
 export const usageRecordedSchema = z.object({
@@ -169,6 +192,10 @@ export const creditPackPurchasesSchema = z.object({ purchases: z.array(creditPac
 /** The ledger's entries with what they were (a pack, a use's spend, a grant…), for staff. */
 export const USAGE_ERRORS = {
   quotaExhausted: 'quota_exhausted',
+  /** 402: a seat holder's monthly limit on the organisation's pool is reached, and their own plan and credits are used up. */
+  orgLimitReached: 'org_limit_reached',
+  /** 402: the organisation's seat allowance and pool are used up, and so are the member's own. */
+  orgExhausted: 'org_allowance_exhausted',
   requestIdReused: 'request_id_reused',
   insufficientCredits: 'insufficient_credits',
   /** 400: `occurredAt` is before the window raw uses are kept in (USAGE_RETENTION_DAYS). */
@@ -196,3 +223,26 @@ export const CREDIT_PACK_REFUND_ERRORS = {
   /** Stripe has no payment behind the purchase (it was not made through Checkout, or paid nothing). */
   notRefundable: 'not_refundable',
 } as const;
+
+/** The 402 of a use nothing can pay for: its code, and words that say whose limit was reached. */
+export function exhaustedRefusal(kind: 'own' | 'member_limit' | 'organisation', orgName?: string): { error: string; message: string } {
+  const own = 'your own allowance and credit packs are used up too';
+  switch (kind) {
+    case 'member_limit':
+      return {
+        error: USAGE_ERRORS.orgLimitReached,
+        message: `You have reached the monthly limit ${orgName} set for you, and ${own}. Ask an admin of ${orgName} to raise it, or buy a credit pack.`,
+      };
+    case 'organisation':
+      return {
+        error: USAGE_ERRORS.orgExhausted,
+        message: `${orgName}'s seat allowance and shared credits are used up for this period, and ${own}. Ask an admin of ${orgName} to add credits, or buy a credit pack.`,
+      };
+    case 'own':
+      return {
+        error: USAGE_ERRORS.quotaExhausted,
+        message:
+          "No queries are left: this period's allowance and your credit packs are used up. Buy a credit pack or change your plan on the dashboard.",
+      };
+  }
+}

@@ -29,6 +29,7 @@ import * as m021 from './migrations/021_customer_email_outdated';
 import * as m022 from './migrations/022_staff_email_edits_outdated';
 import * as m023 from './migrations/023_organisations';
 import * as m024 from './migrations/024_org_invitations';
+import * as m025 from './migrations/025_org_billing';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -133,6 +134,7 @@ const migrations: Record<string, Migration> = {
   '022_staff_email_edits_outdated': m022,
   '023_organisations': m023,
   '024_org_invitations': m024,
+  '025_org_billing': m025,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

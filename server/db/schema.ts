@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 // Times are epoch milliseconds (bigint in PostgreSQL, integer in SQLite); booleans are 0/1 so one
 // set of queries serves both dialects.
 
@@ -369,6 +371,11 @@ export interface UsageEventsTable {
   feature: string | null;
   /** The JSON of the first answer, given again to a repeat. */
   answer: string;
+  /** The organisation that paid part or all of it (migration 025), its period, and what its seat and pool paid. */
+  org_id: string | null;
+  org_period_start: number | null;
+  from_seat: Generated<number>;
+  from_pool: Generated<number>;
 }
 
 /** Uses per user, UTC day, Unreal project and engine version ('' when not said), kept for ever. */
@@ -396,6 +403,94 @@ export interface OrgMembersTable {
   user_id: string;
   role: string;
   joined_at: number;
+  /** Most the member may take from the shared pool per period (migration 025); null: no limit. */
+  monthly_limit: number | null;
+}
+
+/** An organisation's Stripe customer and company details (migration 025, decision 040). */
+export interface OrgBillingTable {
+  org_id: string;
+  customer_id: string | null;
+  company_name: string;
+  address_line1: string;
+  address_line2: string | null;
+  city: string;
+  postal_code: string;
+  region: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  tax_id: string | null;
+  updated_at: number;
+}
+
+/** An organisation's subscription as Stripe last said; `seats` is its item's quantity. */
+export interface OrgSubscriptionsTable {
+  id: string;
+  org_id: string;
+  customer_id: string;
+  status: string;
+  item_id: string;
+  price_id: string;
+  product_id: string;
+  product_name: string;
+  seats: number;
+  unit_amount: number | null;
+  currency: string;
+  cancel_at_period_end: number;
+  current_period_start: number | null;
+  current_period_end: number | null;
+  created: number;
+  synced_at: number;
+}
+
+/** A seat (decision 041): its holder, and what it used in `period_start`'s period, kept across holders. */
+export interface OrgSeatsTable {
+  id: string;
+  org_id: string;
+  user_id: string | null;
+  period_start: number;
+  allowance_used: number;
+  assigned_at: number | null;
+}
+
+/** The organisation's shared credits; the row its uses and seat changes lock. */
+export interface OrgPoolsTable {
+  org_id: string;
+  credits: number;
+  high_water: number;
+  low_notified_at: number | null;
+}
+
+export interface OrgCreditLedgerTable {
+  id: string;
+  org_id: string;
+  amount: number;
+  reason: string;
+  source: string;
+  created_at: number;
+}
+
+/** What the organisation paid for a member in a period, and the limit notices sent. */
+export interface OrgMemberPeriodsTable {
+  org_id: string;
+  user_id: string;
+  period_start: number;
+  seat_used: number;
+  pool_used: number;
+  last_use_at: number;
+  notified_80_at: number | null;
+  notified_100_at: number | null;
+}
+
+/** Uses the organisation paid for, per UTC day, member, project and engine version ('' when not said). */
+export interface OrgUsageDailyTable {
+  org_id: string;
+  day: number;
+  user_id: string;
+  project_id: string;
+  engine_version: string;
+  uses: number;
+  units: number;
 }
 
 /** An invitation to an organisation (migration 024): its link's token as SHA-256; kept once used or revoked. */
@@ -447,4 +542,11 @@ export interface Database {
   orgs: OrgsTable;
   org_members: OrgMembersTable;
   org_invitations: OrgInvitationsTable;
+  org_billing: OrgBillingTable;
+  org_subscriptions: OrgSubscriptionsTable;
+  org_seats: OrgSeatsTable;
+  org_pools: OrgPoolsTable;
+  org_credit_ledger: OrgCreditLedgerTable;
+  org_member_periods: OrgMemberPeriodsTable;
+  org_usage_daily: OrgUsageDailyTable;
 }

@@ -28,6 +28,7 @@ import { ingestionRoutes } from './api/ingest/messages';
 import { ingestUsageRoutes } from './api/ingest/usage';
 import { licenseRoutes } from './api/licenses';
 import { orgRoutes } from './api/orgs';
+import { orgBillingRoutes } from './api/orgBilling';
 import { productRoutes } from './api/product';
 import { billingRoutes } from './api/stripe/billing';
 import { usageRoutes } from './api/usage';
@@ -39,7 +40,7 @@ export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 /** Every route module, by its folder under server/routes/, which is also its URL prefix. */
 export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '': [healthRoutes],
-  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes, orgRoutes],
+  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes, orgRoutes, orgBillingRoutes],
   '/api/account': [
     accountLicenseRoutes,
     accountPasswordRoutes,

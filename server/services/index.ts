@@ -37,6 +37,8 @@ import { createSuspensionService } from './suspension';
 import { createUserService } from './users';
 import { createUserNoteService } from './userNotes';
 import { createOrgService } from './orgs';
+import { createOrgSeatService } from './orgSeats';
+import { createOrgBillingService } from './billing/orgBilling';
 import { createOrgInvitationService } from './orgInvitations';
 
 export interface ServiceDeps {
@@ -212,6 +214,14 @@ export function createServices(deps: ServiceDeps) {
     consoleHome: createConsoleHomeService({ adminUsers, insights }),
     userNotes: createUserNoteService({ db: deps.db, audit }),
     orgs: createOrgService({ db: deps.db, audit }),
+    orgSeats: createOrgSeatService({ db: deps.db, audit }),
+    orgBilling: createOrgBillingService({
+      db: deps.db,
+      gateway: stripeGateway,
+      audit,
+      publicUrl: deps.config.publicUrl,
+      extraOrigins: deps.config.env === 'production' ? [] : DEV_SERVER_ORIGINS,
+    }),
     orgInvitations: createOrgInvitationService({ db: deps.db, audit, mailer, publicUrl: deps.config.publicUrl }),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,

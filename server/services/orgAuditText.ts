@@ -39,6 +39,22 @@ export function orgAuditText(action: AuditAction, before: unknown, after: unknow
       return `Withdrew the invitation to ${text(field(before, 'email'))}`;
     case 'org.invitation.accept':
       return `Joined as ${role(field(after, 'role'))}, by invitation`;
+    case 'org.seat.assign':
+      return `Gave ${nameOf(field(after, 'userId'))} a seat`;
+    case 'org.seat.release':
+      return `Took back ${nameOf(field(before, 'userId'))}'s seat`;
+    case 'org.member.limit': {
+      const limit = field(after, 'limit');
+      return typeof limit === 'number'
+        ? `Limited ${nameOf(field(after, 'userId'))} to ${limit} shared credits a month`
+        : `Removed ${nameOf(field(after, 'userId'))}'s monthly limit`;
+    }
+    case 'org.billing.details':
+      return `Changed the billing details to ${text(field(after, 'companyName'))}, ${text(field(after, 'country'))}`;
+    case 'org.seats.change':
+      return `Changed the plan from ${String(field(before, 'seats'))} to ${String(field(after, 'seats'))} seats`;
+    case 'org.credits.grant':
+      return `Sage staff added ${String(field(after, 'amount'))} credits to the shared pool: ${text(field(after, 'reason'))}`;
     default:
       return action;
   }

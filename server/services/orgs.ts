@@ -22,6 +22,8 @@ import { AppError } from '../errors';
 import { field, orgAuditText } from './orgAuditText';
 import { parseAuditJson, type Actor, type AuditService } from './audit';
 import { transactionRetriedOnDeadlock } from './userLock';
+import { lockPool, orgPlanOf, releaseSeat } from './metering/orgSeat';
+import { seatMeter } from './orgSeats';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -103,13 +105,16 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
       .where('mine.user_id', '=', userId);
     if (orgId) query = query.where('orgs.id', '=', orgId);
     const rows = await query.orderBy('orgs.name').orderBy('orgs.id').execute();
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      role: roleOf(row.role),
-      members: Number(row.members ?? 0),
-      createdAt: iso(Number(row.created_at)),
-    }));
+    return Promise.all(
+      rows.map(async (row) => ({
+        id: row.id,
+        name: row.name,
+        role: roleOf(row.role),
+        members: Number(row.members ?? 0),
+        seats: await seatMeter(db, row.id),
+        createdAt: iso(Number(row.created_at)),
+      })),
+    );
   }
 
   async function get(userId: string, orgId: string): Promise<Org> {
@@ -118,21 +123,32 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
     return org;
   }
 
-  /** Every member, the owner first, then by role and name. */
-  async function members(userId: string, orgId: string): Promise<OrgMembers> {
+  /** Every member with their seat, limit and this period's usage, the owner first, then by role and name. */
+  async function members(userId: string, orgId: string, now = Date.now()): Promise<OrgMembers> {
     await roleFor(db, orgId, userId, 'read');
+    const { period } = await orgPlanOf(db, orgId, now);
     const rows = await db
-      .selectFrom('org_members')
-      .innerJoin('users', 'users.id', 'org_members.user_id')
+      .selectFrom('org_members as m')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .leftJoin('org_seats as s', (join) => join.onRef('s.org_id', '=', 'm.org_id').onRef('s.user_id', '=', 'm.user_id'))
+      .leftJoin('org_member_periods as p', (join) =>
+        join.onRef('p.org_id', '=', 'm.org_id').onRef('p.user_id', '=', 'm.user_id').on('p.period_start', '=', period.start),
+      )
       .select([
-        'org_members.user_id',
-        'org_members.role',
-        'org_members.joined_at',
-        'users.username',
-        'users.epic_display_name',
-        'users.email',
+        'm.user_id',
+        'm.role',
+        'm.joined_at',
+        'm.monthly_limit',
+        'u.username',
+        'u.epic_display_name',
+        'u.email',
+        'u.suspended_at',
+        's.id as seat_id',
+        'p.seat_used',
+        'p.pool_used',
+        'p.last_use_at',
       ])
-      .where('org_members.org_id', '=', orgId)
+      .where('m.org_id', '=', orgId)
       .execute();
     const list: OrgMember[] = rows.map((row) => ({
       userId: row.user_id,
@@ -140,9 +156,22 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
       email: row.email,
       role: roleOf(row.role),
       joinedAt: iso(Number(row.joined_at)),
+      seat: row.seat_id !== null,
+      monthlyLimit: row.monthly_limit === null ? null : Number(row.monthly_limit),
+      usage: Number(row.seat_used ?? 0) + Number(row.pool_used ?? 0),
+      poolUsage: Number(row.pool_used ?? 0),
+      lastActiveAt: row.last_use_at === null ? null : iso(Number(row.last_use_at)),
+      suspended: row.suspended_at != null,
     }));
     list.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.name.localeCompare(b.name, 'en') || a.userId.localeCompare(b.userId));
     return { members: list };
+  }
+
+  /** One member as the members list shows them. */
+  async function member(callerId: string, orgId: string, userId: string): Promise<OrgMember> {
+    const found = (await members(callerId, orgId)).members.find((m) => m.userId === userId);
+    if (!found) throw refused(ORG_ERRORS.memberNotFound);
+    return found;
   }
 
   return {
@@ -194,7 +223,11 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
       const id = randomUUID();
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('orgs').values({ id, name, created_at: now, updated_at: now }).execute();
-        await trx.insertInto('org_members').values({ org_id: id, user_id: actor.id, role: 'owner', joined_at: now }).execute();
+        await trx
+          .insertInto('org_members')
+          .values({ org_id: id, user_id: actor.id, role: 'owner', joined_at: now, monthly_limit: null })
+          .execute();
+        await trx.insertInto('org_pools').values({ org_id: id, credits: 0, high_water: 0, low_notified_at: null }).execute();
         await audit.record(actor, { action: 'org.create', targetType: 'org', targetId: id, after: { name } }, trx);
       });
       return get(actor.id, id);
@@ -240,10 +273,10 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
           trx,
         );
       });
-      const member = (await members(actor.id, orgId)).members.find((m) => m.userId === userId);
-      if (!member) throw refused(ORG_ERRORS.memberNotFound);
-      return member;
+      return member(actor.id, orgId, userId);
     },
+
+    member,
 
     /**
      * Removes a member (owner, admin; only the owner removes an admin), or lets the caller leave
@@ -257,6 +290,9 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
         const targetRole = await memberRole(trx, orgId, userId);
         const refusal = memberChangeRefusal({ userId: actor.id, role: actorRole }, { userId, role: targetRole }, 'remove');
         if (refusal) throw refused(refusal);
+        // Under the pool's lock, as every use charged to the organisation: once this answers, none is.
+        await lockPool(trx, orgId);
+        await releaseSeat(trx, orgId, userId);
         await trx.deleteFrom('org_members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
         await audit.record(
           actor,
@@ -298,8 +334,13 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
       return get(actor.id, orgId);
     },
 
-    /** Deletes the organisation and its memberships. Owner only, audited as org.delete. */
-    async remove(actor: Actor, orgId: string): Promise<void> {
+    /**
+     * Deletes the organisation and its memberships. Owner only, audited as org.delete. Its plan is
+     * cancelled at Stripe first (`cancelPlans`), as an account's deletion does: a failure there deletes nothing.
+     */
+    async remove(actor: Actor, orgId: string, cancelPlans: () => Promise<void>): Promise<void> {
+      await roleFor(db, orgId, actor.id, 'deleteOrg');
+      await cancelPlans();
       await db.transaction().execute(async (trx) => {
         const org = await lockOrg(trx, orgId);
         await roleFor(trx, orgId, actor.id, 'deleteOrg');

@@ -48,8 +48,21 @@ describe.each(databases)('organisations on $label', (database) => {
     expect((await owner.client.get('/api/orgs')).json<OrgList>().orgs).toEqual([org]);
     expect((await owner.client.get(orgUrl(org.id))).json<Org>()).toEqual(org);
     expect(await membersOf(owner.client, org.id)).toEqual([
-      { userId: owner.id, name: expect.any(String), email: owner.email, role: 'owner', joinedAt: org.createdAt },
+      {
+        userId: owner.id,
+        name: expect.any(String),
+        email: owner.email,
+        role: 'owner',
+        joinedAt: org.createdAt,
+        seat: false,
+        monthlyLimit: null,
+        usage: 0,
+        poolUsage: 0,
+        lastActiveAt: null,
+        suspended: false,
+      },
     ]);
+    expect(org.seats).toEqual({ bought: 0, assigned: 0 });
 
     const stranger = await signedInUser(server(), 'org-stranger');
     expect((await stranger.client.get('/api/orgs')).json<OrgList>().orgs).toEqual([]);

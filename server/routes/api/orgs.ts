@@ -23,6 +23,7 @@ import {
   invitationSchema,
   invitationTokenParamsSchema,
 } from '../../../contract/orgInvitations';
+import { ORG_BILLING_ERRORS } from '../../../contract/orgBilling';
 import { enforceLimits } from '../../http/rateLimit';
 import { ORG_INVITATION_RATE_LIMITS } from '../../services/rateLimiter';
 import type { App, RouteContext } from '../../http/types';
@@ -73,7 +74,7 @@ export async function orgRoutes(app: App, { services }: RouteContext) {
     '/orgs/:id',
     { schema: { params: orgParamsSchema, response: { 200: orgDeletedSchema } }, config: access.org('deleteOrg') },
     async (request) => {
-      await orgs.remove(actor(request), request.params.id);
+      await orgs.remove(actor(request), request.params.id, () => services.orgBilling.cancelAll(request.params.id));
       return { ok: true as const };
     },
   );
@@ -107,11 +108,19 @@ export async function orgRoutes(app: App, { services }: RouteContext) {
         errors: {
           404: NO_SUCH_MEMBER,
           403: `${ORG_ERRORS.adminsOnly.message} (${ORG_ERRORS.adminsOnly.error})`,
-          409: `${ORG_ERRORS.ownerRole.message} (${ORG_ERRORS.ownerRole.error})`,
+          409: `${ORG_ERRORS.ownerRole.message} (${ORG_ERRORS.ownerRole.error}); ${ORG_BILLING_ERRORS.noFreeSeat.message} (${ORG_BILLING_ERRORS.noFreeSeat.error})`,
         },
       }),
     },
-    async (request) => orgs.changeRole(actor(request), request.params.id, request.params.userId, request.body.role),
+    async (request) => {
+      // One field at a time, in this order, as the organisation's page sends them.
+      const { role, seat, monthlyLimit } = request.body;
+      const [by, orgId, userId] = [actor(request), request.params.id, request.params.userId];
+      if (role !== undefined) await orgs.changeRole(by, orgId, userId, role);
+      if (seat !== undefined) await services.orgSeats.setSeat(by, orgId, userId, seat);
+      if (monthlyLimit !== undefined) await services.orgSeats.setLimit(by, orgId, userId, monthlyLimit);
+      return orgs.member(by.id, orgId, userId);
+    },
   );
 
   // The caller's own id: leaving, which any member but the owner may do.

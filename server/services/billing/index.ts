@@ -13,6 +13,7 @@ import { AppError, badRequest, conflict } from '../../errors';
 import type { WebhookOutcome } from '../metrics';
 import { createCustomerEmails } from './customerEmail';
 import { createBillingMirror, writeToMirror, type MirrorWrite } from './mirror';
+import { createReturnUrls, redirectOf, withSessionId } from './returnUrls';
 import { billingNotConfigured } from './notConfigured';
 import { InvalidEventError, type CheckoutSessionParams, type EventSubject, type StripeGateway } from './stripeGateway';
 
@@ -41,7 +42,6 @@ export function createBillingService(deps: BillingDeps) {
   const { gateway } = deps;
   const mirror = createBillingMirror(deps.db);
   const customerEmails = createCustomerEmails({ db: deps.db, gateway, onError: deps.onError });
-  const allowedOrigins = new Set([new URL(deps.publicUrl).origin, ...deps.extraOrigins]);
   /** Customer creation in flight per user, so two clicks in this process share one. */
   const creating = new Map<string, Promise<string>>();
 
@@ -53,18 +53,7 @@ export function createBillingService(deps: BillingDeps) {
     return gateway;
   }
 
-  /** No open redirects: Stripe may only send the browser back to this site. */
-  function returnUrl(url: string | undefined, fallbackPath: string): string {
-    if (url === undefined || url === '') return `${deps.publicUrl}${fallbackPath}`;
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw badRequest('invalid_return_url', BILLING_MESSAGES.badReturnUrl);
-    }
-    if (!allowedOrigins.has(parsed.origin)) throw badRequest('invalid_return_url', BILLING_MESSAGES.badReturnUrl);
-    return parsed.href;
-  }
+  const returnUrl = createReturnUrls(deps.publicUrl, deps.extraOrigins);
 
   async function customerFor(user: UsersTable): Promise<string> {
     const known = await mirror.customerOf(user.id);
@@ -84,12 +73,33 @@ export function createBillingService(deps: BillingDeps) {
   async function readSubscription(id: string): Promise<MirrorWrite | undefined> {
     const sub = await requireGateway().retrieveSubscription(id);
     if (!sub) return undefined;
+    const orgId = await orgOfCustomer(sub.customerId);
+    if (orgId) return (m) => m.upsertOrgSubscription(orgId, sub);
     const owner = (await mirror.userOfCustomer(sub.customerId))?.user_id ?? (await ownerFromStripe(sub.customerId));
     if (!owner) {
       deps.onError(new Error(`subscription ${id} belongs to customer ${sub.customerId}, who is no user of ours`), 'billing webhook');
       return undefined;
     }
     return (m) => m.upsertSubscription(owner, sub);
+  }
+
+  /**
+   * The organisation a customer is for: the mirror's record, else the customer's metadata (a lost
+   * row, a restored database), which is recorded again.
+   */
+  async function orgOfCustomer(customerId: string): Promise<string | null> {
+    const known = await mirror.orgOfCustomer(customerId);
+    if (known) return known;
+    if (await mirror.userOfCustomer(customerId)) return null;
+    const customer = await requireGateway().retrieveCustomer(customerId);
+    if (!customer?.orgId) return null;
+    const updated = await deps.db
+      .updateTable('org_billing')
+      .set({ customer_id: customerId })
+      .where('org_id', '=', customer.orgId)
+      .where('customer_id', 'is', null)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0 ? customer.orgId : null;
   }
 
   /** A customer made before the mirror knew it (a lost row, a restored database): its metadata says whose. */
@@ -132,6 +142,12 @@ export function createBillingService(deps: BillingDeps) {
     if (!session?.complete || !session.customerId) return undefined;
     if (session.mode === 'subscription' && session.subscriptionId) return readSubscription(session.subscriptionId);
     if (session.mode === 'payment' && session.paid) {
+      const orgId = await orgOfCustomer(session.customerId);
+      const packCredits = Number(session.metadata.credits_amount);
+      if (orgId && Number.isInteger(packCredits) && packCredits > 0) {
+        const reason = `Credit pack ${session.metadata.price_id ?? ''}`.trim();
+        return (m) => m.addOrgCredits(orgId, packCredits, reason, `checkout:${session.id}`);
+      }
       const userId = (await mirror.userOfCustomer(session.customerId))?.user_id;
       const credits = Number(session.metadata.credits_amount);
       if (!userId || !Number.isInteger(credits) || credits <= 0) return undefined;
@@ -407,18 +423,6 @@ export function createBillingService(deps: BillingDeps) {
       return { products: products.length, prices: prices.length, customers: customers.length, subscriptions, emailsSent: emails.sent };
     },
   };
-}
-
-function redirectOf(url: string | null): string {
-  if (!url) throw new AppError(502, 'payment_provider_error', 'No checkout URL received');
-  return url;
-}
-
-/** Checkout replaces the placeholder with the session id; the return handler applies that session. */
-function withSessionId(url: string): string {
-  const parsed = new URL(url);
-  parsed.searchParams.set('session_id', 'CHECKOUT_SESSION_ID');
-  return parsed.href.replace('CHECKOUT_SESSION_ID', '{CHECKOUT_SESSION_ID}');
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;

@@ -3,6 +3,7 @@ import type { Product, RecurringInterval, Subscription } from '../../../contract
 import type { Db } from '../../db';
 import type { BillingSubscriptionsTable } from '../../db/schema';
 import type { CatalogueProduct, CataloguePrice, SubscriptionState } from './stripeGateway';
+import { lockPool } from '../metering/orgSeat';
 
 /**
  * The local copy of what Stripe knows, kept current by webhooks and `stripe-sync`: every read the
@@ -250,6 +251,60 @@ export function createBillingMirror(db: Db) {
     async creditBalance(userId: string): Promise<number> {
       const row = await db.selectFrom('credit_balances').select('credits').where('user_id', '=', userId).executeTakeFirst();
       return Number(row?.credits ?? 0);
+    },
+
+    /** The organisation whose customer this is (decision 040), if any. */
+    async orgOfCustomer(customerId: string): Promise<string | null> {
+      const row = await db.selectFrom('org_billing').select('org_id').where('customer_id', '=', customerId).executeTakeFirst();
+      return row?.org_id ?? null;
+    },
+
+    async upsertOrgSubscription(orgId: string, sub: SubscriptionState): Promise<void> {
+      const values = {
+        org_id: orgId,
+        customer_id: sub.customerId,
+        status: sub.status,
+        item_id: sub.itemId,
+        price_id: sub.price.id,
+        product_id: sub.product.id,
+        product_name: sub.product.name,
+        seats: sub.quantity,
+        unit_amount: sub.price.unitAmount,
+        currency: sub.price.currency,
+        cancel_at_period_end: sub.cancelAtPeriodEnd ? 1 : 0,
+        current_period_start: sub.currentPeriodStart,
+        current_period_end: sub.currentPeriodEnd,
+        created: sub.created,
+        synced_at: sub.fetchedAt,
+      };
+      await db
+        .insertInto('org_subscriptions')
+        .values({ id: sub.id, ...values })
+        .onConflict((oc) => oc.column('id').doUpdateSet(values).where('org_subscriptions.synced_at', '<=', sub.fetchedAt))
+        .execute();
+    },
+
+    /**
+     * Adds credits to an organisation's pool once per `source` (a pack's Checkout, a staff grant).
+     * The pool's row is locked first, as its uses lock it; a top-up raises its high-water mark and
+     * clears its low notice once it is above a tenth again.
+     */
+    async addOrgCredits(orgId: string, amount: number, reason: string, source: string, now = Date.now()): Promise<boolean> {
+      const pool = await lockPool(db, orgId);
+      const result = await db
+        .insertInto('org_credit_ledger')
+        .values({ id: randomUUID(), org_id: orgId, amount, reason, source, created_at: now })
+        .onConflict((oc) => oc.column('source').doNothing())
+        .executeTakeFirst();
+      if (Number(result.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+      const credits = pool.credits + amount;
+      const highWater = Math.max(pool.highWater, credits);
+      await db
+        .updateTable('org_pools')
+        .set({ credits, high_water: highWater, ...(credits * 10 >= highWater ? { low_notified_at: null } : {}) })
+        .where('org_id', '=', orgId)
+        .execute();
+      return true;
     },
 
     async eventSeen(id: string): Promise<boolean> {

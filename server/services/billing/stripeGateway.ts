@@ -32,6 +32,8 @@ export interface SubscriptionState {
   customerId: string;
   status: string;
   itemId: string;
+  /** The first item's quantity: an organisation's plan counts its seats here. */
+  quantity: number;
   price: CataloguePrice;
   product: { id: string; name: string; description: string | null };
   cancelAt: number | null;
@@ -86,6 +88,16 @@ export interface CustomerState {
   deleted: boolean;
   defaultPaymentMethod: string | null;
   userId: string | null;
+  /** An organisation's customer says whose in its metadata (decision 040). */
+  orgId: string | null;
+}
+
+/** A company as Stripe puts it on every invoice: name, address, tax ID (with Stripe's type for it). */
+export interface CompanyDetails {
+  name: string;
+  email: string | null;
+  address: { line1: string; line2: string | null; city: string; postalCode: string; state: string | null; country: string };
+  taxId: { type: string; value: string } | null;
 }
 
 /** What a webhook event asks us to re-read: the event itself is never trusted for state. */
@@ -180,6 +192,7 @@ function toSubscription(sub: Stripe.Subscription, fetchedAt: number): Subscripti
     customerId: idOf(sub.customer) ?? '',
     status: sub.status,
     itemId: item.id,
+    quantity: item.quantity ?? 1,
     price: toPrice(item.price),
     product: product
       ? { id: product.id, name: product.name, description: product.description ?? null }
@@ -194,6 +207,18 @@ function toSubscription(sub: Stripe.Subscription, fetchedAt: number): Subscripti
     created: sub.created,
     metadata: { ...sub.metadata },
     fetchedAt,
+  };
+}
+
+function addressOf(company: CompanyDetails): Stripe.AddressParam {
+  const { address } = company;
+  return {
+    line1: address.line1,
+    line2: address.line2 ?? '',
+    city: address.city,
+    postal_code: address.postalCode,
+    state: address.state ?? '',
+    country: address.country,
   };
 }
 
@@ -406,13 +431,14 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
     async retrieveCustomer(id: string): Promise<CustomerState | null> {
       const customer = await find('retrieve customer', () => stripe.customers.retrieve(id));
       if (!customer) return null;
-      if ('deleted' in customer && customer.deleted) return { id, deleted: true, defaultPaymentMethod: null, userId: null };
+      if ('deleted' in customer && customer.deleted) return { id, deleted: true, defaultPaymentMethod: null, userId: null, orgId: null };
       const live = customer as Stripe.Customer;
       return {
         id: live.id,
         deleted: false,
         defaultPaymentMethod: idOf(live.invoice_settings?.default_payment_method),
         userId: live.metadata?.user_id ?? null,
+        orgId: live.metadata?.org_id ?? null,
       };
     },
 
@@ -423,6 +449,7 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
           deleted: false,
           defaultPaymentMethod: idOf(c.invoice_settings?.default_payment_method),
           userId: c.metadata?.user_id ?? null,
+          orgId: c.metadata?.org_id ?? null,
         })),
       );
     },
@@ -439,6 +466,45 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
         ),
       );
       return customer.id;
+    },
+
+    /** An organisation's customer, with its company details; the key makes two first checkouts one customer. */
+    async createOrgCustomer(orgId: string, company: CompanyDetails): Promise<string> {
+      const customer = await call('create customer', () =>
+        stripe.customers.create(
+          {
+            name: company.name,
+            ...(company.email ? { email: company.email } : {}),
+            address: addressOf(company),
+            ...(company.taxId ? { tax_id_data: [{ type: company.taxId.type as Stripe.CustomerCreateParams.TaxIdDatum.Type, value: company.taxId.value }] } : {}),
+            metadata: { org_id: orgId },
+          },
+          { idempotencyKey: `sage-org-customer-${orgId}-${Math.floor(Date.now() / 3_600_000)}` },
+        ),
+      );
+      return customer.id;
+    },
+
+    /** New company details for every invoice from now on: the name, the address, and the tax ID (replacing the old one). */
+    async updateCompany(customerId: string, company: CompanyDetails): Promise<void> {
+      await call('update customer', async () => {
+        await stripe.customers.update(customerId, { name: company.name, address: addressOf(company) });
+        const current = await stripe.customers.listTaxIds(customerId, { limit: 100 });
+        const wanted = company.taxId;
+        for (const taxId of current.data) {
+          if (!wanted || taxId.value !== wanted.value || taxId.type !== wanted.type) await stripe.customers.deleteTaxId(customerId, taxId.id);
+        }
+        if (wanted && !current.data.some((t) => t.value === wanted.value && t.type === wanted.type)) {
+          await stripe.customers.createTaxId(customerId, { type: wanted.type as Stripe.TaxIdCreateParams.Type, value: wanted.value });
+        }
+      });
+    },
+
+    /** Changes a plan's seats; Stripe prorates the change and invoices it now. */
+    async setSubscriptionQuantity(subscriptionId: string, itemId: string, quantity: number): Promise<void> {
+      await call('update subscription', () =>
+        stripe.subscriptions.update(subscriptionId, { items: [{ id: itemId, quantity }], proration_behavior: 'always_invoice' }),
+      );
     },
 
     async setCustomerDefaultPaymentMethod(customerId: string, paymentMethod: string): Promise<void> {

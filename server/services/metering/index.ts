@@ -3,6 +3,8 @@ import { Readable } from 'node:stream';
 import {
   USAGE_CSV_COLUMNS,
   USAGE_ERRORS,
+  exhaustedRefusal,
+  type OrgRemaining,
   type RecordUsage,
   type UsageHistory,
   type UsageRecorded,
@@ -13,8 +15,20 @@ import type { Db } from '../../db';
 import { AppError, badRequest, conflict } from '../../errors';
 import { toCsvRow } from '../csv';
 import type { Mailer } from '../mailer';
-import { usageNoticeMail } from './notices';
-import { charge, noticesDue, spend, useTime, type UsageNotice } from './rules';
+import { orgNoticeMail, usageNoticeMail, type OrgNotice } from './notices';
+import {
+  allowanceLeft,
+  charge,
+  exhaustion,
+  noticesDue,
+  orgCharge,
+  poolLowDue,
+  spend,
+  useTime,
+  type OrgBalance,
+  type UsageNotice,
+} from './rules';
+import { readSeatAccount, seatPlanOf, writeSeatUse, type SeatAccount, type SeatPlan } from './orgSeat';
 import { createRecordingStatements } from './recording';
 import { planOf, remainingOf, standingOf } from './standing';
 
@@ -24,8 +38,52 @@ const PRUNE_BATCH = 5_000;
 /** Uses read per query while streaming a period's CSV. */
 const CSV_BATCH = 2_000;
 
-export const QUOTA_EXHAUSTED_MESSAGE =
-  "No queries are left: this period's allowance and your credit packs are used up. Buy a credit pack or change your plan on the dashboard.";
+/**
+ * What a seat holder's organisation pays of `units` and what it leaves them (decision 041), with
+ * the notices the use sets off: their limit's 80 % and 100 %, the pool falling under 10 %.
+ */
+function seatCharge(plan: SeatPlan, seat: SeatAccount, units: number) {
+  const limitLeft = seat.monthlyLimit === null ? null : Math.max(0, seat.monthlyLimit - seat.poolUsed);
+  const balance: OrgBalance = { seatLeft: allowanceLeft(plan.allowancePerSeat, seat.seatUsed), pool: seat.pool, limitLeft };
+  const paid = orgCharge(units, balance);
+  const limitNotices =
+    seat.monthlyLimit === null
+      ? []
+      : noticesDue({
+          allowance: seat.monthlyLimit,
+          usedBefore: seat.poolUsed,
+          usedAfter: seat.poolUsed + paid.pool,
+          sent80: seat.sent80,
+          sent100: seat.sent100,
+          creditsBefore: 0,
+          creditsAfter: 0,
+        });
+  const poolAfter = seat.pool - paid.pool;
+  const notices: OrgNotice[] = [];
+  if (limitNotices.includes('allowance_100')) notices.push({ kind: 'limit_100', member: '', limit: seat.monthlyLimit ?? 0 });
+  else if (limitNotices.includes('allowance_80')) notices.push({ kind: 'limit_80', member: '', limit: seat.monthlyLimit ?? 0 });
+  if (paid.pool > 0 && poolLowDue({ highWater: seat.highWater, after: poolAfter, notified: seat.lowNotified }))
+    notices.push({ kind: 'pool_low', credits: poolAfter });
+  const limitAfter = limitLeft === null ? null : limitLeft - paid.pool;
+  return {
+    orgId: plan.orgId,
+    orgName: plan.orgName,
+    periodStart: plan.period.start,
+    balance,
+    paid,
+    notices,
+    marks80: limitNotices.length > 0,
+    marks100: limitNotices.includes('allowance_100'),
+    remainingAfter: {
+      orgId: plan.orgId,
+      name: plan.orgName,
+      seat: balance.seatLeft === null ? null : balance.seatLeft - paid.seat,
+      pool: Math.max(0, limitAfter === null ? poolAfter : Math.min(poolAfter, limitAfter)),
+      limit: limitAfter,
+      periodEnd: new Date(plan.period.end).toISOString(),
+    } satisfies OrgRemaining,
+  };
+}
 
 export interface MeteringDeps {
   db: Db;
@@ -79,6 +137,33 @@ export function createMeteringService(deps: MeteringDeps) {
   const { db, freeQueriesPerMonth } = deps;
   const statements = createRecordingStatements(db);
 
+  /** What the organisation has left for a seat holder now, or null while they hold no seat. */
+  async function seatRemaining(userId: string, now: number): Promise<OrgRemaining | null> {
+    const seatPlan = await seatPlanOf(db, userId, now);
+    const seat = seatPlan ? await readSeatAccount(db, seatPlan.orgId, userId, seatPlan.period.start, { lock: false }) : null;
+    return seatPlan && seat ? seatCharge(seatPlan, seat, 0).remainingAfter : null;
+  }
+
+  /** Each notice to the organisation's owners, admins and billing members. */
+  async function sendOrgNotices(userId: string, notices: { orgId: string; orgName: string; notice: OrgNotice }[]): Promise<void> {
+    if (notices.length === 0) return;
+    const member = await db.selectFrom('users').select(['email', 'epic_display_name', 'username']).where('id', '=', userId).executeTakeFirst();
+    const name = member?.epic_display_name ?? member?.email ?? member?.username ?? 'A member';
+    for (const { orgId, orgName, notice: told } of notices) {
+      const notice = told.kind === 'pool_low' ? told : { ...told, member: name };
+      const people = await db
+        .selectFrom('org_members as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select('u.email')
+        .where('m.org_id', '=', orgId)
+        .where('m.role', 'in', ['owner', 'admin', 'billing'])
+        .execute();
+      for (const { email } of people) {
+        if (email) deps.mailer.send({ to: email, ...orgNoticeMail(notice, orgName, deps.publicUrl) }).catch(deps.onMailError);
+      }
+    }
+  }
+
   async function sendNotices(userId: string, notices: UsageNotice[]): Promise<void> {
     if (notices.length === 0) return;
     const user = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
@@ -96,25 +181,31 @@ export function createMeteringService(deps: MeteringDeps) {
      */
     async record(userId: string, input: RecordUsage, now = Date.now()): Promise<UsageRecorded> {
       const fingerprint = fingerprintOf(input);
-      // The plan is read before the user's account is taken, outside the transaction: the use is
-      // charged against the plan as it stood when the use arrived. Plans change rarely (a checkout,
+      // The plans are read before the user's account is taken, outside the transaction: the use is
+      // charged against the plans as they stood when the use arrived. Plans change rarely (a checkout,
       // a renewal), and a change landing meanwhile would only be seen by the next use; the lock
       // then covers only what uses of the user change (the balance and this period's totals).
-      const plan = await planOf(db, userId, now, freeQueriesPerMonth);
-      const { answer, notices } = await db.transaction().execute(async (trx) => {
+      // Whether the user still holds their seat is read again under the organisation's lock.
+      const [plan, seatPlan] = await Promise.all([planOf(db, userId, now, freeQueriesPerMonth), seatPlanOf(db, userId, now)]);
+      const { answer, notices, orgNotices } = await db.transaction().execute(async (trx) => {
         const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId);
         const { seen, credits } = account;
         if (seen) {
           if (seen.fingerprint !== fingerprint)
             throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
-          return { answer: JSON.parse(seen.answer) as UsageRecorded, notices: [] };
+          return { answer: JSON.parse(seen.answer) as UsageRecorded, notices: [], orgNotices: [] };
         }
         // After the replay above: a retry of a use already recorded gets its first answer, always.
         const occurredAt = occurredAtOf(input, now, deps.retentionDays);
 
+        const seat = seatPlan ? await readSeatAccount(trx, seatPlan.orgId, userId, seatPlan.period.start, { lock: true }) : null;
+        const org = seatPlan && seat ? seatCharge(seatPlan, seat, input.units) : null;
         const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
-        const paid = charge(input.units, { allowanceLeft: before.allowance, credits });
-        if (!paid) throw new AppError(402, 'quota_exhausted', QUOTA_EXHAUSTED_MESSAGE);
+        const paid = charge(input.units - (org ? org.paid.seat + org.paid.pool : 0), { allowanceLeft: before.allowance, credits });
+        if (!paid) {
+          const refusal = exhaustedRefusal(exhaustion(org?.balance ?? null), seatPlan?.orgName);
+          throw new AppError(402, refusal.error, refusal.message);
+        }
         const after = spend({ allowanceLeft: before.allowance, credits }, paid);
 
         const notices = noticesDue({
@@ -131,8 +222,13 @@ export function createMeteringService(deps: MeteringDeps) {
         const answer: UsageRecorded = {
           requestId: input.requestId,
           units: input.units,
-          charged: paid,
-          remaining: { ...before, allowance: after.allowanceLeft, credits: after.credits },
+          charged: org ? { ...paid, org: { orgId: org.orgId, ...org.paid } } : paid,
+          remaining: {
+            ...before,
+            allowance: after.allowanceLeft,
+            credits: after.credits,
+            ...(org ? { org: org.remainingAfter } : {}),
+          },
         };
         await statements.write(trx, {
           id: randomUUID(),
@@ -155,16 +251,36 @@ export function createMeteringService(deps: MeteringDeps) {
           answer: JSON.stringify(answer),
           notified80At: marks80 ? now : null,
           notified100At: marks100 ? now : null,
+          org: org ? { id: org.orgId, periodStart: org.periodStart, ...org.paid } : null,
         });
-        return { answer, notices };
+        if (org && seat) {
+          await writeSeatUse(trx, {
+            orgId: org.orgId,
+            userId,
+            seatId: seat.seatId,
+            periodStart: org.periodStart,
+            ...org.paid,
+            units: input.units,
+            day: dayOf(occurredAt),
+            projectId: input.projectId ?? null,
+            engineVersion: input.engineVersion ?? null,
+            at: now,
+            notified80At: org.marks80 ? now : null,
+            notified100At: org.marks100 ? now : null,
+            poolLowAt: org.notices.some((n) => n.kind === 'pool_low') ? now : null,
+          });
+        }
+        return { answer, notices, orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [] };
       });
       await sendNotices(userId, notices);
+      await sendOrgNotices(userId, orgNotices);
       return answer;
     },
 
-    /** What the user has left now (the plugin shows it). */
+    /** What the user has left now (the plugin shows it), and their organisation's part while they hold a seat. */
     async remaining(userId: string, now = Date.now()): Promise<UsageRemaining> {
-      return remainingOf(await standingOf(db, userId, now, freeQueriesPerMonth));
+      const [standing, org] = await Promise.all([standingOf(db, userId, now, freeQueriesPerMonth), seatRemaining(userId, now)]);
+      return { ...remainingOf(standing), ...(org ? { org } : {}) };
     },
 
     /** This period at a glance: the dashboard's Usage section and the console's Usage panel. */

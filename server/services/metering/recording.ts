@@ -36,6 +36,8 @@ export interface UseWritten {
   notified80At: number | null;
   notified100At: number | null;
   ledgerId: string;
+  /** What the user's organisation paid (a seat holder's use): its id and period, and its seat's and pool's parts. */
+  org: { id: string; periodStart: number; seat: number; pool: number } | null;
 }
 
 /**
@@ -101,6 +103,10 @@ export function createRecordingStatements(db: Db) {
       model: '',
       feature: '',
       answer: '',
+      org_id: '',
+      org_period_start: 0,
+      from_seat: 0,
+      from_pool: 0,
     });
   const addToDay = (qc: QueryCreator<Database>) =>
     qc
@@ -190,6 +196,10 @@ export function createRecordingStatements(db: Db) {
         use.model,
         use.feature,
         use.answer,
+        use.org?.id ?? null,
+        use.org?.periodStart ?? null,
+        use.org?.seat ?? 0,
+        use.org?.pool ?? 0,
       ];
       const day = [userId, use.day, use.projectId ?? '', use.engineVersion ?? '', 1, use.units];
       if (postgres) {

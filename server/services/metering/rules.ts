@@ -141,3 +141,38 @@ export function useTime(occurredAt: number | undefined, arrival: number, retenti
   if (occurredAt > arrival + FUTURE_LEEWAY_MS) return { refused: 'in_future' };
   return { at: Math.min(occurredAt, arrival) };
 }
+
+/**
+ * What an organisation can pay toward a seat holder's use (decision 041): what the seat's
+ * allowance has left this period (null: Unlimited), the shared pool's credits, and what the
+ * member's monthly limit leaves them of the pool (null: no limit).
+ */
+export interface OrgBalance {
+  seatLeft: number | null;
+  pool: number;
+  limitLeft: number | null;
+}
+
+/** What the organisation pays of `units`: the seat's allowance first, then the pool within the member's limit; the rest is the member's own. */
+export interface OrgCharge {
+  seat: number;
+  pool: number;
+}
+
+export function orgCharge(units: number, balance: OrgBalance): OrgCharge {
+  const seat = balance.seatLeft === null ? units : Math.min(units, Math.max(0, balance.seatLeft));
+  const poolCap = balance.limitLeft === null ? balance.pool : Math.min(balance.pool, balance.limitLeft);
+  return { seat, pool: Math.min(units - seat, Math.max(0, poolCap)) };
+}
+
+/** Whose limit a refused use reached: the member's own (no seat), the member's monthly limit on the pool, or the organisation's seat and pool. */
+export type Exhaustion = 'own' | 'member_limit' | 'organisation';
+
+export function exhaustion(balance: OrgBalance | null): Exhaustion {
+  if (!balance) return 'own';
+  return balance.limitLeft !== null && balance.limitLeft < balance.pool ? 'member_limit' : 'organisation';
+}
+
+/** A pool is low under a tenth of the most it held since it was last topped up; told once until then. */
+export const poolLowDue = (state: { highWater: number; after: number; notified: boolean }): boolean =>
+  !state.notified && state.highWater > 0 && state.after * 10 < state.highWater;

@@ -1,0 +1,90 @@
+import type { FastifyRequest } from 'fastify';
+import { ERROR_CODES } from '../../../contract/errors';
+import { accountInvoicesSchema } from '../../../contract/accountInvoices';
+import { redirectResponseSchema } from '../../../contract/billing';
+import { ORG_BILLING_ERRORS, billingDetailsSchema, orgBillingSchema, orgCheckoutSchema, seatCountSchema } from '../../../contract/orgBilling';
+import { orgParamsSchema } from '../../../contract/orgs';
+import { z } from 'zod';
+import type { App, RouteContext } from '../../http/types';
+import { access } from '../../http/endpointAccess';
+
+const said = (refusal: { error: string; message: string }) => `${refusal.message} (${refusal.error})`;
+const BILLING_OFF = `Billing is not set up on this server (${ERROR_CODES.billingNotConfigured})`;
+const refreshQuerySchema = z.object({ sessionId: z.string().trim().max(255).regex(/^[A-Za-z0-9_]+$/, 'sessionId is not valid').optional() });
+
+/**
+ * An organisation's bill (issue 38, decision 040): company details, a plan for N seats, the seat
+ * count, credit packs for the shared pool, invoices. Owner and billing members (`manageBilling`).
+ */
+export async function orgBillingRoutes(app: App, { services }: RouteContext) {
+  const { orgBilling } = services;
+  const actor = (request: FastifyRequest) => ({ id: request.user.id, email: request.user.email });
+
+  app.get(
+    '/orgs/:id/billing',
+    { schema: { params: orgParamsSchema, response: { 200: orgBillingSchema } }, config: access.org('manageBilling') },
+    async (request) => orgBilling.billing(request.user.id, request.params.id),
+  );
+
+  app.put(
+    '/orgs/:id/billing-details',
+    {
+      schema: { params: orgParamsSchema, body: billingDetailsSchema, response: { 200: orgBillingSchema } },
+      config: access.org('manageBilling', { errors: { 503: BILLING_OFF } }),
+    },
+    async (request) => {
+      await orgBilling.saveDetails(actor(request), request.params.id, request.body);
+      return orgBilling.billing(request.user.id, request.params.id);
+    },
+  );
+
+  app.post(
+    '/orgs/:id/checkout',
+    {
+      schema: { params: orgParamsSchema, body: orgCheckoutSchema, response: { 200: redirectResponseSchema } },
+      config: access.org('manageBilling', {
+        errors: {
+          400: 'An unknown price (unknown_price) or a return address of another site (invalid_return_url)',
+          409: `${said(ORG_BILLING_ERRORS.detailsRequired)}; ${said(ORG_BILLING_ERRORS.alreadySubscribed)}`,
+          503: BILLING_OFF,
+        },
+      }),
+    },
+    async (request) => ({ ok: true as const, url: await orgBilling.checkout(actor(request), request.params.id, request.body) }),
+  );
+
+  app.post(
+    '/orgs/:id/billing/refresh',
+    {
+      schema: { params: orgParamsSchema, querystring: refreshQuerySchema, response: { 200: orgBillingSchema } },
+      config: access.org('manageBilling'),
+    },
+    async (request) => {
+      await orgBilling.refreshFor(request.user.id, request.params.id, request.query.sessionId);
+      return orgBilling.billing(request.user.id, request.params.id);
+    },
+  );
+
+  app.patch(
+    '/orgs/:id/subscription',
+    {
+      schema: { params: orgParamsSchema, body: seatCountSchema, response: { 200: orgBillingSchema } },
+      config: access.org('manageBilling', {
+        errors: { 409: `${said(ORG_BILLING_ERRORS.notSubscribed)}; ${said(ORG_BILLING_ERRORS.seatsBelowAssigned)}`, 503: BILLING_OFF },
+      }),
+    },
+    async (request) => {
+      await orgBilling.changeSeats(actor(request), request.params.id, request.body.seats);
+      return orgBilling.billing(request.user.id, request.params.id);
+    },
+  );
+
+  app.get(
+    '/orgs/:id/invoices',
+    {
+      schema: { params: orgParamsSchema, response: { 200: accountInvoicesSchema } },
+      config: access.org('manageBilling', { errors: { 503: BILLING_OFF } }),
+    },
+    async (request) => orgBilling.invoices(request.user.id, request.params.id),
+  );
+}
