@@ -12,7 +12,10 @@ export const WEB_SUCCESS_URL = `${PUBLIC_URL}/api/stripe/subscription-update-suc
 export const WEB_CANCEL_URL = `${PUBLIC_URL}/products-checkout?client=web`;
 
 /** The app of each test, with Stripe configured to the suite's fixture and its webhooks wired in. */
-export function useBillingServer(database: TestDatabase): { server: () => TestServer; stripe: () => StripeFixture } {
+export function useBillingServer(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): { server: () => TestServer; stripe: () => StripeFixture } {
   let fixture: StripeFixture | undefined;
   beforeAll(async () => {
     fixture = await startStripeServer();
@@ -24,7 +27,7 @@ export function useBillingServer(database: TestDatabase): { server: () => TestSe
     if (!fixture) throw new Error('the Stripe fixture is not running');
     return fixture;
   };
-  const server = useTestServer(database, () => stripe().env);
+  const server = useTestServer(database, () => ({ ...stripe().env, ...env }));
   beforeEach(() => {
     stripe().deliverTo(async (payload, headers) => {
       const response = await server().app.inject({ method: 'POST', url: '/api/stripe/webhook', payload, headers });

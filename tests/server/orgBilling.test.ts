@@ -1,0 +1,200 @@
+/**
+ * A studio's bill and its seats (issue 38, decisions 040 and 041), over HTTP against the
+ * Stripe-compatible server, on each database: company details on the customer and its invoices,
+ * a plan for N seats, seats given, taken back and handed on without a fresh allowance, the seat
+ * count never below the seats given, packs for the shared pool, and who pays for each use.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import type { AccountInvoices } from '../../contract/accountInvoices';
+import type { OrgBilling } from '../../contract/orgBilling';
+import type { Org, OrgMember, OrgMembers } from '../../contract/orgs';
+import type { UsageRecorded, UsageRemaining } from '../../contract/usage';
+import { seedCatalogue, sessionIdOf, signedInUser, useBillingServer, type Catalogue, type Customer } from './billingFlow';
+import { databases, errorBody, PUBLIC_URL, type TestClient } from './harness';
+
+const SERVICE_TOKEN = 't'.repeat(40);
+const DETAILS = {
+  companyName: 'Grove Studio GmbH',
+  addressLine1: 'Torstraße 1',
+  city: 'Berlin',
+  postalCode: '10119',
+  country: 'de',
+  taxId: 'DE 123 456 789',
+};
+const patch = (client: TestClient, url: string, json: unknown) => client.request('PATCH', url, { json });
+const put = (client: TestClient, url: string, json: unknown) => client.request('PUT', url, { json });
+
+describe.each(databases)("a studio's seats and bill on $label", (database) => {
+  const { server, stripe } = useBillingServer(database, { AI_SERVICE_TOKEN: SERVICE_TOKEN, FREE_QUERIES_PER_MONTH: '0' });
+  const service = () => server().client({ authorization: `Bearer ${SERVICE_TOKEN}` });
+  const use = (userId: string, units = 1) => service().post('/api/ingest/usage', { requestId: randomUUID(), userId, units });
+
+  /** A plan of `perSeat` queries per seat and period, and a pack of 500, in the mirror. */
+  async function catalogue(perSeat: string): Promise<Catalogue> {
+    const seeded = await seedCatalogue(stripe());
+    await server().db.updateTable('billing_products').set({ metadata: JSON.stringify({ credits_amount: perSeat }) }).where('id', '=', seeded.plan.id).execute();
+    return seeded;
+  }
+
+  async function studio(owner: Customer, members: Customer[]): Promise<string> {
+    const org = (await owner.client.post('/api/orgs', { name: 'Grove Studio' })).json<Org>();
+    for (const member of members) {
+      await server().db.insertInto('org_members').values({ org_id: org.id, user_id: member.userId, role: 'member', joined_at: Date.now() }).execute();
+    }
+    return org.id;
+  }
+
+  async function buySeats(owner: Customer, orgId: string, price: string, seats: number) {
+    const checkout = await owner.client.post(`/api/orgs/${orgId}/checkout`, { priceId: price, seats, successUrl: `${PUBLIC_URL}/dashboard#organisations` });
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const { subscription } = await stripe().completeCheckoutSession(sessionIdOf(checkout.json<{ url: string }>().url));
+    return subscription;
+  }
+
+  const billing = async (client: TestClient, orgId: string) => {
+    const response = await client.get(`/api/orgs/${orgId}/billing`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<OrgBilling>();
+  };
+  const members = async (client: TestClient, orgId: string) => (await client.get(`/api/orgs/${orgId}/members`)).json<OrgMembers>().members;
+  const memberOf = async (client: TestClient, orgId: string, userId: string): Promise<OrgMember | undefined> =>
+    (await members(client, orgId)).find((m) => m.userId === userId);
+  const seat = (client: TestClient, orgId: string, userId: string, value: boolean) =>
+    patch(client, `/api/orgs/${orgId}/members/${userId}`, { seat: value });
+
+  it('buys a plan for 3 seats with the company on the customer and on every invoice, and never gives a fourth seat', async () => {
+    const { plan } = await catalogue('100');
+    const owner = await signedInUser(server(), 'studio-owner');
+    const artists = [await signedInUser(server(), 'artist'), await signedInUser(server(), 'artist'), await signedInUser(server(), 'artist')];
+    const orgId = await studio(owner, artists);
+
+    const early = await owner.client.post(`/api/orgs/${orgId}/checkout`, { priceId: plan.monthly, seats: 3 });
+    expect(early.statusCode).toBe(409);
+    expect(errorBody(early).error).toBe('billing_details_required');
+    const badVat = await put(owner.client, `/api/orgs/${orgId}/billing-details`, { ...DETAILS, taxId: 'FR12345678901' });
+    expect(badVat.statusCode).toBe(400);
+    expect(errorBody(badVat).message).toContain('starts with DE');
+    const saved = await put(owner.client, `/api/orgs/${orgId}/billing-details`, DETAILS);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<OrgBilling>().details).toMatchObject({ companyName: 'Grove Studio GmbH', country: 'DE', taxId: 'DE123456789' });
+    const byMember = await artists[0]!.client.get(`/api/orgs/${orgId}/billing`);
+    expect(byMember.statusCode).toBe(403);
+
+    const subscription = await buySeats(owner, orgId, plan.monthly, 3);
+    expect(subscription?.items.data[0]?.quantity).toBe(3);
+    expect(await billing(owner.client, orgId)).toMatchObject({
+      subscription: { seats: 3, allowancePerSeat: 100, status: 'active' },
+      seats: { bought: 3, assigned: 0 },
+    });
+    const customer = stripe().customers.get(subscription!.customer)!;
+    expect(customer).toMatchObject({ name: 'Grove Studio GmbH', metadata: { org_id: orgId }, address: { city: 'Berlin', country: 'DE' } });
+    expect(stripe().taxIds.get(customer.id)?.map((t) => [t.type, t.value])).toEqual([['eu_vat', 'DE123456789']]);
+
+    const invoices = (await owner.client.get(`/api/orgs/${orgId}/invoices`)).json<AccountInvoices>().invoices;
+    expect(invoices).toHaveLength(1);
+    const invoice = stripe().invoices.get(invoices[0]!.id)!;
+    expect(invoice).toMatchObject({ customer_name: 'Grove Studio GmbH', customer_tax_ids: [{ type: 'eu_vat', value: 'DE123456789' }] });
+
+    for (const artist of artists) expect((await seat(owner.client, orgId, artist.userId, true)).statusCode).toBe(200);
+    const fourth = await signedInUser(server(), 'artist');
+    await server().db.insertInto('org_members').values({ org_id: orgId, user_id: fourth.userId, role: 'member', joined_at: Date.now() }).execute();
+    const over = await seat(owner.client, orgId, fourth.userId, true);
+    expect(over.statusCode).toBe(409);
+    expect(errorBody(over).error).toBe('no_free_seat');
+    expect((await owner.client.get(`/api/orgs/${orgId}`)).json<Org>().seats).toEqual({ bought: 3, assigned: 3 });
+
+    // Fewer seats than are given: refused; once one is taken back, Stripe prorates the change.
+    const below = await patch(owner.client, `/api/orgs/${orgId}/subscription`, { seats: 2 });
+    expect(below.statusCode).toBe(409);
+    expect(errorBody(below).error).toBe('seats_assigned');
+    expect((await seat(owner.client, orgId, artists[2]!.userId, false)).statusCode).toBe(200);
+    const fewer = await patch(owner.client, `/api/orgs/${orgId}/subscription`, { seats: 2 });
+    expect(fewer.statusCode, fewer.body).toBe(200);
+    expect(fewer.json<OrgBilling>().seats).toEqual({ bought: 2, assigned: 2 });
+    const more = await patch(owner.client, `/api/orgs/${orgId}/subscription`, { seats: 5 });
+    expect(more.json<OrgBilling>().seats).toEqual({ bought: 5, assigned: 2 });
+    expect(stripe().subscriptions.get(subscription!.id)?.items.data[0]?.quantity).toBe(5);
+    const prorated = [...stripe().invoices.values()].filter((i) => i.customer === customer.id && i.billing_reason === 'subscription_update');
+    expect(prorated.length).toBe(2);
+
+    const audit = (await owner.client.get(`/api/orgs/${orgId}/audit`)).json<{ entries: { action: string; text: string }[] }>().entries;
+    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(['org.billing.details', 'org.seat.assign', 'org.seat.release', 'org.seats.change']));
+  });
+
+  it("charges a seat holder's uses to the seat, then the pool within their limit, then their own; a removed member pays their own", async () => {
+    const { plan, pack } = await catalogue('2');
+    const owner = await signedInUser(server(), 'studio-owner');
+    const artist = await signedInUser(server(), 'artist');
+    const orgId = await studio(owner, [artist]);
+    await put(owner.client, `/api/orgs/${orgId}/billing-details`, { ...DETAILS, taxId: undefined });
+    await buySeats(owner, orgId, plan.monthly, 1);
+    // A pack for the shared pool, credited by its webhook.
+    const packCheckout = await owner.client.post(`/api/orgs/${orgId}/checkout`, { priceId: pack.price });
+    await stripe().completeCheckoutSession(sessionIdOf(packCheckout.json<{ url: string }>().url));
+    expect((await billing(owner.client, orgId)).pool).toBe(500);
+
+    // Without a seat, the organisation pays nothing: the member's own free allowance is 0.
+    const unseated = await use(artist.userId);
+    expect(unseated.statusCode).toBe(402);
+    expect(errorBody(unseated).error).toBe('quota_exhausted');
+
+    await seat(owner.client, orgId, artist.userId, true);
+    const limited = await patch(owner.client, `/api/orgs/${orgId}/members/${artist.userId}`, { monthlyLimit: 3 });
+    expect(limited.json<OrgMember>()).toMatchObject({ seat: true, monthlyLimit: 3 });
+
+    const first = (await use(artist.userId, 3)).json<UsageRecorded>();
+    expect(first.charged).toEqual({ allowance: 0, credits: 0, org: { orgId, seat: 2, pool: 1 } });
+    expect(first.remaining.org).toMatchObject({ orgId, name: 'Grove Studio', seat: 0, pool: 2, limit: 2 });
+    const second = (await use(artist.userId, 2)).json<UsageRecorded>();
+    expect(second.charged.org).toEqual({ orgId, seat: 0, pool: 2 });
+    const left = (await artist.client.get('/api/usage/remaining')).json<UsageRemaining>();
+    expect(left.org).toMatchObject({ seat: 0, pool: 0, limit: 0 });
+
+    // The limit reached and nothing of their own: 402 naming the limit, and the owner is told.
+    const refused = await use(artist.userId);
+    expect(refused.statusCode).toBe(402);
+    expect(errorBody(refused)).toMatchObject({ error: 'org_limit_reached', message: expect.stringContaining('Grove Studio') });
+    const mail = await vi.waitFor(() => {
+      const found = server().smtp.mailsTo(owner.email).find((m) => /reached their limit/.test(m.headers.subject ?? ''));
+      if (!found) throw new Error('no limit mail yet');
+      return found;
+    });
+    expect(mail.text).toContain('3 shared credits');
+    expect(await memberOf(owner.client, orgId, artist.userId)).toMatchObject({ usage: 5, poolUsage: 3, lastActiveAt: expect.any(String) });
+
+    // Removed: the next use is the member's own (a pack of their own pays it).
+    await server().db.insertInto('credit_ledger').values({ id: randomUUID(), user_id: artist.userId, amount: 5, reason: 'Credit pack', source: `checkout:cs_${randomUUID()}`, created_at: Date.now() }).execute();
+    expect((await owner.client.request('DELETE', `/api/orgs/${orgId}/members/${artist.userId}`)).statusCode).toBe(200);
+    const own = (await use(artist.userId)).json<UsageRecorded>();
+    expect(own.charged).toEqual({ allowance: 0, credits: 1 });
+    expect(own.remaining.org).toBeUndefined();
+    expect((await billing(owner.client, orgId)).pool).toBe(497);
+  });
+
+  it('hands a seat on with the period it used: taking it back and giving it again never starts a fresh allowance', async () => {
+    const { plan } = await catalogue('3');
+    const owner = await signedInUser(server(), 'studio-owner');
+    const [first, second] = [await signedInUser(server(), 'artist'), await signedInUser(server(), 'artist')];
+    const orgId = await studio(owner, [first, second]);
+    await put(owner.client, `/api/orgs/${orgId}/billing-details`, DETAILS);
+    await buySeats(owner, orgId, plan.monthly, 1);
+    await seat(owner.client, orgId, first.userId, true);
+    expect((await use(first.userId, 3)).json<UsageRecorded>().charged.org).toEqual({ orgId, seat: 3, pool: 0 });
+    await seat(owner.client, orgId, first.userId, false);
+    await seat(owner.client, orgId, second.userId, true);
+    const after = await use(second.userId);
+    expect(after.statusCode).toBe(402);
+    expect(errorBody(after).error).toBe('org_allowance_exhausted');
+  });
+
+  it('cancels the plan at Stripe before deleting the organisation', async () => {
+    const { plan } = await catalogue('10');
+    const owner = await signedInUser(server(), 'studio-owner');
+    const orgId = await studio(owner, []);
+    await put(owner.client, `/api/orgs/${orgId}/billing-details`, DETAILS);
+    const subscription = await buySeats(owner, orgId, plan.monthly, 2);
+    expect((await owner.client.request('DELETE', `/api/orgs/${orgId}`)).statusCode).toBe(200);
+    expect(stripe().subscriptions.get(subscription!.id)?.status).toBe('canceled');
+  });
+});
