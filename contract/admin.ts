@@ -263,7 +263,7 @@ export const AUDIT_ACTIONS = [
   'org.invitation.resend',
   'org.invitation.revoke',
   'org.invitation.accept',
-  // Seats, limits and the organisation's bill (issue 38, decisions 040 and 041).
+  // Seats, limits and the organisation's bill (issue 38, decisions 041 and 042).
   'org.seat.assign',
   'org.seat.release',
   'org.member.limit',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { singleLine } from './text';
 
 /**
- * An organisation's bill (issue 38, decision 040): company details on its Stripe customer, a plan
+ * An organisation's bill (issue 38, decision 041): company details on its Stripe customer, a plan
  * bought for N seats, seats given to members, and a shared pool of credits. Amounts in minor units.
  */
 

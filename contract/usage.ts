@@ -45,7 +45,7 @@ export const recordUsageSchema = z.object({
 });
 export type RecordUsage = z.infer<typeof recordUsageSchema>;
 
-/** What a seat holder's organisation has left for them (decision 041). */
+/** What a seat holder's organisation has left for them (decision 042). */
 export const orgRemainingSchema = z.object({
   orgId: z.string(),
   /** The organisation's name: the screens and the plugin say who pays. */

@@ -407,7 +407,7 @@ export interface OrgMembersTable {
   monthly_limit: number | null;
 }
 
-/** An organisation's Stripe customer and company details (migration 025, decision 040). */
+/** An organisation's Stripe customer and company details (migration 025, decision 041). */
 export interface OrgBillingTable {
   org_id: string;
   customer_id: string | null;
@@ -443,7 +443,7 @@ export interface OrgSubscriptionsTable {
   synced_at: number;
 }
 
-/** A seat (decision 041): its holder, and what it used in `period_start`'s period, kept across holders. */
+/** A seat (decision 042): its holder, and what it used in `period_start`'s period, kept across holders. */
 export interface OrgSeatsTable {
   id: string;
   org_id: string;

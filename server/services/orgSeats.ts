@@ -30,7 +30,7 @@ export async function seatMeter(db: Db, orgId: string): Promise<SeatMeter> {
 }
 
 /**
- * Seats and limits (issue 38, decision 041). A change takes the organisation's row and then its
+ * Seats and limits (issue 38, decision 042). A change takes the organisation's row and then its
  * pool's, the lock every use charged to it takes: a use either finishes before the change or
  * sees it. Seats are never given beyond those bought; a seat handed on keeps the period's use.
  */

@@ -1,5 +1,5 @@
 /**
- * A studio's bill and its seats (issue 38, decisions 040 and 041), over HTTP against the
+ * A studio's bill and its seats (issue 38, decisions 041 and 042), over HTTP against the
  * Stripe-compatible server, on each database: company details on the customer and its invoices,
  * a plan for N seats, seats given, taken back and handed on without a fresh allowance, the seat
  * count never below the seats given, packs for the shared pool, and who pays for each use.
@@ -33,20 +33,31 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
   /** A plan of `perSeat` queries per seat and period, and a pack of 500, in the mirror. */
   async function catalogue(perSeat: string): Promise<Catalogue> {
     const seeded = await seedCatalogue(stripe());
-    await server().db.updateTable('billing_products').set({ metadata: JSON.stringify({ credits_amount: perSeat }) }).where('id', '=', seeded.plan.id).execute();
+    await server()
+      .db.updateTable('billing_products')
+      .set({ metadata: JSON.stringify({ credits_amount: perSeat }) })
+      .where('id', '=', seeded.plan.id)
+      .execute();
     return seeded;
   }
 
   async function studio(owner: Customer, members: Customer[]): Promise<string> {
     const org = (await owner.client.post('/api/orgs', { name: 'Grove Studio' })).json<Org>();
     for (const member of members) {
-      await server().db.insertInto('org_members').values({ org_id: org.id, user_id: member.userId, role: 'member', joined_at: Date.now() }).execute();
+      await server()
+        .db.insertInto('org_members')
+        .values({ org_id: org.id, user_id: member.userId, role: 'member', joined_at: Date.now() })
+        .execute();
     }
     return org.id;
   }
 
   async function buySeats(owner: Customer, orgId: string, price: string, seats: number) {
-    const checkout = await owner.client.post(`/api/orgs/${orgId}/checkout`, { priceId: price, seats, successUrl: `${PUBLIC_URL}/dashboard#organisations` });
+    const checkout = await owner.client.post(`/api/orgs/${orgId}/checkout`, {
+      priceId: price,
+      seats,
+      successUrl: `${PUBLIC_URL}/dashboard#organisations`,
+    });
     expect(checkout.statusCode, checkout.body).toBe(200);
     const { subscription } = await stripe().completeCheckoutSession(sessionIdOf(checkout.json<{ url: string }>().url));
     return subscription;
@@ -66,7 +77,11 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
   it('buys a plan for 3 seats with the company on the customer and on every invoice, and never gives a fourth seat', async () => {
     const { plan } = await catalogue('100');
     const owner = await signedInUser(server(), 'studio-owner');
-    const artists = [await signedInUser(server(), 'artist'), await signedInUser(server(), 'artist'), await signedInUser(server(), 'artist')];
+    const artists = [
+      await signedInUser(server(), 'artist'),
+      await signedInUser(server(), 'artist'),
+      await signedInUser(server(), 'artist'),
+    ];
     const orgId = await studio(owner, artists);
 
     const early = await owner.client.post(`/api/orgs/${orgId}/checkout`, { priceId: plan.monthly, seats: 3 });
@@ -89,7 +104,11 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
     });
     const customer = stripe().customers.get(subscription!.customer)!;
     expect(customer).toMatchObject({ name: 'Grove Studio GmbH', metadata: { org_id: orgId }, address: { city: 'Berlin', country: 'DE' } });
-    expect(stripe().taxIds.get(customer.id)?.map((t) => [t.type, t.value])).toEqual([['eu_vat', 'DE123456789']]);
+    expect(
+      stripe()
+        .taxIds.get(customer.id)
+        ?.map((t) => [t.type, t.value]),
+    ).toEqual([['eu_vat', 'DE123456789']]);
 
     const invoices = (await owner.client.get(`/api/orgs/${orgId}/invoices`)).json<AccountInvoices>().invoices;
     expect(invoices).toHaveLength(1);
@@ -98,7 +117,10 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
 
     for (const artist of artists) expect((await seat(owner.client, orgId, artist.userId, true)).statusCode).toBe(200);
     const fourth = await signedInUser(server(), 'artist');
-    await server().db.insertInto('org_members').values({ org_id: orgId, user_id: fourth.userId, role: 'member', joined_at: Date.now() }).execute();
+    await server()
+      .db.insertInto('org_members')
+      .values({ org_id: orgId, user_id: fourth.userId, role: 'member', joined_at: Date.now() })
+      .execute();
     const over = await seat(owner.client, orgId, fourth.userId, true);
     expect(over.statusCode).toBe(409);
     expect(errorBody(over).error).toBe('no_free_seat');
@@ -115,11 +137,15 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
     const more = await patch(owner.client, `/api/orgs/${orgId}/subscription`, { seats: 5 });
     expect(more.json<OrgBilling>().seats).toEqual({ bought: 5, assigned: 2 });
     expect(stripe().subscriptions.get(subscription!.id)?.items.data[0]?.quantity).toBe(5);
-    const prorated = [...stripe().invoices.values()].filter((i) => i.customer === customer.id && i.billing_reason === 'subscription_update');
+    const prorated = [...stripe().invoices.values()].filter(
+      (i) => i.customer === customer.id && i.billing_reason === 'subscription_update',
+    );
     expect(prorated.length).toBe(2);
 
     const audit = (await owner.client.get(`/api/orgs/${orgId}/audit`)).json<{ entries: { action: string; text: string }[] }>().entries;
-    expect(audit.map((e) => e.action)).toEqual(expect.arrayContaining(['org.billing.details', 'org.seat.assign', 'org.seat.release', 'org.seats.change']));
+    expect(audit.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['org.billing.details', 'org.seat.assign', 'org.seat.release', 'org.seats.change']),
+    );
   });
 
   it("charges a seat holder's uses to the seat, then the pool within their limit, then their own; a removed member pays their own", async () => {
@@ -156,7 +182,9 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
     expect(refused.statusCode).toBe(402);
     expect(errorBody(refused)).toMatchObject({ error: 'org_limit_reached', message: expect.stringContaining('Grove Studio') });
     const mail = await vi.waitFor(() => {
-      const found = server().smtp.mailsTo(owner.email).find((m) => /reached their limit/.test(m.headers.subject ?? ''));
+      const found = server()
+        .smtp.mailsTo(owner.email)
+        .find((m) => /reached their limit/.test(m.headers.subject ?? ''));
       if (!found) throw new Error('no limit mail yet');
       return found;
     });
@@ -164,7 +192,17 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
     expect(await memberOf(owner.client, orgId, artist.userId)).toMatchObject({ usage: 5, poolUsage: 3, lastActiveAt: expect.any(String) });
 
     // Removed: the next use is the member's own (a pack of their own pays it).
-    await server().db.insertInto('credit_ledger').values({ id: randomUUID(), user_id: artist.userId, amount: 5, reason: 'Credit pack', source: `checkout:cs_${randomUUID()}`, created_at: Date.now() }).execute();
+    await server()
+      .db.insertInto('credit_ledger')
+      .values({
+        id: randomUUID(),
+        user_id: artist.userId,
+        amount: 5,
+        reason: 'Credit pack',
+        source: `checkout:cs_${randomUUID()}`,
+        created_at: Date.now(),
+      })
+      .execute();
     expect((await owner.client.request('DELETE', `/api/orgs/${orgId}/members/${artist.userId}`)).statusCode).toBe(200);
     const own = (await use(artist.userId)).json<UsageRecorded>();
     expect(own.charged).toEqual({ allowance: 0, credits: 1 });

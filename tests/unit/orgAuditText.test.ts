@@ -28,6 +28,23 @@ describe('orgAuditText', () => {
     ['org.invitation.resend', null, { invitationId: 'i1', email: 'eve@studio.example' }, 'Sent the invitation to eve@studio.example again'],
     ['org.invitation.revoke', { invitationId: 'i1', email: 'eve@studio.example' }, null, 'Withdrew the invitation to eve@studio.example'],
     ['org.invitation.accept', null, { invitationId: 'i1', userId: 'u2', role: 'member' }, 'Joined as a member, by invitation'],
+    ['org.seat.assign', null, { userId: 'u2' }, 'Gave brin@studio.example a seat'],
+    ['org.seat.release', { userId: 'u2' }, null, "Took back brin@studio.example's seat"],
+    [
+      'org.member.limit',
+      { userId: 'u2', limit: null },
+      { userId: 'u2', limit: 300 },
+      'Limited brin@studio.example to 300 shared credits a month',
+    ],
+    ['org.member.limit', { userId: 'u2', limit: 300 }, { userId: 'u2', limit: null }, "Removed brin@studio.example's monthly limit"],
+    [
+      'org.billing.details',
+      null,
+      { companyName: 'Grove GmbH', country: 'DE', taxId: null },
+      'Changed the billing details to Grove GmbH, DE',
+    ],
+    ['org.seats.change', { seats: 3 }, { seats: 5 }, 'Changed the plan from 3 to 5 seats'],
+    ['org.credits.grant', null, { amount: 200, reason: 'Outage' }, 'Sage staff added 200 credits to the shared pool: Outage'],
     // A role that is not one reads as the least.
     [
       'org.member.role',

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // `any`: migrations are frozen in time and must not follow later changes to the table types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  // An organisation's Stripe customer and the company details every invoice carries (decision 040).
+  // An organisation's Stripe customer and the company details every invoice carries (decision 041).
   await db.schema
     .createTable('org_billing')
     .addColumn('org_id', 'text', (c) => c.primaryKey().references('orgs.id').onDelete('cascade'))
@@ -40,7 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('org_subscriptions_org_id_idx').on('org_subscriptions').column('org_id').execute();
 
-  // Seats (decision 041): a seat keeps what it used this period when it changes hands, so taking
+  // Seats (decision 042): a seat keeps what it used this period when it changes hands, so taking
   // one back and giving it to another never starts a fresh allowance. A member holds one at most.
   await db.schema
     .createTable('org_seats')

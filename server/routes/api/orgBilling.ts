@@ -13,7 +13,7 @@ const BILLING_OFF = `Billing is not set up on this server (${ERROR_CODES.billing
 const refreshQuerySchema = z.object({ sessionId: z.string().trim().max(255).regex(/^[A-Za-z0-9_]+$/, 'sessionId is not valid').optional() });
 
 /**
- * An organisation's bill (issue 38, decision 040): company details, a plan for N seats, the seat
+ * An organisation's bill (issue 38, decision 041): company details, a plan for N seats, the seat
  * count, credit packs for the shared pool, invoices. Owner and billing members (`manageBilling`).
  */
 export async function orgBillingRoutes(app: App, { services }: RouteContext) {

@@ -139,6 +139,16 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
   },
   // The organisations the user belongs to, and their role in each (issue 38).
   { key: 'orgMemberships', table: 'org_members', owned: byUser, order: ['org_id'], ms: ['joined_at'] },
+  // The seat they hold, and what their organisations paid for them (issue 38).
+  { key: 'orgSeats', table: 'org_seats', owned: byUser, order: ['org_id'], ms: ['period_start', 'assigned_at'] },
+  {
+    key: 'orgUsagePeriods',
+    table: 'org_member_periods',
+    owned: byUser,
+    order: ['org_id', 'period_start'],
+    ms: ['period_start', 'last_use_at', 'notified_80_at', 'notified_100_at'],
+  },
+  { key: 'orgUsageDaily', table: 'org_usage_daily', owned: byUser, order: ['org_id', 'day', 'project_id', 'engine_version'] },
   {
     key: 'auditLog',
     table: 'audit_log',

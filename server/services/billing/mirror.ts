@@ -253,7 +253,7 @@ export function createBillingMirror(db: Db) {
       return Number(row?.credits ?? 0);
     },
 
-    /** The organisation whose customer this is (decision 040), if any. */
+    /** The organisation whose customer this is (decision 041), if any. */
     async orgOfCustomer(customerId: string): Promise<string | null> {
       const row = await db.selectFrom('org_billing').select('org_id').where('customer_id', '=', customerId).executeTakeFirst();
       return row?.org_id ?? null;

@@ -42,7 +42,7 @@ function companyOf(row: OrgBillingTable, email: string | null): CompanyDetails {
 }
 
 /**
- * An organisation's bill (issue 38, decision 040): its company details on its own Stripe
+ * An organisation's bill (issue 38, decision 041): its company details on its own Stripe
  * customer, a plan bought for N seats, the seat count changed later (prorated by Stripe, never
  * below the seats given), credit packs for its shared pool, and its invoices. Owner and billing.
  */

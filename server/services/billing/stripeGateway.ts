@@ -88,7 +88,7 @@ export interface CustomerState {
   deleted: boolean;
   defaultPaymentMethod: string | null;
   userId: string | null;
-  /** An organisation's customer says whose in its metadata (decision 040). */
+  /** An organisation's customer says whose in its metadata (decision 041). */
   orgId: string | null;
 }
 

@@ -39,7 +39,7 @@ const PRUNE_BATCH = 5_000;
 const CSV_BATCH = 2_000;
 
 /**
- * What a seat holder's organisation pays of `units` and what it leaves them (decision 041), with
+ * What a seat holder's organisation pays of `units` and what it leaves them (decision 042), with
  * the notices the use sets off: their limit's 80 % and 100 %, the pool falling under 10 %.
  */
 function seatCharge(plan: SeatPlan, seat: SeatAccount, units: number) {

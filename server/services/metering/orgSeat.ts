@@ -2,7 +2,7 @@ import { isPostgres, type Db } from '../../db';
 import { billingPeriod, governingSubscription, periodAllowance, type Period, type PlanSubscription } from './rules';
 
 /**
- * A seat holder's uses charged to their organisation (issue 38, decision 041). Read before the
+ * A seat holder's uses charged to their organisation (issue 38, decision 042). Read before the
  * use's transaction: which seat the user holds and the plan it is on. Read again under the
  * organisation's pool lock: whether they still hold it, what it and the pool have left, and the
  * member's limit. Every seat change and removal takes that lock too (orgSeats.ts), so a member

@@ -143,7 +143,7 @@ export function useTime(occurredAt: number | undefined, arrival: number, retenti
 }
 
 /**
- * What an organisation can pay toward a seat holder's use (decision 041): what the seat's
+ * What an organisation can pay toward a seat holder's use (decision 042): what the seat's
  * allowance has left this period (null: Unlimited), the shared pool's credits, and what the
  * member's monthly limit leaves them of the pool (null: no limit).
  */
