@@ -174,6 +174,19 @@ export async function seedAccountData(db: Db, userId: string, opts: { messages?:
       { org_id: orgId, user_id: userId, role: 'member', joined_at: now },
     ])
     .execute();
+  // Their seat in it, and what the studio paid for them.
+  await db
+    .insertInto('org_seats')
+    .values({ id: randomUUID(), org_id: orgId, user_id: userId, period_start: now, allowance_used: 3, assigned_at: now })
+    .execute();
+  await db
+    .insertInto('org_member_periods')
+    .values({ org_id: orgId, user_id: userId, period_start: now, seat_used: 3, pool_used: 0, last_use_at: now })
+    .execute();
+  await db
+    .insertInto('org_usage_daily')
+    .values({ org_id: orgId, day: Math.floor(now / 86_400_000), user_id: userId, project_id: '', engine_version: '5.6', uses: 1, units: 3 })
+    .execute();
 
   const auditIds = [randomUUID(), randomUUID()];
   await db

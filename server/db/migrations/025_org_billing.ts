@@ -83,7 +83,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('org_member_periods')
     .addColumn('org_id', 'text', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
-    .addColumn('user_id', 'text', (c) => c.notNull())
+    // A deleted account's figures go with it: the pool's credits they spent stay spent.
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('period_start', 'bigint', (c) => c.notNull())
     .addColumn('seat_used', 'bigint', (c) => c.notNull())
     .addColumn('pool_used', 'bigint', (c) => c.notNull())
@@ -92,6 +93,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('notified_100_at', 'bigint')
     .addPrimaryKeyConstraint('org_member_periods_pkey', ['org_id', 'period_start', 'user_id'])
     .execute();
+  await db.schema.createIndex('org_member_periods_user_id_idx').on('org_member_periods').column('user_id').execute();
 
   // Uses the organisation paid for carry it, with what the seat and the pool paid.
   await db.schema.alterTable('usage_events').addColumn('org_id', 'text').execute();
@@ -106,13 +108,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('org_usage_daily')
     .addColumn('org_id', 'text', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
     .addColumn('day', 'integer', (c) => c.notNull())
-    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('project_id', 'text', (c) => c.notNull())
     .addColumn('engine_version', 'text', (c) => c.notNull())
     .addColumn('uses', 'bigint', (c) => c.notNull())
     .addColumn('units', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('org_usage_daily_pkey', ['org_id', 'day', 'user_id', 'project_id', 'engine_version'])
     .execute();
+  await db.schema.createIndex('org_usage_daily_user_id_idx').on('org_usage_daily').column('user_id').execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
