@@ -117,6 +117,7 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().trim().optional(),
   STRIPE_API_URL: optionalUrl,
   DEV_IDP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  DEV_STRIPE_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LICENSE_SIGNING_KEY: z.string().trim().optional(),
   POSTHOG_KEY: z.string().trim().optional(),
@@ -209,7 +210,12 @@ export interface Config {
   epic: EpicSettings | null;
   /** Set when the local development identity provider stands in for Epic (never in production). */
   devIdentityProvider: { port: number; redirectUri: string } | null;
-  /** Null while billing is off: products are empty and billing writes answer 503. */
+  /**
+   * Set when the local development stand-in for Stripe runs billing (no Stripe keys; never in
+   * production): its port, and the file in dataDir that keeps its state across restarts.
+   */
+  devStripe: { port: number; stateFile: string } | null;
+  /** Null while billing is off (products empty, billing writes answer 503) or the development stand-in has not started (main.ts). */
   stripe: StripeSettings | null;
   /** PostHog behind the `/ingest` proxy; null while POSTHOG_KEY is unset (analytics off). */
   analytics: { key: string; host: string; excludedUserIds: string[]; ipLocationUrl: string | undefined } | null;
@@ -231,7 +237,7 @@ export interface Config {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The development identity provider only ever serves a product reached on this machine. */
+/** The development stand-ins (for Epic, for Stripe) only ever serve a product reached on this machine. */
 export function isLocalhostUrl(url: string): boolean {
   const { hostname } = new URL(url);
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
@@ -307,14 +313,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ipLocationUrl: e.IP_LOCATION_URL,
       }
     : null;
-  const devIdentityProvider =
-    !epic && e.NODE_ENV !== 'production' && isLocalhostUrl(publicUrl) ? { port: e.DEV_IDP_PORT, redirectUri } : null;
+  const development = e.NODE_ENV !== 'production' && isLocalhostUrl(publicUrl);
+  const devIdentityProvider = !epic && development ? { port: e.DEV_IDP_PORT, redirectUri } : null;
+  const dataDir = path.resolve(e.DATA_DIR);
+  // No Stripe keys (one without the other is refused above): in development, a local stand-in bills.
+  const devStripe =
+    !e.STRIPE_SECRET_KEY && development ? { port: e.DEV_STRIPE_PORT, stateFile: path.join(dataDir, 'dev-stripe.json') } : null;
   return {
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST || (e.NODE_ENV === 'production' ? '0.0.0.0' : 'localhost'),
     publicUrl,
-    dataDir: path.resolve(e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
@@ -330,6 +340,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN },
     epic,
     devIdentityProvider,
+    devStripe,
     stripe:
       e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
         ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiUrl: e.STRIPE_API_URL }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
@@ -31,6 +32,12 @@ async function loadPageRenderer(): Promise<RenderPage | undefined> {
   return module.renderPage;
 }
 
+/** This process's HTTP server as the stand-ins on this machine reach it (any interface: loopback). */
+function ownUrl({ address, family, port }: AddressInfo): string {
+  if (address === '0.0.0.0' || address === '::') return `http://127.0.0.1:${port}`;
+  return family === 'IPv6' ? `http://[${address}]:${port}` : `http://${address}:${port}`;
+}
+
 /** Starts the product: configuration, database and migrations, then the HTTP server. */
 async function main() {
   let config = loadConfig();
@@ -42,6 +49,11 @@ async function main() {
     ? await (await import('./devIdentityProvider')).startDevIdentityProvider(config.devIdentityProvider)
     : undefined;
   if (devProvider) config = { ...config, epic: devProvider.settings };
+  // Development on localhost without Stripe keys: a local Stripe stand-in runs billing (config.ts
+  // decides), loaded only then, as the identity provider is.
+  if (config.devStripe) portVariables.DEV_STRIPE_PORT = config.devStripe.port;
+  const devStripe = config.devStripe ? await (await import('./devStripe/start')).startDevStripe(config.devStripe) : undefined;
+  if (devStripe) config = { ...config, stripe: devStripe.settings };
   const metrics = createMetrics();
   const db = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, onQuery: metrics.dbQuery });
   await migrateToLatest(db);
@@ -70,6 +82,7 @@ async function main() {
     const { forced } = await drain(app, { forceCloseAfterMs: FORCE_CLOSE_AFTER_MS });
     if (forced) app.log.warn('requests still open at the drain deadline were cut');
     await devProvider?.close();
+    await devStripe?.close();
     await db.destroy();
     process.exit(0);
   };
@@ -80,6 +93,10 @@ async function main() {
   app.log.info(`Sage Dashboard on ${config.publicUrl} (database: ${config.databaseUrl ? 'PostgreSQL' : 'SQLite'})`);
   if (devProvider) {
     app.log.warn(`Epic is not configured: Sign in with Epic uses the development identity provider at ${devProvider.issuer}`);
+  }
+  if (devStripe) {
+    app.log.info(`Stripe is not configured: billing runs against the development Stripe stand-in at ${devStripe.url}`);
+    await devStripe.connect(ownUrl(app.server.address() as AddressInfo), app.log);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The one line printed when the product cannot start. A port already taken names the variable that
- * chooses it (PORT, or DEV_IDP_PORT for the development identity provider), so the operator knows
- * what to set; anything else is its own message, never a stack trace.
+ * chooses it (PORT, or DEV_IDP_PORT / DEV_STRIPE_PORT for the development stand-ins), so the
+ * operator knows what to set; anything else is its own message, never a stack trace.
  */
 export function startFailureMessage(error: unknown, portVariables: Readonly<Record<string, number>>): string {
   if (!(error instanceof Error)) return String(error);

@@ -28,6 +28,12 @@ describe('the message of a failed start', () => {
       { PORT: 3000, DEV_IDP_PORT: 4000 },
       'Port 4000 is already in use: stop what is using it, or set DEV_IDP_PORT to a free port (for example DEV_IDP_PORT=4001).',
     ],
+    [
+      'the development Stripe stand-in’s port',
+      inUse(4100),
+      { PORT: 3000, DEV_IDP_PORT: 0, DEV_STRIPE_PORT: 4100 },
+      'Port 4100 is already in use: stop what is using it, or set DEV_STRIPE_PORT to a free port (for example DEV_STRIPE_PORT=4101).',
+    ],
     ['a port before the configuration is read', inUse(3000), {}, expect.stringContaining('set PORT to a free port')],
     ['any other error: its message', new Error('DATABASE_URL is not a URL'), { PORT: 3000 }, 'DATABASE_URL is not a URL'],
     ['something thrown that is not an error', 'stopped', { PORT: 3000 }, 'stopped'],

@@ -131,6 +131,47 @@ describe('configuration', () => {
     ).toThrow(/STRIPE_API_URL: must be https/);
   });
 
+  describe('billing without Stripe keys', () => {
+    it('runs against the development Stripe stand-in in development on localhost, its state in DATA_DIR', () => {
+      const config = loadConfig({});
+      expect(config.devStripe).toEqual({ port: 0, stateFile: path.resolve('data', 'dev-stripe.json') });
+      // Billing is configured from the stand-in once it has started (server/main.ts).
+      expect(config.stripe).toBeNull();
+      for (const [env, publicUrl] of [
+        ['development', 'http://127.0.0.1:3000'],
+        ['test', 'http://localhost:3000'],
+      ]) {
+        expect(loadConfig({ NODE_ENV: env, PUBLIC_URL: publicUrl, DEV_STRIPE_PORT: '4556', DATA_DIR: '/tmp/sage' }).devStripe).toEqual({
+          port: 4556,
+          stateFile: '/tmp/sage/dev-stripe.json',
+        });
+      }
+    });
+
+    it('keeps billing off in production, even on localhost', () => {
+      for (const publicUrl of ['http://localhost:3000', 'https://dash.example.com']) {
+        const config = loadConfig({ NODE_ENV: 'production', PUBLIC_URL: publicUrl });
+        expect(config.devStripe, publicUrl).toBeNull();
+        expect(config.stripe, publicUrl).toBeNull();
+      }
+    });
+
+    it('keeps billing off on a PUBLIC_URL that is not localhost', () => {
+      expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'http://192.168.1.20:3000' }).devStripe).toBeNull();
+      expect(loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://sage.test' }).devStripe).toBeNull();
+    });
+
+    it('uses Stripe, and no stand-in, once the keys are set', () => {
+      const config = loadConfig({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' });
+      expect(config.devStripe).toBeNull();
+      expect(config.stripe).toMatchObject({ secretKey: 'sk_test_1', webhookSecret: 'whsec_1' });
+    });
+
+    it('refuses a DEV_STRIPE_PORT that is no port', () => {
+      expect(() => loadConfig({ DEV_STRIPE_PORT: '70000' })).toThrow(/DEV_STRIPE_PORT/);
+    });
+  });
+
   it('takes the AI service token only when it is long enough to be a secret', () => {
     expect(loadConfig({}).aiServiceToken).toBeUndefined();
     expect(loadConfig({ AI_SERVICE_TOKEN: 'a'.repeat(32) }).aiServiceToken).toBe('a'.repeat(32));

@@ -106,6 +106,7 @@ describe('ESLint import rules between the layers', { timeout: 60_000 }, () => {
     ],
     ['server/app.ts', "import { registerRoutes } from './routes';"],
     ['server/main.ts', "const { startDevIdentityProvider } = await import('./devIdentityProvider');"],
+    ['server/main.ts', "const { startDevStripe } = await import('./devStripe/start');"],
     ['server/routes/index.ts', "import { accountRoutes } from './api/account';\nimport { isAdminRoute } from './access';"],
     [
       'server/db/x.ts',
