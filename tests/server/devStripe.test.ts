@@ -196,7 +196,7 @@ describe('the development Stripe stand-in on its own', () => {
     devStripe = await startDevStripe({ port: 0, stateFile });
     expect(devStripe.stripe.products.size).toBe(4);
     expect(fs.readFileSync(`${stateFile}.unreadable`, 'utf8')).toBe('{"version":0}');
-    expect(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).toMatchObject({ version: 1, baseUrl: devStripe.url });
+    expect(JSON.parse(fs.readFileSync(stateFile, 'utf8'))).toMatchObject({ version: 2, baseUrl: devStripe.url });
     expect(logged).toEqual([]);
     // Nothing listens on the discard port: the catalogue's announcement fails, as logged after the note.
     await devStripe.connect('http://127.0.0.1:9', log);
