@@ -37,6 +37,8 @@ export const ORG_PERMISSIONS = {
   manageSeats: ['owner', 'admin'],
   /** Buy seats and credit packs, change the seat count, edit billing details, read invoices. */
   manageBilling: ['owner', 'billing'],
+  /** Read its usage by member, day, project and engine version, and the period's CSV. */
+  readUsage: ['owner', 'admin', 'billing'],
   /** Read the organisation's own audit log: who invited, removed, changed a role. */
   readAudit: ['owner', 'admin'],
   transferOwnership: ['owner'],

@@ -38,6 +38,7 @@ import { createUserService } from './users';
 import { createUserNoteService } from './userNotes';
 import { createOrgService } from './orgs';
 import { createOrgSeatService } from './orgSeats';
+import { createOrgUsageService } from './orgUsage';
 import { createOrgBillingService } from './billing/orgBilling';
 import { createOrgInvitationService } from './orgInvitations';
 
@@ -215,6 +216,7 @@ export function createServices(deps: ServiceDeps) {
     userNotes: createUserNoteService({ db: deps.db, audit }),
     orgs: createOrgService({ db: deps.db, audit }),
     orgSeats: createOrgSeatService({ db: deps.db, audit }),
+    orgUsage: createOrgUsageService({ db: deps.db }),
     orgBilling: createOrgBillingService({
       db: deps.db,
       gateway: stripeGateway,

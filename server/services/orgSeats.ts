@@ -96,7 +96,12 @@ export function createOrgSeatService(deps: { db: Db; audit: AuditService }) {
           .executeTakeFirstOrThrow();
         const before = row.monthly_limit === null ? null : Number(row.monthly_limit);
         if (before === limit) return;
-        await trx.updateTable('org_members').set({ monthly_limit: limit }).where('org_id', '=', orgId).where('user_id', '=', userId).execute();
+        await trx
+          .updateTable('org_members')
+          .set({ monthly_limit: limit })
+          .where('org_id', '=', orgId)
+          .where('user_id', '=', userId)
+          .execute();
         await audit.record(
           actor,
           { action: 'org.member.limit', targetType: 'org', targetId: orgId, before: { userId, limit: before }, after: { userId, limit } },

@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AccountInvoices } from '../../contract/accountInvoices';
 import type { OrgBilling } from '../../contract/orgBilling';
 import type { Org, OrgMember, OrgMembers } from '../../contract/orgs';
+import type { OrgUsage } from '../../contract/orgUsage';
 import type { UsageRecorded, UsageRemaining } from '../../contract/usage';
 import { seedCatalogue, sessionIdOf, signedInUser, useBillingServer, type Catalogue, type Customer } from './billingFlow';
 import { databases, errorBody, PUBLIC_URL, type TestClient } from './harness';
@@ -190,6 +191,23 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
     });
     expect(mail.text).toContain('3 shared credits');
     expect(await memberOf(owner.client, orgId, artist.userId)).toMatchObject({ usage: 5, poolUsage: 3, lastActiveAt: expect.any(String) });
+
+    // The studio's usage: by member and day, and the period's CSV; not for a plain member.
+    const usage = (await owner.client.get(`/api/orgs/${orgId}/usage?days=30`)).json<OrgUsage>();
+    expect(usage.byMember).toEqual([{ userId: artist.userId, name: expect.any(String), uses: 2, units: 5 }]);
+    expect(usage.units.at(-1)).toBe(5);
+    expect(usage.byEngineVersion).toEqual([{ engineVersion: '', uses: 2, units: 5 }]);
+    const csv = await owner.client.get(`/api/orgs/${orgId}/usage/period.csv`);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="organisation-usage-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = csv.body.trim().split(/\r?\n/);
+    expect(lines[0]).toBe(
+      'occurred_at,member,request_id,units,from_seat,from_pool,from_own,project_id,engine_version,plugin_version,model,feature',
+    );
+    expect(lines.slice(1).map((line) => line.split(',').slice(3, 7))).toEqual([
+      ['3', '2', '1', '0'],
+      ['2', '0', '2', '0'],
+    ]);
+    expect((await artist.client.get(`/api/orgs/${orgId}/usage`)).statusCode).toBe(403);
 
     // Removed: the next use is the member's own (a pack of their own pays it).
     await server()

@@ -98,8 +98,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Uses the organisation paid for carry it, with what the seat and the pool paid.
   await db.schema.alterTable('usage_events').addColumn('org_id', 'text').execute();
   await db.schema.alterTable('usage_events').addColumn('org_period_start', 'bigint').execute();
-  await db.schema.alterTable('usage_events').addColumn('from_seat', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('usage_events').addColumn('from_pool', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('usage_events')
+    .addColumn('from_seat', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('usage_events')
+    .addColumn('from_pool', 'bigint', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`create index usage_events_org_period_idx on usage_events (org_id, org_period_start, occurred_at, id) where org_id is not null`.execute(
     db,
   );
@@ -122,7 +128,8 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('org_usage_daily').execute();
   await sql`drop index if exists usage_events_org_period_idx`.execute(db);
-  for (const column of ['from_pool', 'from_seat', 'org_period_start', 'org_id']) await db.schema.alterTable('usage_events').dropColumn(column).execute();
+  for (const column of ['from_pool', 'from_seat', 'org_period_start', 'org_id'])
+    await db.schema.alterTable('usage_events').dropColumn(column).execute();
   await db.schema.dropTable('org_member_periods').execute();
   await db.schema.alterTable('org_members').dropColumn('monthly_limit').execute();
   for (const table of ['org_credit_ledger', 'org_pools', 'org_seats', 'org_subscriptions', 'org_billing'])

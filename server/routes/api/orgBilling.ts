@@ -2,19 +2,36 @@ import type { FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '../../../contract/errors';
 import { accountInvoicesSchema } from '../../../contract/accountInvoices';
 import { redirectResponseSchema } from '../../../contract/billing';
-import { ORG_BILLING_ERRORS, billingDetailsSchema, orgBillingSchema, orgCheckoutSchema, seatCountSchema } from '../../../contract/orgBilling';
+import {
+  ORG_BILLING_ERRORS,
+  billingDetailsSchema,
+  orgBillingSchema,
+  orgCheckoutSchema,
+  seatCountSchema,
+} from '../../../contract/orgBilling';
 import { orgParamsSchema } from '../../../contract/orgs';
 import { z } from 'zod';
 import type { App, RouteContext } from '../../http/types';
+import { csvAttachment } from '../../http/apiDoc';
+import { orgUsageSchema } from '../../../contract/orgUsage';
+import { usageHistoryQuerySchema } from '../../../contract/usage';
 import { access } from '../../http/endpointAccess';
 
 const said = (refusal: { error: string; message: string }) => `${refusal.message} (${refusal.error})`;
 const BILLING_OFF = `Billing is not set up on this server (${ERROR_CODES.billingNotConfigured})`;
-const refreshQuerySchema = z.object({ sessionId: z.string().trim().max(255).regex(/^[A-Za-z0-9_]+$/, 'sessionId is not valid').optional() });
+const refreshQuerySchema = z.object({
+  sessionId: z
+    .string()
+    .trim()
+    .max(255)
+    .regex(/^[A-Za-z0-9_]+$/, 'sessionId is not valid')
+    .optional(),
+});
 
 /**
  * An organisation's bill (issue 38, decision 041): company details, a plan for N seats, the seat
- * count, credit packs for the shared pool, invoices. Owner and billing members (`manageBilling`).
+ * count, credit packs for the shared pool, invoices (owner, billing: `manageBilling`); and what
+ * it paid for its members (owner, admin, billing: `readUsage`).
  */
 export async function orgBillingRoutes(app: App, { services }: RouteContext) {
   const { orgBilling } = services;
@@ -76,6 +93,29 @@ export async function orgBillingRoutes(app: App, { services }: RouteContext) {
     async (request) => {
       await orgBilling.changeSeats(actor(request), request.params.id, request.body.seats);
       return orgBilling.billing(request.user.id, request.params.id);
+    },
+  );
+
+  app.get(
+    '/orgs/:id/usage',
+    {
+      schema: { params: orgParamsSchema, querystring: usageHistoryQuerySchema, response: { 200: orgUsageSchema } },
+      config: access.org('readUsage'),
+    },
+    async (request) => services.orgUsage.usage(request.user.id, request.params.id, request.query.days),
+  );
+
+  app.get(
+    '/orgs/:id/usage/period.csv',
+    {
+      schema: { params: orgParamsSchema },
+      config: access.org('readUsage', { ok: csvAttachment('The uses the organisation paid for this period, as a CSV attachment') }),
+    },
+    async (request, reply) => {
+      const start = await services.orgUsage.periodStart(request.user.id, request.params.id);
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="organisation-usage-${new Date(start).toISOString().slice(0, 10)}.csv"`);
+      return reply.send(services.orgUsage.periodCsv(request.params.id, start));
     },
   );
 

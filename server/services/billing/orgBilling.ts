@@ -76,7 +76,12 @@ export function createOrgBillingService(deps: {
     if (details.customer_id) return details.customer_id;
     const customerId = await requireGateway().createOrgCustomer(orgId, companyOf(details, actor.email));
     // Two first checkouts at once: Stripe's idempotency key made them one customer; the first write stands.
-    await db.updateTable('org_billing').set({ customer_id: customerId }).where('org_id', '=', orgId).where('customer_id', 'is', null).execute();
+    await db
+      .updateTable('org_billing')
+      .set({ customer_id: customerId })
+      .where('org_id', '=', orgId)
+      .where('customer_id', 'is', null)
+      .execute();
     return (await detailsOf(orgId))?.customer_id ?? customerId;
   }
 
@@ -257,9 +262,20 @@ export function createOrgBillingService(deps: {
       } finally {
         // Whatever Stripe did, the mirror says what it has now (a refused decrease is undone here).
         const sub = await stripe.retrieveSubscription(live.id);
-        if (sub) await db.updateTable('org_subscriptions').set({ seats: sub.quantity, synced_at: sub.fetchedAt }).where('id', '=', live.id).execute();
+        if (sub)
+          await db
+            .updateTable('org_subscriptions')
+            .set({ seats: sub.quantity, synced_at: sub.fetchedAt })
+            .where('id', '=', live.id)
+            .execute();
       }
-      await audit.record(actor, { action: 'org.seats.change', targetType: 'org', targetId: orgId, before: { seats: before }, after: { seats } });
+      await audit.record(actor, {
+        action: 'org.seats.change',
+        targetType: 'org',
+        targetId: orgId,
+        before: { seats: before },
+        after: { seats },
+      });
     },
 
     /** `GET /api/orgs/{id}/invoices`: Stripe's invoices of the organisation, newest first. */

@@ -476,7 +476,9 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
             name: company.name,
             ...(company.email ? { email: company.email } : {}),
             address: addressOf(company),
-            ...(company.taxId ? { tax_id_data: [{ type: company.taxId.type as Stripe.CustomerCreateParams.TaxIdDatum.Type, value: company.taxId.value }] } : {}),
+            ...(company.taxId
+              ? { tax_id_data: [{ type: company.taxId.type as Stripe.CustomerCreateParams.TaxIdDatum.Type, value: company.taxId.value }] }
+              : {}),
             metadata: { org_id: orgId },
           },
           { idempotencyKey: `sage-org-customer-${orgId}-${Math.floor(Date.now() / 3_600_000)}` },
@@ -492,7 +494,8 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
         const current = await stripe.customers.listTaxIds(customerId, { limit: 100 });
         const wanted = company.taxId;
         for (const taxId of current.data) {
-          if (!wanted || taxId.value !== wanted.value || taxId.type !== wanted.type) await stripe.customers.deleteTaxId(customerId, taxId.id);
+          if (!wanted || taxId.value !== wanted.value || taxId.type !== wanted.type)
+            await stripe.customers.deleteTaxId(customerId, taxId.id);
         }
         if (wanted && !current.data.some((t) => t.value === wanted.value && t.type === wanted.type)) {
           await stripe.customers.createTaxId(customerId, { type: wanted.type as Stripe.TaxIdCreateParams.Type, value: wanted.value });

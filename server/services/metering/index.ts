@@ -114,10 +114,10 @@ function occurredAtOf(input: RecordUsage, arrival: number, retentionDays: number
   }
   throw badRequest(USAGE_ERRORS.occurredAtInFuture, 'occurredAt is more than a day after the request arrived');
 }
-const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+export const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
 
 /** Adds `amount` per key and answers the keys with the most units first. */
-function tallied<K extends string>(rows: { key: string; uses: number; units: number }[], name: K) {
+export function tallied<K extends string>(rows: { key: string; uses: number; units: number }[], name: K) {
   const byKey = new Map<string, { uses: number; units: number }>();
   for (const row of rows) {
     const seen = byKey.get(row.key) ?? { uses: 0, units: 0 };
@@ -147,7 +147,11 @@ export function createMeteringService(deps: MeteringDeps) {
   /** Each notice to the organisation's owners, admins and billing members. */
   async function sendOrgNotices(userId: string, notices: { orgId: string; orgName: string; notice: OrgNotice }[]): Promise<void> {
     if (notices.length === 0) return;
-    const member = await db.selectFrom('users').select(['email', 'epic_display_name', 'username']).where('id', '=', userId).executeTakeFirst();
+    const member = await db
+      .selectFrom('users')
+      .select(['email', 'epic_display_name', 'username'])
+      .where('id', '=', userId)
+      .executeTakeFirst();
     const name = member?.epic_display_name ?? member?.email ?? member?.username ?? 'A member';
     for (const { orgId, orgName, notice: told } of notices) {
       const notice = told.kind === 'pool_low' ? told : { ...told, member: name };
@@ -270,7 +274,11 @@ export function createMeteringService(deps: MeteringDeps) {
             poolLowAt: org.notices.some((n) => n.kind === 'pool_low') ? now : null,
           });
         }
-        return { answer, notices, orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [] };
+        return {
+          answer,
+          notices,
+          orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [],
+        };
       });
       await sendNotices(userId, notices);
       await sendOrgNotices(userId, orgNotices);

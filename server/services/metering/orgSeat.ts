@@ -98,7 +98,11 @@ export async function lockPool(trx: Db, orgId: string): Promise<{ credits: numbe
 
 /** The pool's credits, unlocked. */
 async function readPool(db: Db, orgId: string) {
-  const row = await db.selectFrom('org_pools').select(['credits', 'high_water', 'low_notified_at']).where('org_id', '=', orgId).executeTakeFirst();
+  const row = await db
+    .selectFrom('org_pools')
+    .select(['credits', 'high_water', 'low_notified_at'])
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
   return { credits: Number(row?.credits ?? 0), highWater: Number(row?.high_water ?? 0), lowNotified: row?.low_notified_at != null };
 }
 
@@ -240,4 +244,3 @@ export async function releaseSeat(trx: Db, orgId: string, userId: string): Promi
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
-
