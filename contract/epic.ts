@@ -88,7 +88,7 @@ export const pluginPayloadSchema = z.object({
   subscription: subscriptionSummarySchema,
   /** Query credits bought with credit packs and not yet used: the same figure as `remaining.credits`. */
   credits: z.number().int(),
-  /** What is left to spend now (docs/usage-metering.md): this period's allowance, pack credits, the renewal. */
+  /** What is left to spend now (docs/usage-metering.md): this period's allowance, pack credits, the renewal; for a seat holder, `org` says which organisation pays first and what it has left. */
   remaining: usageRemainingSchema,
   /**
    * This install's id (issue 27): the plugin sends it back in PLUGIN_INSTALL_HEADER on its token

@@ -112,7 +112,17 @@ export function patch<T = unknown>(path: string, schema: AnswerSchema<T> | null 
   return write('PATCH', path, schema, body);
 }
 
-async function write<T>(method: 'POST' | 'DELETE' | 'PATCH', path: string, schema: AnswerSchema<T> | null, body: unknown): Promise<T> {
+/** `post`'s twin for a PUT (a record given whole: an organisation's billing details). */
+export function put<T = unknown>(path: string, schema: AnswerSchema<T> | null = null, body?: unknown): Promise<T> {
+  return write('PUT', path, schema, body);
+}
+
+async function write<T>(
+  method: 'POST' | 'DELETE' | 'PATCH' | 'PUT',
+  path: string,
+  schema: AnswerSchema<T> | null,
+  body: unknown,
+): Promise<T> {
   let res: Response;
   try {
     res = await request(path, { method, body });

@@ -44,6 +44,9 @@ export const fetchOrgAudit = (orgId: string): Promise<OrgAudit> => getJson(`${or
 export const fetchMembers = (orgId: string): Promise<OrgMembers> => getJson(`${org(orgId)}/members`, orgMembersSchema);
 export const changeMemberRole = (orgId: string, userId: string, role: AssignableOrgRole): Promise<OrgMember> =>
   patch(`${org(orgId)}/members/${encodeURIComponent(userId)}`, orgMemberSchema, { role });
+/** Gives the member a seat or takes it back; sets or clears their monthly limit on the shared pool. */
+export const changeMember = (orgId: string, userId: string, change: { seat?: boolean; monthlyLimit?: number | null }): Promise<OrgMember> =>
+  patch(`${org(orgId)}/members/${encodeURIComponent(userId)}`, orgMemberSchema, change);
 /** Removes a member; the caller's own id: leaving. */
 export const removeMember = (orgId: string, userId: string): Promise<unknown> =>
   remove(`${org(orgId)}/members/${encodeURIComponent(userId)}`);

@@ -8,14 +8,28 @@ import { DashboardPage } from '../../src/portal/dashboard/DashboardPage';
 import { bodyOf, json, renderScreen, stubFetch } from './render';
 
 const ada = { id: 'u1', username: 'ada', email: 'ada@studio.example', status: 'Active', isAdmin: false };
-const studio = (role: Org['role']): Org => ({ id: 'o1', name: 'Grove Studio', role, members: 3, createdAt: '2026-11-01T00:00:00.000Z' });
+const studio = (role: Org['role']): Org => ({
+  id: 'o1',
+  name: 'Grove Studio',
+  role,
+  members: 3,
+  seats: { bought: 0, assigned: 0 },
+  createdAt: '2026-11-01T00:00:00.000Z',
+});
 const member = (userId: string, name: string, role: OrgMember['role']): OrgMember => ({
   userId,
   name,
   email: `${name.toLowerCase()}@studio.example`,
   role,
   joinedAt: '2026-11-02T00:00:00.000Z',
+  seat: false,
+  monthlyLimit: null,
+  usage: 0,
+  poolUsage: 0,
+  lastActiveAt: null,
+  suspended: false,
 });
+const NO_USAGE = { period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' }, days: [], units: [], byMember: [], byProject: [], byEngineVersion: [] };
 const MEMBERS = [member('u1', 'Ada', 'owner'), member('u2', 'Brin', 'admin'), member('u3', 'Cato', 'member')];
 const invitation: Invitation = {
   id: 'i1',
@@ -35,6 +49,9 @@ function stubStudio(role: Org['role'], extra: Parameters<typeof stubFetch>[0] = 
     'GET /api/orgs': () => json({ orgs: [studio(role)] }),
     'GET /api/orgs/o1/members': () => json({ members: viewerMembers }),
     'GET /api/orgs/o1/invitations': () => json({ invitations: [invitation] }),
+    'GET /api/orgs/o1/billing': () => json({ details: null, subscription: null, seats: { bought: 0, assigned: 0 }, pool: 0 }),
+    'GET /api/orgs/o1/usage': () => json(NO_USAGE),
+    'GET /api/stripe/products': () => json({ ok: true, products: [] }),
     'GET /api/orgs/o1/audit': () =>
       json({
         entries: [

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allowanceView, givenOrNot, historySummary, planName, type AllowanceView } from '../../src/portal/dashboard/usageRules';
+import {
+  allowanceView,
+  givenOrNot,
+  historySummary,
+  orgPaysText,
+  planName,
+  type AllowanceView,
+} from '../../src/portal/dashboard/usageRules';
 
 describe('the Usage section: this period’s allowance (issue 26)', () => {
   it.each<[string, number | null, number, AllowanceView]>([
@@ -50,5 +57,19 @@ describe('the Usage section: words', () => {
     [['2026-11-01', '2026-11-02'], [3, 3], '6 queries in the last 2 days; the most on Nov 1 (3).'],
   ])('the chart of %j with %j reads %j', (days, units, text) => {
     expect(historySummary({ days, units })).toBe(text);
+  });
+});
+
+describe('who pays first for a seat holder', () => {
+  const org = { orgId: 'o1', name: 'Grove Studio', periodEnd: '2026-12-01T00:00:00.000Z' };
+  it.each([
+    [{ seat: 12, pool: 300, limit: null }, 'Grove Studio pays first: 12 queries left on your seat this period, then 300 shared credits.'],
+    [
+      { seat: 1, pool: 1, limit: 1 },
+      'Grove Studio pays first: 1 query left on your seat this period, then 1 shared credit, within the monthly limit it set for you.',
+    ],
+    [{ seat: null, pool: 0, limit: null }, 'Grove Studio pays first: Unlimited queries on your seat this period, then 0 shared credits.'],
+  ])('%j', (left, text) => {
+    expect(orgPaysText({ ...org, ...left })).toBe(text);
   });
 });

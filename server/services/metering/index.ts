@@ -293,14 +293,14 @@ export function createMeteringService(deps: MeteringDeps) {
 
     /** This period at a glance: the dashboard's Usage section and the console's Usage panel. */
     async summary(userId: string, now = Date.now()): Promise<UsageSummary> {
-      const standing = await standingOf(db, userId, now, freeQueriesPerMonth);
+      const [standing, org] = await Promise.all([standingOf(db, userId, now, freeQueriesPerMonth), seatRemaining(userId, now)]);
       return {
         plan: standing.plan,
         period: { start: new Date(standing.period.start).toISOString(), end: new Date(standing.period.end).toISOString() },
         allowance: standing.allowance,
         allowanceUsed: standing.allowanceUsed,
         creditsUsed: standing.creditsUsed,
-        remaining: remainingOf(standing),
+        remaining: { ...remainingOf(standing), ...(org ? { org } : {}) },
       };
     },
 

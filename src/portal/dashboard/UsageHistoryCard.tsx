@@ -60,7 +60,7 @@ function QueriesPerDay({ history, titleId }: { history: UsageHistory; titleId: s
   );
 }
 
-function HistoryFigures({ history, titleId }: { history: UsageHistory; titleId: string }) {
+export function HistoryFigures({ history, titleId }: { history: UsageHistory; titleId: string }) {
   const days = history.days.length;
   return (
     <Stack spacing={3}>

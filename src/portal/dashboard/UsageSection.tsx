@@ -3,7 +3,7 @@ import { useId, type ReactNode } from 'react';
 import type { UsageSummary } from '../../../contract/usage';
 import { USAGE_PERIOD_CSV_PATH, useUsageSummary } from '../../api/usage';
 import { UsageHistoryCard } from './UsageHistoryCard';
-import { allowanceView, planName } from './usageRules';
+import { allowanceView, orgPaysText, planName } from './usageRules';
 import { Field } from './Field';
 import { formatCount, formatLongDate } from '../../ui/format';
 
@@ -33,6 +33,14 @@ function PeriodFigures({ summary }: { summary: UsageSummary }) {
   return (
     <Stack spacing={3} sx={{ alignItems: 'flex-start' }}>
       <Stack component="dl" spacing={2} sx={{ m: 0, width: '100%' }}>
+        {summary.remaining.org && (
+          <Field label="Paid by" align="start">
+            <Typography>{orgPaysText(summary.remaining.org)}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              Its period renews on {formatLongDate(summary.remaining.org.periodEnd)}. Then your own plan and credits below pay.
+            </Typography>
+          </Field>
+        )}
         <Field label="Plan" align="start">
           <Typography>{planName(summary.plan)}</Typography>
         </Field>

@@ -1,4 +1,4 @@
-import { allowanceState, type UsageHistory, type UsageSummary } from '../../../contract/usage';
+import { allowanceState, type OrgRemaining, type UsageHistory, type UsageSummary } from '../../../contract/usage';
 import { formatCount, formatDay } from '../../ui/format';
 
 /** What the Usage section says about usage (issue 26), apart from how it is drawn. */
@@ -41,4 +41,14 @@ export function historySummary(history: Pick<UsageHistory, 'days' | 'units'>): s
   const busiest = history.units.reduce((best, n, i) => (n > (history.units[best] ?? 0) ? i : best), 0);
   const day = history.days[busiest] ?? '';
   return `${queries(total)} in ${range}; the most on ${formatDay(day)} (${formatCount(history.units[busiest] ?? 0)}).`;
+}
+
+/** Who pays first for a seat holder's queries, and what it has left for them (issue 38). */
+export function orgPaysText(org: OrgRemaining): string {
+  const seat =
+    org.seat === null
+      ? 'Unlimited queries on your seat'
+      : `${formatCount(org.seat)} ${org.seat === 1 ? 'query' : 'queries'} left on your seat`;
+  const limit = org.limit === null ? '' : ', within the monthly limit it set for you';
+  return `${org.name} pays first: ${seat} this period, then ${formatCount(org.pool)} shared ${org.pool === 1 ? 'credit' : 'credits'}${limit}.`;
 }

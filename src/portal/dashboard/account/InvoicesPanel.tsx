@@ -49,11 +49,12 @@ function InvoiceRow({ invoice }: { invoice: Invoice }) {
   );
 }
 
-function InvoiceTable({ invoices }: { invoices: Invoice[] }) {
+/** The invoices as a table named by the heading `labelledBy`: the account's, an organisation's. */
+export function InvoiceTable({ invoices, labelledBy = HEADING_ID }: { invoices: Invoice[]; labelledBy?: string }) {
   return (
     // A region that scrolls sideways on a phone is reachable by keyboard (WCAG lets data tables scroll).
     <TableContainer role="region" aria-label="Invoice table" tabIndex={0} sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-labelledby={HEADING_ID}>
+      <Table size="small" aria-labelledby={labelledBy}>
         <TableHead>
           <TableRow>
             <TableCell sx={CELL}>Date</TableCell>

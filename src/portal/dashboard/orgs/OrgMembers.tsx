@@ -1,12 +1,13 @@
 import { Box, Button, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ORG_ROLE_NAMES, ORG_ROLE_WORDS, type AssignableOrgRole, type Org, type OrgMember } from '../../../../contract/orgs';
+import { orgMay, ORG_ROLE_NAMES, ORG_ROLE_WORDS, type AssignableOrgRole, type Org, type OrgMember } from '../../../../contract/orgs';
 import { changeMemberRole, orgKey, ORGS_QUERY_KEY, removeMember, transferOwnership } from '../../../api/orgs';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { formatDate } from '../../../ui/format';
 import { useToast } from '../../../ui/toast';
-import { memberActions } from './memberActions';
+import { memberActions, memberUsageText } from './memberActions';
+import { MemberSeat } from './MemberSeat';
 
 const FAILED = 'The change could not be made';
 
@@ -39,6 +40,7 @@ export function OrgMembers({ org, members, viewerId }: { org: Org; members: OrgM
   const toast = useToast();
   const [confirming, setConfirming] = useState<Confirming>(null);
   const viewer = { userId: viewerId, role: org.role };
+  const mayManageSeats = orgMay(org.role, 'manageSeats');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ORGS_QUERY_KEY });
 
   const role = useMutation({
@@ -89,7 +91,11 @@ export function OrgMembers({ org, members, viewerId }: { org: Org; members: OrgM
                 <Typography variant="body2" color="text.secondary">
                   {[member.email, `joined ${formatDate(member.joinedAt)}`].filter(Boolean).join(' · ')}
                 </Typography>
+                <Typography variant="body2" color="text.secondary">
+                  {memberUsageText(member)}
+                </Typography>
               </Box>
+              {mayManageSeats && <MemberSeat org={org} member={member} />}
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexShrink: 0, flexWrap: 'wrap', rowGap: 1 }}>
                 {actions.roles.length > 0 ? (
                   <TextField

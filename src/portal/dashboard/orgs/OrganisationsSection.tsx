@@ -12,6 +12,9 @@ import { AccountPanel } from '../account/AccountPanel';
 import { OrgActivity } from './OrgActivity';
 import { OrgInvitations } from './OrgInvitations';
 import { OrgMembers } from './OrgMembers';
+import { OrgBillingPanel } from './OrgBillingPanel';
+import { OrgUsagePanel } from './OrgUsagePanel';
+import { seatMeterText } from './orgPlanRules';
 
 const DELETE_FAILED = 'The organisation could not be deleted';
 
@@ -37,6 +40,7 @@ function OrgPanel({ org, viewerId }: { org: Org; viewerId: string }) {
       intro={
         <Typography color="text.secondary" sx={{ mb: 2 }}>
           You are {ORG_ROLE_WORDS[org.role]}. {org.members === 1 ? '1 member' : `${org.members} members`}.
+          {org.seats.bought > 0 && ` ${seatMeterText(org)}.`}
         </Typography>
       }
       loading={members.isPending && `Loading the members of ${org.name}`}
@@ -45,6 +49,18 @@ function OrgPanel({ org, viewerId }: { org: Org; viewerId: string }) {
       {members.data && (
         <Stack spacing={3}>
           <OrgMembers org={org} members={members.data.members} viewerId={viewerId} />
+          {orgMay(org.role, 'manageBilling') && (
+            <>
+              <Divider />
+              <OrgBillingPanel org={org} />
+            </>
+          )}
+          {orgMay(org.role, 'readUsage') && (
+            <>
+              <Divider />
+              <OrgUsagePanel org={org} />
+            </>
+          )}
           {orgMay(org.role, 'manageMembers') && (
             <>
               <Divider />

@@ -4,8 +4,10 @@ import {
   orgMay,
   roleGrantRefusal,
   type AssignableOrgRole,
+  type OrgMember,
   type OrgRole,
 } from '../../../../contract/orgs';
+import { formatCount, formatDate } from '../../../ui/format';
 
 interface Person {
   userId: string;
@@ -31,4 +33,21 @@ export function memberActions(viewer: Person, member: Person): MemberActions {
     leave: self && memberChangeRefusal(viewer, member, 'remove') === null,
     makeOwner: !self && orgMay(viewer.role, 'transferOwnership'),
   };
+}
+
+/** A member's seat and this period's use, as their row says it: "Seat · 120 queries this period (20 shared) · last active Nov 3, 2026". */
+export function memberUsageText(
+  member: Pick<OrgMember, 'seat' | 'usage' | 'poolUsage' | 'monthlyLimit' | 'lastActiveAt' | 'suspended'>,
+): string {
+  const parts = [member.seat ? 'Seat' : 'No seat'];
+  if (member.suspended) parts.push('suspended');
+  const shared =
+    member.monthlyLimit !== null
+      ? ` (${formatCount(member.poolUsage)} of ${formatCount(member.monthlyLimit)} shared credits)`
+      : member.poolUsage > 0
+        ? ` (${formatCount(member.poolUsage)} shared)`
+        : '';
+  parts.push(`${formatCount(member.usage)} ${member.usage === 1 ? 'query' : 'queries'} this period${shared}`);
+  if (member.lastActiveAt) parts.push(`last active ${formatDate(member.lastActiveAt)}`);
+  return parts.join(' · ');
 }
