@@ -19,6 +19,7 @@ describe('the role table', () => {
     ['manageMembers', ['owner', 'admin']],
     ['manageSeats', ['owner', 'admin']],
     ['manageBilling', ['owner', 'billing']],
+    ['readUsage', ['owner', 'admin', 'billing']],
     ['readAudit', ['owner', 'admin']],
     ['transferOwnership', ['owner']],
     ['deleteOrg', ['owner']],
