@@ -43,10 +43,15 @@ const ROLE_ORDER: Record<OrgRole, number> = { owner: 0, admin: 1, billing: 2, me
 /** A stored role; a value that is not one reads as the least, `member`. */
 export const roleOf = (stored: string): OrgRole => orgRoleSchema.catch('member').parse(stored);
 
-/** The organisation's row, locked for the transaction's writes on PostgreSQL; 404 if none. */
+/**
+ * The organisation's row, locked for the transaction's writes on PostgreSQL; 404 if none. `for no
+ * key update`: changes of one organisation queue here, but a use charged to it, which holds the
+ * pool's row and then inserts rows referring to the organisation (a key share), does not wait on
+ * a change that waits on the pool: that was a deadlock.
+ */
 export async function lockOrg(trx: Db, orgId: string): Promise<OrgsTable> {
   const query = trx.selectFrom('orgs').selectAll().where('id', '=', orgId);
-  const org = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+  const org = await (isPostgres(trx) ? query.forNoKeyUpdate() : query).executeTakeFirst();
   if (!org) throw refused(ORG_ERRORS.notFound);
   return org;
 }
@@ -344,6 +349,8 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
       await db.transaction().execute(async (trx) => {
         const org = await lockOrg(trx, orgId);
         await roleFor(trx, orgId, actor.id, 'deleteOrg');
+        // Uses charged to it finish first: they hold the pool, then refer to the organisation.
+        await lockPool(trx, orgId);
         const { n } = await trx
           .selectFrom('org_members')
           .select((c) => c.fn.countAll<number>().as('n'))
