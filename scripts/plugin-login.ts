@@ -191,11 +191,15 @@ export async function startPluginLogin({
  * What is left to spend, as the plugin would show it: this period's queries (or Unlimited), pack
  * credits, and when the allowance renews (an Unlimited plan has nothing to renew).
  */
-export function describeRemaining({ allowance, credits, periodEnd }: UsageRemaining): string[] {
+export function describeRemaining({ allowance, credits, periodEnd, org }: UsageRemaining): string[] {
   const renews = `${periodEnd.slice(0, 10)} ${periodEnd.slice(11, 16)} UTC`;
+  // A seat holder's organisation pays first: the plugin says who, and what it has left for them.
+  const paidBy = org
+    ? [`Paid by ${org.name}: ${org.seat === null ? 'Unlimited' : org.seat} on your seat, ${org.pool} shared credits${org.limit === null ? '' : ' (your limit)'}`]
+    : [];
   return allowance === null
-    ? ['Queries left this period: Unlimited', `Credits: ${credits}`]
-    : [`Queries left this period: ${allowance}`, `Credits: ${credits}`, `Renews: ${renews}`];
+    ? [...paidBy, 'Queries left this period: Unlimited', `Credits: ${credits}`]
+    : [...paidBy, `Queries left this period: ${allowance}`, `Credits: ${credits}`, `Renews: ${renews}`];
 }
 
 const USAGE = `Usage: npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]

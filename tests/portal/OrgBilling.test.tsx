@@ -185,7 +185,7 @@ describe("a studio's plan and seats", () => {
     const limit = screen.getByRole('textbox', { name: 'Monthly limit of Brin, in shared credits' });
     await user.clear(limit);
     await user.type(limit, '80');
-    await user.click(screen.getByRole('button', { name: 'Save the monthly limit of Brin' }));
+    await user.click(screen.getByRole('button', { name: 'Save limit for Brin' }));
     await expectToast('Limit saved', 'Brin may use 80 shared credits a month.');
     expect(patches).toEqual([
       { url: 'subscription', body: { seats: 4 } },

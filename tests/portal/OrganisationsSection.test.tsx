@@ -81,7 +81,7 @@ describe('OrganisationsSection', () => {
     expect(list.getByText('Ada (you)')).toBeInTheDocument();
     expect(list.queryByRole('button', { name: 'Leave' })).not.toBeInTheDocument();
     expect(list.getByRole('combobox', { name: 'Role of Brin' })).toBeInTheDocument();
-    expect(list.getByRole('button', { name: 'Make Cato the owner' })).toBeInTheDocument();
+    expect(list.getByRole('button', { name: 'Make owner: Cato' })).toBeInTheDocument();
     expect(list.getByRole('button', { name: 'Remove Cato' })).toBeInTheDocument();
     const invitations = within(await screen.findByRole('list', { name: 'Invitations to Grove Studio' }));
     expect(invitations.getByText('dee@studio.example')).toBeInTheDocument();

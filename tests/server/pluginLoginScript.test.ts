@@ -235,6 +235,21 @@ describe('plugin-login: what is left, as printed', () => {
       { allowance: null, credits: 120, periodEnd: '2026-12-14T09:30:00.000Z' },
       ['Queries left this period: Unlimited', 'Credits: 120'],
     ],
+    [
+      "a seat holder's studio, which pays first",
+      {
+        allowance: 0,
+        credits: 0,
+        periodEnd: '2027-01-01T00:00:00.000Z',
+        org: { orgId: 'o1', name: 'Grove Studio', seat: 950, pool: 40, limit: 40, periodEnd: '2026-12-14T09:30:00.000Z' },
+      },
+      [
+        'Paid by Grove Studio: 950 on your seat, 40 shared credits (your limit)',
+        'Queries left this period: 0',
+        'Credits: 0',
+        'Renews: 2027-01-01 00:00 UTC',
+      ],
+    ],
   ])('prints %s', (_name, remaining, lines) => {
     expect(describeRemaining(remaining)).toEqual(lines);
   });

@@ -226,7 +226,8 @@ export function createMeteringService(deps: MeteringDeps) {
         const answer: UsageRecorded = {
           requestId: input.requestId,
           units: input.units,
-          charged: org ? { ...paid, org: { orgId: org.orgId, ...org.paid } } : paid,
+          // What paid: the organisation is named when its seat or pool paid part of it.
+          charged: org && org.paid.seat + org.paid.pool > 0 ? { ...paid, org: { orgId: org.orgId, ...org.paid } } : paid,
           remaining: {
             ...before,
             allowance: after.allowanceLeft,

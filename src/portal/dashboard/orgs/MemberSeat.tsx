@@ -63,7 +63,7 @@ export function MemberSeat({ org, member }: { org: Org; member: OrgMember }) {
         variant="outlined"
         disabled={!limitValid || parsed === member.monthlyLimit || change.isPending}
         onClick={() => change.mutate({ monthlyLimit: parsed })}
-        aria-label={`Save the monthly limit of ${member.name}`}
+        aria-label={`Save limit for ${member.name}`}
       >
         Save limit
       </Button>

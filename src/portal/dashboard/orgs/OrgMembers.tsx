@@ -120,7 +120,7 @@ export function OrgMembers({ org, members, viewerId }: { org: Org; members: OrgM
                   <Button
                     size="small"
                     onClick={() => setConfirming({ kind: 'makeOwner', member })}
-                    aria-label={`Make ${member.name} the owner`}
+                    aria-label={`Make owner: ${member.name}`}
                   >
                     Make owner
                   </Button>
