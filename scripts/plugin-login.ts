@@ -195,7 +195,9 @@ export function describeRemaining({ allowance, credits, periodEnd, org }: UsageR
   const renews = `${periodEnd.slice(0, 10)} ${periodEnd.slice(11, 16)} UTC`;
   // A seat holder's organisation pays first: the plugin says who, and what it has left for them.
   const paidBy = org
-    ? [`Paid by ${org.name}: ${org.seat === null ? 'Unlimited' : org.seat} on your seat, ${org.pool} shared credits${org.limit === null ? '' : ' (your limit)'}`]
+    ? [
+        `Paid by ${org.name}: ${org.seat === null ? 'Unlimited' : org.seat} on your seat, ${org.pool} shared credits${org.limit === null ? '' : ' (your limit)'}`,
+      ]
     : [];
   return allowance === null
     ? [...paidBy, 'Queries left this period: Unlimited', `Credits: ${credits}`]

@@ -29,7 +29,14 @@ const member = (userId: string, name: string, role: OrgMember['role']): OrgMembe
   lastActiveAt: null,
   suspended: false,
 });
-const NO_USAGE = { period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' }, days: [], units: [], byMember: [], byProject: [], byEngineVersion: [] };
+const NO_USAGE = {
+  period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
+  days: [],
+  units: [],
+  byMember: [],
+  byProject: [],
+  byEngineVersion: [],
+};
 const MEMBERS = [member('u1', 'Ada', 'owner'), member('u2', 'Brin', 'admin'), member('u3', 'Cato', 'member')];
 const invitation: Invitation = {
   id: 'i1',
