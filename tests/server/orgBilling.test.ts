@@ -244,6 +244,36 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
     expect(errorBody(after).error).toBe('org_allowance_exhausted');
   });
 
+  it('tells the owner and billing members when a member nears their limit and when the pool runs low, once each', async () => {
+    const { plan } = await catalogue('0');
+    const owner = await signedInUser(server(), 'studio-owner');
+    const [billingMember, artist] = [await signedInUser(server(), 'studio-billing'), await signedInUser(server(), 'artist')];
+    const orgId = await studio(owner, [artist]);
+    await server()
+      .db.insertInto('org_members')
+      .values({ org_id: orgId, user_id: billingMember.userId, role: 'billing', joined_at: Date.now() })
+      .execute();
+    await put(owner.client, `/api/orgs/${orgId}/billing-details`, DETAILS);
+    await buySeats(owner, orgId, plan.monthly, 1);
+    await server().db.updateTable('org_pools').set({ credits: 100, high_water: 100 }).where('org_id', '=', orgId).execute();
+    await seat(owner.client, orgId, artist.userId, true);
+    await patch(owner.client, `/api/orgs/${orgId}/members/${artist.userId}`, { monthlyLimit: 95 });
+
+    const subjects = (email: string) =>
+      server()
+        .smtp.mailsTo(email)
+        .map((m) => m.headers.subject ?? '');
+    expect((await use(artist.userId, 80)).json<UsageRecorded>().charged.org).toEqual({ orgId, seat: 0, pool: 80 });
+    await vi.waitFor(() => expect(subjects(billingMember.email).some((s) => /has used 80 % of their limit/.test(s))).toBe(true));
+    expect((await use(artist.userId, 11)).statusCode).toBe(201);
+    await vi.waitFor(() => expect(subjects(owner.email).some((s) => /shared credits are running low/.test(s))).toBe(true));
+    expect((await use(artist.userId, 1)).statusCode).toBe(201);
+    // Each notice once: the 80 % one, the low pool one; the member is told nothing of the studio's.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(subjects(owner.email).filter((s) => /80 %|running low/.test(s))).toHaveLength(2);
+    expect(subjects(artist.email).filter((s) => /Grove Studio/.test(s))).toEqual([]);
+  });
+
   it('cancels the plan at Stripe before deleting the organisation', async () => {
     const { plan } = await catalogue('10');
     const owner = await signedInUser(server(), 'studio-owner');
