@@ -31,9 +31,16 @@ const VALID_BODY: Record<string, unknown> = {
   'POST /api/orgs/:id/transfer': { userId: 'someone' },
   'PATCH /api/orgs/:id/members/:userId': { role: 'member' },
   'POST /api/orgs/:id/invitations': { email: 'invited@example.com' },
-  'PUT /api/orgs/:id/billing-details': { companyName: 'Studio', addressLine1: '1 Road', city: 'Berlin', postalCode: '10115', country: 'DE' },
+  'PUT /api/orgs/:id/billing-details': {
+    companyName: 'Studio',
+    addressLine1: '1 Road',
+    city: 'Berlin',
+    postalCode: '10115',
+    country: 'DE',
+  },
   'POST /api/orgs/:id/checkout': { priceId: 'price_1', seats: 3 },
   'PATCH /api/orgs/:id/subscription': { seats: 3 },
+  'POST /api/admin/orgs/:id/credits': { amount: 100, reason: 'Goodwill after an outage' },
 };
 
 /** A path the route matches: its parameters filled in (`:product` must be a known product). */
