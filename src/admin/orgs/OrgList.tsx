@@ -62,7 +62,9 @@ export function OrgList() {
         <SimpleList<AdminOrgRow>
           primaryText={(org) => org.name}
           secondaryText={(org) => org.ownerEmail ?? translate('admin.orgs.noOwnerEmail')}
-          tertiaryText={(org) => translate('admin.orgs.seats', { assigned: org.seats.assigned, bought: org.seats.bought })}
+          tertiaryText={(org) =>
+            translate('admin.orgs.seats', { assigned: formatCount(org.seats.assigned), bought: formatCount(org.seats.bought) })
+          }
           linkType="show"
         />
       ) : (
