@@ -5,7 +5,8 @@ import { ERROR_CODES } from './errors';
  * The console's roles (issue 28, decision 030). `isAdmin` keeps the spec's meaning, "may open the
  * console"; a member of staff's role decides what they may do there. `support` answers tickets:
  * it reads everything the console shows and takes the actions a ticket needs, but cannot delete
- * users, change roles, release builds, grant or refund credits, or export every user.
+ * users, change roles, release builds, grant or refund credits (a user's or an organisation's), or
+ * export every user.
  */
 export const STAFF_ROLES = ['admin', 'support'] as const;
 export const staffRoleSchema = z.enum(STAFF_ROLES);
@@ -39,6 +40,8 @@ export const STAFF_PERMISSIONS = {
   adjustCredits: ['admin'],
   refundCredits: ['admin'],
   releaseBuilds: ['admin'],
+  /** Add credits to an organisation's shared pool, with a reason (issue 38). */
+  grantOrgCredits: ['admin'],
   /** Download a user's signed license file, which carries their license token: audited (issue 36). */
   downloadLicense: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
@@ -88,6 +91,7 @@ const STAFF_ACTION_WORDS: Record<StaffAction, string> = {
   adjustCredits: 'grant or deduct credits',
   refundCredits: 'refund credit packs',
   releaseBuilds: 'release builds',
+  grantOrgCredits: "grant credits to an organisation's pool",
   downloadLicense: 'download licenses',
 };
 const ROLES_PLURAL: Record<StaffRole, string> = { admin: 'admins', support: 'support' };

@@ -19,6 +19,7 @@ import { adminConsoleRoutes } from './api/admin/console';
 import { adminUsageRoutes } from './api/admin/usage';
 import { adminNoteRoutes } from './api/admin/notes';
 import { adminUserExportRoutes } from './api/admin/userExport';
+import { adminOrgRoutes } from './api/admin/orgs';
 import { analyticsLocationRoutes } from './api/analytics/location';
 import { epicRoutes } from './api/auth/epic';
 import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
@@ -52,7 +53,7 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '/api/auth': [epicRoutes, pluginHandOffRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
-  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes],
+  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes, adminOrgRoutes],
   '/api/ingest': [ingestionRoutes, ingestUsageRoutes],
   '/api/analytics': [analyticsLocationRoutes],
   // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).

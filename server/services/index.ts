@@ -10,6 +10,7 @@ import { createAccountInvoiceService } from './account/invoices';
 import { createAccountDeletionService } from './account/deletion';
 import { createAccountExportService } from './account/export';
 import { createAdminUserService } from './adminUsers';
+import { createAdminOrgService } from './adminOrgs';
 import { createAuditService } from './audit';
 import { createBillingService } from './billing';
 import { createStripeGateway } from './billing/stripeGateway';
@@ -224,6 +225,7 @@ export function createServices(deps: ServiceDeps) {
       publicUrl: deps.config.publicUrl,
       extraOrigins: deps.config.env === 'production' ? [] : DEV_SERVER_ORIGINS,
     }),
+    adminOrgs: createAdminOrgService({ db: deps.db, audit }),
     orgInvitations: createOrgInvitationService({ db: deps.db, audit, mailer, publicUrl: deps.config.publicUrl }),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,

@@ -13,6 +13,9 @@ const role = (value: unknown): string => {
   return parsed.success ? ORG_ROLE_WORDS[parsed.data] : 'a member';
 };
 
+/** Who an entry by a member of staff is by, as the organisation's members read it: no staff member's address. */
+export const STAFF_ACTOR = 'Sage staff';
+
 /**
  * An organisation's audit entry as a sentence for its owners and admins (issue 38): what happened,
  * to whom, without the actor (shown beside it). Pure, from the entry's before/after.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditAction } from '../../contract/admin';
 import {
   ORG_ERRORS,
   memberChangeRefusal,
@@ -10,6 +11,7 @@ import {
   ORG_AUDIT_PAGE,
   type OrgAction,
   type OrgAudit,
+  type OrgAuditEntry,
   type OrgInput,
   type OrgList,
   type OrgMember,
@@ -19,7 +21,7 @@ import {
 import { isPostgres, type Db } from '../db';
 import type { OrgsTable } from '../db/schema';
 import { AppError } from '../errors';
-import { field, orgAuditText } from './orgAuditText';
+import { field, orgAuditText, STAFF_ACTOR } from './orgAuditText';
 import { parseAuditJson, type Actor, type AuditService } from './audit';
 import { transactionRetriedOnDeadlock } from './userLock';
 import { lockPool, orgPlanOf, releaseSeat } from './metering/orgSeat';
@@ -73,6 +75,103 @@ export async function roleFor(trx: Db, orgId: string, userId: string, action: Or
   if (!role) throw refused(ORG_ERRORS.notFound);
   if (!orgMay(role, action)) throw refused(ORG_ERRORS.roleForbidden);
   return role;
+}
+
+/**
+ * Every member of the organisation with their seat, limit and usage in the period starting at
+ * `periodStart`, the owner first, then by role and name: what its members and staff see.
+ */
+export async function orgMemberList(db: Db, orgId: string, periodStart: number): Promise<OrgMember[]> {
+  const rows = await db
+    .selectFrom('org_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .leftJoin('org_seats as s', (join) => join.onRef('s.org_id', '=', 'm.org_id').onRef('s.user_id', '=', 'm.user_id'))
+    .leftJoin('org_member_periods as p', (join) =>
+      join.onRef('p.org_id', '=', 'm.org_id').onRef('p.user_id', '=', 'm.user_id').on('p.period_start', '=', periodStart),
+    )
+    .select([
+      'm.user_id',
+      'm.role',
+      'm.joined_at',
+      'm.monthly_limit',
+      'u.username',
+      'u.epic_display_name',
+      'u.email',
+      'u.suspended_at',
+      's.id as seat_id',
+      'p.seat_used',
+      'p.pool_used',
+      'p.last_use_at',
+    ])
+    .where('m.org_id', '=', orgId)
+    .execute();
+  const list: OrgMember[] = rows.map((row) => ({
+    userId: row.user_id,
+    name: row.epic_display_name ?? row.username,
+    email: row.email,
+    role: roleOf(row.role),
+    joinedAt: iso(Number(row.joined_at)),
+    seat: row.seat_id !== null,
+    monthlyLimit: row.monthly_limit === null ? null : Number(row.monthly_limit),
+    usage: Number(row.seat_used ?? 0) + Number(row.pool_used ?? 0),
+    poolUsage: Number(row.pool_used ?? 0),
+    lastActiveAt: row.last_use_at === null ? null : iso(Number(row.last_use_at)),
+    suspended: row.suspended_at != null,
+  }));
+  list.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.name.localeCompare(b.name, 'en') || a.userId.localeCompare(b.userId));
+  return list;
+}
+
+/** Entries staff write about an organisation: its members see who did it as Sage staff, not a staff member's address. */
+const BY_STAFF: ReadonlySet<string> = new Set<AuditAction>(['org.credits.grant']);
+
+/**
+ * The organisation's audit log, the newest ORG_AUDIT_PAGE entries, newest first, in words. Its
+ * owners and admins (`member`) see a staff member's entry as by Sage staff (the account's data
+ * export withholds staff addresses the same way); staff see who it was.
+ */
+export async function orgAuditEntries(db: Db, orgId: string, reader: 'member' | 'staff'): Promise<OrgAuditEntry[]> {
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['id', 'action', 'actor_id', 'actor_email', 'before_json', 'after_json', 'created_at'])
+    .where('target_id', '=', orgId)
+    .where('target_type', '=', 'org')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(ORG_AUDIT_PAGE)
+    .execute();
+  const parsed = rows.map((row) => ({ row, before: parseAuditJson(row.before_json), after: parseAuditJson(row.after_json) }));
+  // The people the sentences name, by id: members then or now, who may have changed address.
+  const ids = new Set<string>();
+  for (const { row, before, after } of parsed) {
+    if (row.actor_id) ids.add(row.actor_id);
+    for (const value of [before, after])
+      for (const key of ['userId', 'owner']) {
+        const id = field(value, key);
+        if (typeof id === 'string') ids.add(id);
+      }
+  }
+  const people = ids.size
+    ? await db
+        .selectFrom('users')
+        .select(['id', 'email', 'username'])
+        .where('id', 'in', [...ids])
+        .execute()
+    : [];
+  const names = new Map(people.map((p) => [p.id, p.email ?? p.username]));
+  const nameOf = (id: unknown) => (typeof id === 'string' && names.get(id)) || 'a deleted account';
+  return parsed.map(({ row, before, after }) => ({
+    id: row.id,
+    action: row.action,
+    actor:
+      reader === 'member' && BY_STAFF.has(row.action)
+        ? STAFF_ACTOR
+        : row.actor_id
+          ? (names.get(row.actor_id) ?? row.actor_email)
+          : row.actor_email,
+    at: iso(Number(row.created_at)),
+    text: orgAuditText(row.action as Parameters<typeof orgAuditText>[0], before, after, nameOf),
+  }));
 }
 
 /**
@@ -132,44 +231,7 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
   async function members(userId: string, orgId: string, now = Date.now()): Promise<OrgMembers> {
     await roleFor(db, orgId, userId, 'read');
     const { period } = await orgPlanOf(db, orgId, now);
-    const rows = await db
-      .selectFrom('org_members as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .leftJoin('org_seats as s', (join) => join.onRef('s.org_id', '=', 'm.org_id').onRef('s.user_id', '=', 'm.user_id'))
-      .leftJoin('org_member_periods as p', (join) =>
-        join.onRef('p.org_id', '=', 'm.org_id').onRef('p.user_id', '=', 'm.user_id').on('p.period_start', '=', period.start),
-      )
-      .select([
-        'm.user_id',
-        'm.role',
-        'm.joined_at',
-        'm.monthly_limit',
-        'u.username',
-        'u.epic_display_name',
-        'u.email',
-        'u.suspended_at',
-        's.id as seat_id',
-        'p.seat_used',
-        'p.pool_used',
-        'p.last_use_at',
-      ])
-      .where('m.org_id', '=', orgId)
-      .execute();
-    const list: OrgMember[] = rows.map((row) => ({
-      userId: row.user_id,
-      name: row.epic_display_name ?? row.username,
-      email: row.email,
-      role: roleOf(row.role),
-      joinedAt: iso(Number(row.joined_at)),
-      seat: row.seat_id !== null,
-      monthlyLimit: row.monthly_limit === null ? null : Number(row.monthly_limit),
-      usage: Number(row.seat_used ?? 0) + Number(row.pool_used ?? 0),
-      poolUsage: Number(row.pool_used ?? 0),
-      lastActiveAt: row.last_use_at === null ? null : iso(Number(row.last_use_at)),
-      suspended: row.suspended_at != null,
-    }));
-    list.sort((a, b) => ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.name.localeCompare(b.name, 'en') || a.userId.localeCompare(b.userId));
-    return { members: list };
+    return { members: await orgMemberList(db, orgId, period.start) };
   }
 
   /** One member as the members list shows them. */
@@ -183,44 +245,7 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
     /** The organisation's own audit log, newest first, in words (owner, admin). */
     async audit(userId: string, orgId: string): Promise<OrgAudit> {
       await roleFor(db, orgId, userId, 'readAudit');
-      const rows = await db
-        .selectFrom('audit_log')
-        .select(['id', 'action', 'actor_id', 'actor_email', 'before_json', 'after_json', 'created_at'])
-        .where('target_id', '=', orgId)
-        .where('target_type', '=', 'org')
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(ORG_AUDIT_PAGE)
-        .execute();
-      const parsed = rows.map((row) => ({ row, before: parseAuditJson(row.before_json), after: parseAuditJson(row.after_json) }));
-      // The people the sentences name, by id: members then or now, who may have changed address.
-      const ids = new Set<string>();
-      for (const { row, before, after } of parsed) {
-        if (row.actor_id) ids.add(row.actor_id);
-        for (const value of [before, after])
-          for (const key of ['userId', 'owner']) {
-            const id = field(value, key);
-            if (typeof id === 'string') ids.add(id);
-          }
-      }
-      const people = ids.size
-        ? await db
-            .selectFrom('users')
-            .select(['id', 'email', 'username'])
-            .where('id', 'in', [...ids])
-            .execute()
-        : [];
-      const names = new Map(people.map((p) => [p.id, p.email ?? p.username]));
-      const nameOf = (id: unknown) => (typeof id === 'string' && names.get(id)) || 'a deleted account';
-      return {
-        entries: parsed.map(({ row, before, after }) => ({
-          id: row.id,
-          action: row.action,
-          actor: row.actor_id ? (names.get(row.actor_id) ?? row.actor_email) : row.actor_email,
-          at: iso(Number(row.created_at)),
-          text: orgAuditText(row.action as Parameters<typeof orgAuditText>[0], before, after, nameOf),
-        })),
-      };
+      return { entries: await orgAuditEntries(db, orgId, 'member') };
     },
 
     /** Creates an organisation owned by `actor`, audited as org.create. */

@@ -70,6 +70,19 @@ export async function isLastActiveAdmin(db: Db, user: UsersTable): Promise<boole
   return isActiveAdmin(user) && (await activeAdminsBesides(db, user.id)) === 0;
 }
 
+async function lockStaffWrites(trx: Db): Promise<void> {
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${sql.lit(STAFF_WRITES_LOCK)})`.execute(trx);
+}
+
+/** The actor's role, read again: 403 `forbidden` if they are no longer staff, `role_forbidden` if it may not take `action`. */
+async function roleAllowed(trx: Db, actor: Actor, action: StaffAction): Promise<StaffRole> {
+  const row = await trx.selectFrom('users').select(['is_admin', 'staff_role', 'status']).where('id', '=', actor.id).executeTakeFirst();
+  const role = row && !isSuspended(row.status) ? staffRoleOfUser(row) : null;
+  if (role === null) throw forbidden(ERROR_CODES.forbidden, 'Admins only');
+  if (!staffMay(role, action)) throw forbidden(ROLE_REFUSAL.error, ROLE_REFUSAL.message);
+  return role;
+}
+
 /**
  * The rule of issue 36, checked first thing in every staff write's transaction (the route guard,
  * plugins/auth.ts, is only the early check): the actor's row read again, so a request already in
@@ -80,16 +93,10 @@ export async function isLastActiveAdmin(db: Db, user: UsersTable): Promise<boole
  * Answers the target as it is now; 404 for an unknown target.
  */
 export async function checkStaffAuthority(trx: Db, write: StaffWrite): Promise<UsersTable> {
-  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${sql.lit(STAFF_WRITES_LOCK)})`.execute(trx);
+  await lockStaffWrites(trx);
   const { actor, action, targetId } = write;
   const onOwnAccount = actor?.id === targetId && OWN_ACCOUNT_ACTIONS.includes(action);
-  let actorRole: StaffRole | null = null;
-  if (actor && !onOwnAccount) {
-    const row = await trx.selectFrom('users').select(['is_admin', 'staff_role', 'status']).where('id', '=', actor.id).executeTakeFirst();
-    actorRole = row && !isSuspended(row.status) ? staffRoleOfUser(row) : null;
-    if (actorRole === null) throw forbidden(ERROR_CODES.forbidden, 'Admins only');
-    if (!staffMay(actorRole, action)) throw forbidden(ROLE_REFUSAL.error, ROLE_REFUSAL.message);
-  }
+  const actorRole = actor && !onOwnAccount ? await roleAllowed(trx, actor, action) : null;
   const target = await findUser(trx, targetId);
   if (actor && !onOwnAccount && !staffMayActOn(actorRole, staffRoleOfUser(target)))
     throw forbidden(STAFF_TARGET_REFUSAL.error, STAFF_TARGET_REFUSAL.message);
@@ -97,4 +104,15 @@ export async function checkStaffAuthority(trx: Db, write: StaffWrite): Promise<U
   if (removesActiveAdmin(target, change) && (await activeAdminsBesides(trx, targetId)) === 0)
     throw conflict(LAST_ADMIN_REFUSAL.error, write.lastAdminMessage ?? LAST_ADMIN_REFUSAL.message);
   return target;
+}
+
+/**
+ * The same check for a staff write about something other than a user (an organisation's pool):
+ * first thing in the write's transaction, under the same lock, the actor's role read again, so a
+ * request in flight from someone just demoted fails (403). No hierarchy applies: the target is no
+ * one's account. Answers the actor's role.
+ */
+export async function checkStaffActor(trx: Db, actor: Actor, action: StaffAction): Promise<StaffRole> {
+  await lockStaffWrites(trx);
+  return roleAllowed(trx, actor, action);
 }

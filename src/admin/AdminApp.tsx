@@ -13,6 +13,8 @@ import {
   AuditList,
   FindMessage,
   MENU_PAGES,
+  OrgList,
+  OrgShow,
   RecentMessages,
   ReleasePage,
   UserEdit,
@@ -28,7 +30,7 @@ import { consoleComponents } from './themeComponents';
 import { UserEditRefused } from './users/UserEditRefused';
 
 /** Loads every page's chunk ahead: the tests then render any page at once, as the portal's tests do its screens. */
-export const preloadAdminPages = () => Promise.all([...MENU_PAGES, UserEdit, UserShow].map((page) => page.preload()));
+export const preloadAdminPages = () => Promise.all([...MENU_PAGES, UserEdit, UserShow, OrgShow].map((page) => page.preload()));
 
 /** react-admin's look in the portal's colours, shape and type. */
 const theme: RaThemeOptions = {
@@ -96,6 +98,8 @@ export default function AdminApp() {
         edit={editRefusal ? <UserEditRefused reason={editRefusal} /> : UserEdit}
         recordRepresentation="username"
       />
+      {/* Every role reads organisations (issue 38); only admins grant credits to a pool, on its page. */}
+      <Resource name="orgs" list={OrgList} show={OrgShow} recordRepresentation="name" />
       <Resource name="audit" list={AuditList} />
       <CustomRoutes>
         <Route

@@ -1,7 +1,7 @@
 import type { SvgIconProps } from '@mui/material';
 import type { ComponentType } from 'react';
 import { documentTitle, pageFor } from '../../contract/pages';
-import { AuditIcon, FindMessageIcon, HomeIcon, MessagesIcon, ReleaseIcon, SearchIcon, UsersIcon } from './icons';
+import { AuditIcon, FindMessageIcon, HomeIcon, MessagesIcon, OrgsIcon, ReleaseIcon, SearchIcon, UsersIcon } from './icons';
 
 /** The console's base path: react-admin's basename, and the Home's address. */
 export const CONSOLE_BASE = '/admin';
@@ -22,7 +22,7 @@ export interface ConsoleMenuEntry {
   icon: ComponentType<SvgIconProps>;
 }
 
-/** §2 Admin dashboard tabs, in the product's order and words, then the audit log. */
+/** §2 Admin dashboard tabs, in the product's order and words, then organisations (issue 38) and the audit log. */
 export const CONSOLE_MENU: readonly ConsoleMenuEntry[] = [
   { path: '/', label: 'admin.menu.home', icon: HomeIcon },
   { path: ADMIN_PAGES.release, label: 'admin.menu.release', icon: ReleaseIcon },
@@ -30,19 +30,25 @@ export const CONSOLE_MENU: readonly ConsoleMenuEntry[] = [
   { path: ADMIN_PAGES.findMessage, label: 'admin.menu.findMessage', icon: FindMessageIcon },
   { path: ADMIN_PAGES.recentMessages, label: 'admin.menu.recentMessages', icon: MessagesIcon },
   { path: '/users', label: 'admin.menu.userList', icon: UsersIcon },
+  { path: '/orgs', label: 'admin.menu.orgs', icon: OrgsIcon },
   { path: '/audit', label: 'admin.menu.audit', icon: AuditIcon },
 ];
 
-/** A console path (inside its basename) and the tab it shows: a menu entry's words, or a user's page. */
-export type AdminTab = { menu: string } | { userId: string };
+/** A console path (inside its basename) and the tab it shows: a menu entry's words, a user's page or an organisation's. */
+export type AdminTab = { menu: string } | { userId: string } | { orgId: string };
 
-/** The tab of a console path: `/users/{id}`, `/users/{id}/show` and `/users/{id}/edit` are that user's page. */
+/**
+ * The tab of a console path: `/users/{id}`, `/users/{id}/show` and `/users/{id}/edit` are that
+ * user's page, `/orgs/{id}/show` that organisation's (staff do not edit organisations).
+ */
 export function adminTab(path: string): AdminTab | null {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   const entry = CONSOLE_MENU.find((item) => item.path === (trimmed === '' ? '/' : trimmed));
   if (entry) return { menu: entry.label };
   const user = /^\/users\/([^/]+)(?:\/(?:show|edit))?$/.exec(trimmed);
-  return user ? { userId: decodeURIComponent(user[1]!) } : null;
+  if (user) return { userId: decodeURIComponent(user[1]!) };
+  const org = /^\/orgs\/([^/]+)\/show$/.exec(trimmed);
+  return org ? { orgId: decodeURIComponent(org[1]!) } : null;
 }
 
 /** The console path of a browser path: `/admin/users` is `/users`, `/admin` and `/admin/` the Home's `/`. */

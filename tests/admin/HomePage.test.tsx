@@ -83,7 +83,7 @@ describe('Home (§2)', () => {
     await waitFor(() => expect(within(card).queryByText('Failed to fetch user count')).not.toBeInTheDocument());
   });
 
-  it('lists the tabs in the product’s order and words, then the audit log', async () => {
+  it('lists the tabs in the product’s order and words, then organisations and the audit log', async () => {
     stubFetch({ ...userListAhead, ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(1) });
     renderAdmin('/admin');
     await screen.findByText('Grove Users');
@@ -92,7 +92,7 @@ describe('Home (§2)', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['Home', 'Release', 'Search', 'Find Message', 'Recent Messages', 'User List', 'Audit Log']);
+    ).toEqual(['Home', 'Release', 'Search', 'Find Message', 'Recent Messages', 'User List', 'Organisations', 'Audit Log']);
   });
 
   it('narrows the menu to its icons with the menu button on a laptop, each entry keeping its name', async () => {

@@ -49,7 +49,7 @@ async function render(user: CurrentUser, url = '/admin') {
 describe('The console rendered on the server', () => {
   it('is the console, not a spinner: its menu for an admin, and the Home with its figures', async () => {
     const page = await render(ada);
-    expect(page.text).toContain('Home Release Search Find Message Recent Messages User List Audit Log');
+    expect(page.text).toContain('Home Release Search Find Message Recent Messages User List Organisations Audit Log');
     expect(page.text).toMatch(/Grove Users 1,234 Refresh/);
     expect(page.text).toContain('The business at a glance');
     // A chart's summary, the Home's largest text: it shows before the console's JavaScript runs.
@@ -66,7 +66,7 @@ describe('The console rendered on the server', () => {
 
   it('shows a support member every tab, Release too: its page says who may release (issue 37)', async () => {
     const page = await render(sam);
-    expect(page.text).toContain('Home Release Search Find Message Recent Messages User List Audit Log');
+    expect(page.text).toContain('Home Release Search Find Message Recent Messages User List Organisations Audit Log');
   });
 
   it('draws the charts in its markup, without react-admin, and one page fits every screen', async () => {

@@ -3,6 +3,8 @@ import {
   AuditList,
   consolePageAt,
   FindMessage,
+  OrgList,
+  OrgShow,
   RecentMessages,
   ReleasePage,
   UserEdit,
@@ -15,6 +17,9 @@ describe('consolePageAt: the page whose chunk loads beside react-admin when the 
   it.each([
     ['/users', UserList],
     ['/users/', UserList],
+    ['/orgs', OrgList],
+    ['/orgs/o1/show', OrgShow],
+    ['/orgs/o%201/show', OrgShow],
     ['/audit', AuditList],
     ['/release', ReleasePage],
     ['/search', UserSearch],
@@ -26,6 +31,8 @@ describe('consolePageAt: the page whose chunk loads beside react-admin when the 
     ['/', null],
     ['/no-such-page', null],
     ['/users/42/delete', null],
+    ['/orgs/o1', null],
+    ['/orgs/o1/edit', null],
   ])('%s', (path, page) => {
     expect(consolePageAt(path)).toBe(page);
   });

@@ -14,6 +14,7 @@ import {
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { AccountDetails, AdminUser } from '../../contract/admin';
+import type { AdminOrg } from '../../contract/adminOrgs';
 import type { Insights } from '../../contract/insights';
 import type { UsageHistory, UsageSummary } from '../../contract/usage';
 import type { CurrentUser } from '../../contract/user';
@@ -50,6 +51,40 @@ export const ada: AdminUser = {
   epicDisplayName: 'AdaL',
   createdAt: '2026-01-02T03:04:05.000Z',
   updatedAt: '2026-01-02T03:04:05.000Z',
+};
+
+/** `GET /api/admin/orgs/o1` of an organisation ada has just made: no plan, no company details, nothing used yet. */
+export const groveStudio: AdminOrg = {
+  id: 'o1',
+  name: 'Grove Studio',
+  ownerId: ada.id,
+  ownerEmail: ada.email,
+  memberCount: 1,
+  seats: { bought: 0, assigned: 0 },
+  plan: null,
+  pool: 0,
+  createdAt: '2026-11-02T03:04:05.000Z',
+  details: null,
+  customerId: null,
+  subscription: null,
+  period: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
+  usage: { seat: 0, pool: 0 },
+  members: [
+    {
+      userId: ada.id,
+      name: 'AdaL',
+      email: ada.email,
+      role: 'owner',
+      joinedAt: '2026-11-02T03:04:05.000Z',
+      seat: false,
+      monthlyLimit: null,
+      usage: 0,
+      poolUsage: 0,
+      lastActiveAt: null,
+      suspended: false,
+    },
+  ],
+  audit: [],
 };
 
 /** `GET /api/admin/users/u1/details` of a user who never signed in and has nothing yet. */
@@ -143,10 +178,11 @@ export const renderAdmin = (path: string) => renderPortal(path);
 
 /**
  * The resources AdminApp declares, as react-admin knows them: links to a user's page and edit
- * page, and a user named by their username in titles and confirmations.
+ * page, a user named by their username and an organisation by its name in titles and confirmations.
  */
 const consoleResources: ResourceDefinitions = {
   users: { name: 'users', hasList: true, hasShow: true, hasEdit: true, hasCreate: false, recordRepresentation: 'username' },
+  orgs: { name: 'orgs', hasList: true, hasShow: true, hasEdit: false, hasCreate: false, recordRepresentation: 'name' },
   audit: { name: 'audit', hasList: true, hasShow: false, hasEdit: false, hasCreate: false },
 };
 

@@ -3,7 +3,17 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { adminTab } from '../../src/admin/consolePages';
 import { json, stubFetch } from '../portal/render';
-import { ada, emptyUsage, listPage, noAccountDetails, noInsights, renderAdmin, setUpAdminTests, signedInAdmin } from './render';
+import {
+  ada,
+  emptyUsage,
+  groveStudio,
+  listPage,
+  noAccountDetails,
+  noInsights,
+  renderAdmin,
+  setUpAdminTests,
+  signedInAdmin,
+} from './render';
 
 setUpAdminTests();
 
@@ -16,6 +26,9 @@ describe('the console tab of a path', () => {
     ['/recent-messages', { menu: 'admin.menu.recentMessages' }],
     ['/users', { menu: 'admin.menu.userList' }],
     ['/users/', { menu: 'admin.menu.userList' }],
+    ['/orgs', { menu: 'admin.menu.orgs' }],
+    ['/orgs/o1/show', { orgId: 'o1' }],
+    ['/orgs/o1', null],
     ['/audit', { menu: 'admin.menu.audit' }],
     ['/users/u1', { userId: 'u1' }],
     ['/users/u1/show', { userId: 'u1' }],
@@ -35,6 +48,8 @@ describe('a title per console tab (issue 28)', () => {
       'GET /api/admin/grove-metrics': () => json({ userStats: { totalUsers: 1 } }),
       'GET /api/admin/users': () => listPage('users', [ada], 1),
       'GET /api/admin/audit': () => listPage('audit', [], 0),
+      'GET /api/admin/orgs': () => listPage('orgs', [], 0),
+      'GET /api/admin/orgs/o1': () => json(groveStudio),
       'GET /api/admin/users/u1': () => json(ada),
       'GET /api/admin/users/u1/ai-history': () => json({ threads: [] }),
       'GET /api/admin/users/u1/details': () => json(noAccountDetails),
@@ -51,6 +66,8 @@ describe('a title per console tab (issue 28)', () => {
     ['/admin/users/u1/show', 'User ada · Admin · Sage Dashboard'],
     ['/admin/users/u1/edit', 'User ada · Admin · Sage Dashboard'],
     ['/admin/audit', 'Audit Log · Admin · Sage Dashboard'],
+    ['/admin/orgs', 'Organisations · Admin · Sage Dashboard'],
+    ['/admin/orgs/o1/show', 'Organisation Grove Studio · Admin · Sage Dashboard'],
   ])('%s is titled “%s”', async (path, title) => {
     api();
     renderAdmin(path);
@@ -64,6 +81,8 @@ describe('a title per console tab (issue 28)', () => {
     ['/admin/users', 'User List'],
     ['/admin/users/u1/show', /ada/],
     ['/admin/audit', 'Audit Log'],
+    ['/admin/orgs', 'Organisations'],
+    ['/admin/orgs/o1/show', /Grove Studio/],
   ])('%s names itself in its one h1, the app bar’s title', async (path, name) => {
     api();
     renderAdmin(path);

@@ -1,5 +1,5 @@
 // Story (issue 28): an admin works through every tab of the console, and the dialogs of a user's
-// page, on a desktop screen and on a 360 px phone, over a product filled by `seed-demo`: axe-core
+// page and of an organisation's (issue 38), on a desktop screen and on a 360 px phone, over a product filled by `seed-demo`: axe-core
 // finds nothing to fix, each tab has one h1 that names it, and nothing runs off the side of the
 // screen (a wide table scrolls inside its card).
 import type { Locator, Page } from 'playwright-core';
@@ -25,7 +25,7 @@ const PHONE = { width: 360, height: 740 };
 const ADMIN_PASSWORD = 'admin correct horse';
 /** An e-mail address as long as people's are: the pages that show it must wrap it. */
 const LONG_EMAIL = 'firstname.middlename.lastname.department@subdomain.example-company.com';
-/** A sweep visits ten tabs and a handful of dialogs, and runs axe-core on each. */
+/** A sweep visits twelve tabs and a handful of dialogs, and runs axe-core on each. */
 const SWEEP_TIMEOUT_MS = 300_000;
 
 /** A tab of the console: where it is, what it is called (its h1), and what shows once it has its content. */
@@ -34,6 +34,12 @@ interface Tab {
   heading: RegExp;
   /** Fills the tab (a search, say) and waits for what it shows. */
   open: (page: Page) => Promise<void>;
+}
+
+/** An organisation the sweep visits. */
+interface Organisation {
+  id: string;
+  name: string;
 }
 
 /** One h1 on the page, naming the tab (react-admin writes a page's title into the app bar). */
@@ -116,7 +122,18 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
     return sessionId;
   }
 
-  function consoleTabs(customer: AdminUser, sessionId: string): Tab[] {
+  /**
+   * An organisation with a long name, made through the API by the admin, who owns it (the seed makes
+   * none, and members join only by a mailed invitation).
+   */
+  async function organisation(page: Page): Promise<Organisation> {
+    const name = `A Studio With A Rather Long Name For Its Many Games ${Date.now()}`;
+    const created = await page.request.post(`${stories.product.url}/api/orgs`, { data: { name } });
+    expect(created.status(), await created.text()).toBe(201);
+    return { id: ((await created.json()) as { id: string }).id, name };
+  }
+
+  function consoleTabs(customer: AdminUser, sessionId: string, org: Organisation): Tab[] {
     return [
       {
         path: '/admin',
@@ -167,6 +184,20 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
         path: `/admin/users/${customer.id}`,
         heading: new RegExp(customer.username),
         open: (page) => field(page, 'Username').waitFor(),
+      },
+      {
+        path: '/admin/orgs',
+        heading: /^Organisations$/,
+        open: (page) => page.getByText(org.name).first().waitFor(),
+      },
+      {
+        path: `/admin/orgs/${org.id}/show`,
+        heading: new RegExp(org.name),
+        open: async (page) => {
+          await page.getByRole('table', { name: 'Members' }).waitFor();
+          await page.getByRole('table', { name: 'Usage this period' }).waitFor();
+          await page.getByRole('table', { name: 'Audit log' }).getByText('Sage staff added').waitFor();
+        },
       },
       {
         path: '/admin/audit',
@@ -221,6 +252,23 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
     await checkPage(page, problems, `the user's page with a note being edited (${screen})`);
   }
 
+  /** The organisation's page's dialog, checked refused and then granting credits (the audit log's and the page's entry). */
+  async function checkOrgPageDialogs(page: Page, org: Organisation, problems: string[], screen: string) {
+    await page.goto(`${stories.product.url}/admin/orgs/${org.id}/show`);
+    await page.getByRole('table', { name: 'Members' }).waitFor();
+    await pageSettled(page);
+    const dialog = page.getByRole('dialog');
+    await control(page, 'Grant credits').click();
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Grant', exact: true }).click();
+    await transitionsEnded(page);
+    await checkPage(page, problems, `the grant credits dialog, refused (${screen})`);
+    await dialog.getByLabel(/^Credits/).fill('50');
+    await dialog.getByLabel(/^Reason/).fill('Goodwill after an outage');
+    await dialog.getByRole('button', { name: 'Grant', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+  }
+
   it(
     'shows an empty audit log readably, on a desktop and on a phone',
     async () => {
@@ -256,10 +304,12 @@ describe.skipIf(SKIP_E2E)('The staff console is accessible on a desktop and on a
           const sessionId = await newestSessionId(page);
           const problems: string[] = [];
 
+          const org = await organisation(page);
           // The dialogs first: their writes fill the audit log the sweep ends on.
           await checkUserPageDialogs(page, customer, problems, screen);
+          await checkOrgPageDialogs(page, org, problems, screen);
 
-          for (const tab of consoleTabs(customer, sessionId)) {
+          for (const tab of consoleTabs(customer, sessionId, org)) {
             const where = `${tab.path} (${viewport.width} px)`;
             await page.goto(`${stories.product.url}${tab.path}`);
             // A tab that does not show its content is a problem too, and the sweep goes on.

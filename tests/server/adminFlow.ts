@@ -109,7 +109,7 @@ export const put = (client: TestClient, url: string, json: unknown): Promise<Lig
 export const del = (client: TestClient, url: string): Promise<LightMyRequestResponse> => client.request('DELETE', url);
 
 /** The address of an admin list with these parameters. */
-export function listUrl(resource: 'users' | 'audit', params: ListParams = {}): string {
+export function listUrl(resource: 'users' | 'audit' | 'orgs', params: ListParams = {}): string {
   const query = listQuery(params);
   return `/api/admin/${resource}${query ? `?${query}` : ''}`;
 }
@@ -143,7 +143,7 @@ export function contentRangeOf(response: LightMyRequestResponse): ContentRange {
  * A list's rows and total, from a 200 answer whose Content-Range names `resource` and counts the
  * rows it holds (`*` exactly when there are none).
  */
-export function listed<T>(response: LightMyRequestResponse, resource: 'users' | 'audit'): { rows: T[]; total: number } {
+export function listed<T>(response: LightMyRequestResponse, resource: 'users' | 'audit' | 'orgs'): { rows: T[]; total: number } {
   expect(response.statusCode, response.body).toBe(200);
   const rows = response.json<T[]>();
   expect(Array.isArray(rows)).toBe(true);

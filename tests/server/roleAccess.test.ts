@@ -22,7 +22,16 @@ async function signedInStaff(server: TestServer, role: StaffRole): Promise<TestC
 
 /** Everything a refused call could have changed. */
 async function snapshot(server: TestServer) {
-  const tables = ['users', 'sessions', 'audit_log', 'user_notes', 'credit_ledger', 'sage_builds'] as const;
+  const tables = [
+    'users',
+    'sessions',
+    'audit_log',
+    'user_notes',
+    'credit_ledger',
+    'sage_builds',
+    'org_credit_ledger',
+    'org_pools',
+  ] as const;
   const rows = await Promise.all(tables.map((t) => server.db.selectFrom(t).selectAll().execute()));
   return Object.fromEntries(tables.map((t, i) => [t, rows[i]]));
 }

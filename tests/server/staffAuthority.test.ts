@@ -65,7 +65,8 @@ describe.each(databases)('staff authority on $label', (database) => {
     let writes = 0;
     for (const targetRole of ['admin', 'support'] as const) {
       for (const { method, url } of adminRoutes()) {
-        if (method === 'GET' || !url.includes(':id')) continue;
+        // The writes about a user: an organisation's routes have no user to act on.
+        if (method === 'GET' || !url.startsWith('/api/admin/users/:id')) continue;
         writes++;
         const [target] = await insertUsers(server().db, [userRow({ is_admin: 1, staff_role: targetRole })]);
         const path = url.replace(':id', target!.id).replace(/:\w+/g, 'someone');

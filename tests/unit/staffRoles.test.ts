@@ -51,6 +51,7 @@ describe('staffMay', () => {
       'downloadLicense',
       'editUsers',
       'exportAllUsers',
+      'grantOrgCredits',
       'refundCredits',
       'releaseBuilds',
     ]);
@@ -68,6 +69,8 @@ describe('staffRefusal: what the console says beside a control it switches off (
     ['support', 'exportAllUsers', undefined, 'Only admins can export every user'],
     ['support', 'adjustCredits', customer, 'Only admins can grant or deduct credits'],
     ['support', 'refundCredits', customer, 'Only admins can refund credit packs'],
+    ['support', 'grantOrgCredits', undefined, "Only admins can grant credits to an organisation's pool"],
+    ['admin', 'grantOrgCredits', undefined, null],
     ['support', 'suspend', customer, null],
     ['support', 'suspend', staff, STAFF_TARGET_REFUSAL.message],
     ['support', 'reissueLicense', { role: 'admin' }, STAFF_TARGET_REFUSAL.message],

@@ -41,6 +41,55 @@ function companyOf(row: OrgBillingTable, email: string | null): CompanyDetails {
   };
 }
 
+/** The organisation's newest live subscription, if any: its plan. */
+async function liveSubscription(db: Db, orgId: string) {
+  const rows = await db.selectFrom('org_subscriptions').selectAll().where('org_id', '=', orgId).orderBy('created', 'desc').execute();
+  return rows.find((row) => isLiveStatus(row.status));
+}
+
+/** The organisation's bill as its owner and billing managers read it, and staff: details, plan, seats and pool. */
+export async function readOrgBilling(db: Db, orgId: string): Promise<OrgBilling> {
+  const [details, live, seats, pool] = await Promise.all([
+    db.selectFrom('org_billing').selectAll().where('org_id', '=', orgId).executeTakeFirst(),
+    liveSubscription(db, orgId),
+    seatMeter(db, orgId),
+    db.selectFrom('org_pools').select('credits').where('org_id', '=', orgId).executeTakeFirst(),
+  ]);
+  const product = live
+    ? await db.selectFrom('billing_products').select('metadata').where('id', '=', live.product_id).executeTakeFirst()
+    : undefined;
+  const creditsAmount = product ? ((JSON.parse(product.metadata) as Record<string, string>).credits_amount ?? undefined) : undefined;
+  return {
+    details: details
+      ? {
+          companyName: details.company_name,
+          addressLine1: details.address_line1,
+          addressLine2: details.address_line2,
+          city: details.city,
+          postalCode: details.postal_code,
+          region: details.region,
+          country: details.country,
+          taxId: details.tax_id,
+        }
+      : null,
+    subscription: live
+      ? {
+          id: live.id,
+          status: live.status,
+          plan: live.product_name,
+          seats: Number(live.seats),
+          unitAmount: live.unit_amount === null ? null : Number(live.unit_amount),
+          currency: live.currency,
+          allowancePerSeat: queriesOf(creditsAmount),
+          currentPeriodEnd: iso(live.current_period_end === null ? null : Number(live.current_period_end)),
+          cancelAtPeriodEnd: live.cancel_at_period_end === 1,
+        }
+      : null,
+    seats,
+    pool: Number(pool?.credits ?? 0),
+  };
+}
+
 /**
  * An organisation's bill (issue 38, decision 041): its company details on its own Stripe
  * customer, a plan bought for N seats, the seat count changed later (prorated by Stripe, never
@@ -63,11 +112,6 @@ export function createOrgBillingService(deps: {
   }
 
   const detailsOf = (orgId: string) => db.selectFrom('org_billing').selectAll().where('org_id', '=', orgId).executeTakeFirst();
-
-  async function liveSubscription(orgId: string) {
-    const rows = await db.selectFrom('org_subscriptions').selectAll().where('org_id', '=', orgId).orderBy('created', 'desc').execute();
-    return rows.find((row) => isLiveStatus(row.status));
-  }
 
   /** The organisation's customer, made with its company details the first time it buys. */
   async function customerFor(orgId: string, actor: Actor): Promise<string> {
@@ -112,45 +156,7 @@ export function createOrgBillingService(deps: {
     /** `GET /api/orgs/{id}/billing`. */
     async billing(userId: string, orgId: string): Promise<OrgBilling> {
       await roleFor(db, orgId, userId, 'manageBilling');
-      const [details, live, seats, pool] = await Promise.all([
-        detailsOf(orgId),
-        liveSubscription(orgId),
-        seatMeter(db, orgId),
-        db.selectFrom('org_pools').select('credits').where('org_id', '=', orgId).executeTakeFirst(),
-      ]);
-      const product = live
-        ? await db.selectFrom('billing_products').select('metadata').where('id', '=', live.product_id).executeTakeFirst()
-        : undefined;
-      const creditsAmount = product ? ((JSON.parse(product.metadata) as Record<string, string>).credits_amount ?? undefined) : undefined;
-      return {
-        details: details
-          ? {
-              companyName: details.company_name,
-              addressLine1: details.address_line1,
-              addressLine2: details.address_line2,
-              city: details.city,
-              postalCode: details.postal_code,
-              region: details.region,
-              country: details.country,
-              taxId: details.tax_id,
-            }
-          : null,
-        subscription: live
-          ? {
-              id: live.id,
-              status: live.status,
-              plan: live.product_name,
-              seats: Number(live.seats),
-              unitAmount: live.unit_amount === null ? null : Number(live.unit_amount),
-              currency: live.currency,
-              allowancePerSeat: queriesOf(creditsAmount),
-              currentPeriodEnd: iso(live.current_period_end === null ? null : Number(live.current_period_end)),
-              cancelAtPeriodEnd: live.cancel_at_period_end === 1,
-            }
-          : null,
-        seats,
-        pool: Number(pool?.credits ?? 0),
-      };
+      return readOrgBilling(db, orgId);
     },
 
     /** `PUT /api/orgs/{id}/billing-details`: stored, and sent on to the customer so the next invoices carry them. Audited. */
@@ -220,7 +226,7 @@ export function createOrgBillingService(deps: {
         );
       }
       await refresh(orgId);
-      if (await liveSubscription(orgId)) throw refused(ORG_BILLING_ERRORS.alreadySubscribed);
+      if (await liveSubscription(db, orgId)) throw refused(ORG_BILLING_ERRORS.alreadySubscribed);
       return redirectOf(
         await stripe.createCheckoutSession({
           mode: 'subscription',
@@ -244,7 +250,7 @@ export function createOrgBillingService(deps: {
       await roleFor(db, orgId, actor.id, 'manageBilling');
       const stripe = requireGateway();
       await refresh(orgId);
-      const live = await liveSubscription(orgId);
+      const live = await liveSubscription(db, orgId);
       if (!live) throw refused(ORG_BILLING_ERRORS.notSubscribed);
       const before = Number(live.seats);
       if (before === seats) return;

@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   accountDetailsSchema,
@@ -20,35 +19,18 @@ import {
   userUpdateSchema,
 } from '../../../../contract/admin';
 import { sageBuildSchema } from '../../../../contract/builds';
-import { CONTENT_RANGE_HEADER, contentRange } from '../../../../contract/restList';
 import { insightsQuerySchema, insightsSchema } from '../../../../contract/insights';
 import { suspendRequestSchema } from '../../../../contract/suspension';
 import { actorOf, userParams } from '../../../http/adminTarget';
+import { listHeaders, sendList } from '../../../http/adminList';
 import type { App, RouteContext } from '../../../http/types';
 import { csvAttachment, NO_SUCH_USER } from '../../../http/apiDoc';
 import { access } from '../../../http/endpointAccess';
 
-/**
- * Sends a list's rows, serialized (and checked) by the route's response schema and compressed like
- * any other JSON answer. @fastify/compress's own hook leaves every answer with a Content-Range as
- * it is (it takes it for a byte range), so a list of 1,000 users would leave uncompressed;
- * `reply.compress` does not look at that header.
- */
-function sendList(reply: FastifyReply, resource: string, start: number, rows: unknown[], total: number): FastifyReply {
-  reply.header(CONTENT_RANGE_HEADER, contentRange(resource, start, rows.length, total));
-  reply.type('application/json; charset=utf-8');
-  reply.compress(reply.serialize(rows));
-  return reply;
-}
-
 const READ = access.staff('read');
 const READ_USER = access.staff('read', { errors: { 404: NO_SUCH_USER } });
 /** The two lists answer a page and say its place in the whole (decision 013). */
-const READ_LIST = access.staff('read', {
-  okHeaders: {
-    'Content-Range': { type: 'string', description: 'The rows answered and the total: `users 0-24/1234`, or `users */1234` past the end' },
-  },
-});
+const READ_LIST = access.staff('read', { okHeaders: listHeaders('users') });
 
 /**
  * The admin console's API (product §7 `/api/admin/*`). Every route checks `isAdmin` and the role's
