@@ -12,6 +12,7 @@ import type { Org, OrgMember, OrgMembers } from '../../contract/orgs';
 import type { OrgUsage } from '../../contract/orgUsage';
 import type { UsageRecorded, UsageRemaining } from '../../contract/usage';
 import { seedCatalogue, sessionIdOf, signedInUser, useBillingServer, type Catalogue, type Customer } from './billingFlow';
+import { signedInAdmin } from './adminFlow';
 import { databases, errorBody, PUBLIC_URL, type TestClient } from './harness';
 
 const SERVICE_TOKEN = 't'.repeat(40);
@@ -272,6 +273,30 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(subjects(owner.email).filter((s) => /80 %|running low/.test(s))).toHaveLength(2);
     expect(subjects(artist.email).filter((s) => /Grove Studio/.test(s))).toEqual([]);
+  });
+
+  it("stops charging a suspended member's seat: their uses are refused, the seat and the pool keep what they had", async () => {
+    const { plan } = await catalogue('10');
+    const owner = await signedInUser(server(), 'studio-owner');
+    const artist = await signedInUser(server(), 'artist');
+    const orgId = await studio(owner, [artist]);
+    await put(owner.client, `/api/orgs/${orgId}/billing-details`, DETAILS);
+    await buySeats(owner, orgId, plan.monthly, 1);
+    await seat(owner.client, orgId, artist.userId, true);
+    expect((await use(artist.userId, 2)).statusCode).toBe(201);
+
+    const admin = await signedInAdmin(server());
+    expect((await admin.client.post(`/api/admin/users/${artist.userId}/suspend`, { reason: 'Chargeback' })).statusCode).toBe(200);
+    const refused = await use(artist.userId, 1);
+    expect(refused.statusCode).toBe(403);
+    expect(errorBody(refused).error).toBe('account_suspended');
+    expect(await memberOf(owner.client, orgId, artist.userId)).toMatchObject({ seat: true, suspended: true, usage: 2 });
+    const seatRow = await server()
+      .db.selectFrom('org_seats')
+      .select('allowance_used')
+      .where('org_id', '=', orgId)
+      .executeTakeFirstOrThrow();
+    expect(Number(seatRow.allowance_used)).toBe(2);
   });
 
   it('cancels the plan at Stripe before deleting the organisation', async () => {
