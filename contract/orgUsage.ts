@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { usageHistorySchema } from './usage';
 
 /**
  * An organisation's usage (issue 38): what it paid for its members, from their seats and its
@@ -7,18 +8,12 @@ import { z } from 'zod';
 
 const tally = z.object({ uses: z.number().int(), units: z.number().int() });
 
-/** `GET /api/orgs/{id}/usage?days=` (owner, admin, billing). */
-export const orgUsageSchema = z.object({
+/** `GET /api/orgs/{id}/usage?days=` (owner, admin, billing): a user's history's figures, for the studio, and by member. */
+export const orgUsageSchema = usageHistorySchema.extend({
   /** The organisation's current period (its plan's, else the UTC month). */
   period: z.object({ start: z.string(), end: z.string() }),
-  /** The range's UTC days, oldest first; today (UTC) last. */
-  days: z.array(z.string()),
-  /** Units per day, in step with `days`. */
-  units: z.array(z.number().int()),
   /** Over the range, by member (most units first); a deleted account's uses go with it. */
   byMember: z.array(tally.extend({ userId: z.string(), name: z.string() })),
-  byProject: z.array(tally.extend({ projectId: z.string() })),
-  byEngineVersion: z.array(tally.extend({ engineVersion: z.string() })),
 });
 export type OrgUsage = z.infer<typeof orgUsageSchema>;
 

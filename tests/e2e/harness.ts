@@ -415,6 +415,25 @@ export function startPluginClient(server: string, env: Record<string, string> = 
 }
 
 /**
+ * From the development Epic provider's page: signs in as a new Epic account named `displayName`,
+ * links `email` and verifies it from the mail, and waits for the signed-in completion page.
+ */
+export async function epicSignUp(page: Page, dataDir: string, displayName: string, email: string): Promise<void> {
+  await page.getByLabel('Epic display name').fill(displayName);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await waitForPath(page, '/epic_account_link');
+  await field(page, 'Email Address').fill(email);
+  await control(page, 'Continue').click();
+  await waitForPath(page, '/email-verification');
+  await toast(page, 'Email Sent').waitFor();
+  const mailTab = await page.context().newPage();
+  await mailTab.goto(await readMailLink(dataDir, email, '/api/email/verify?token='));
+  await waitForPath(mailTab, '/email-verification-completed');
+  await mailTab.close();
+  await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 45_000 });
+}
+
+/**
  * setupStories with the Stripe-compatible test server: started before the product (whose settings
  * point at it), its signed webhooks delivered to the product, and `catalogue` run once to fill it
  * (Stripe announces products and prices by webhooks, as in production).

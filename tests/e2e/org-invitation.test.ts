@@ -8,12 +8,12 @@ import { expectNoAxeViolations } from './axe';
 import {
   SKIP_E2E,
   control,
+  epicSignUp,
   field,
   pageSettled,
   readMailLink,
   registerThroughUi,
   setupStories,
-  toast,
   uniqueEmail,
   waitForPath,
 } from './harness';
@@ -124,22 +124,10 @@ describe.skipIf(SKIP_E2E)('An invitation to a studio', () => {
       await control(page, 'Sign in').click();
       await waitForPath(page, '/login');
       await page.getByRole('button', { name: 'Sign in with Epic', exact: true }).click();
-      await page.getByLabel('Epic display name').fill(`Artist ${Date.now()}`);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-
       // A new Epic account links the invited address and verifies it from the mail.
-      await waitForPath(page, '/epic_account_link');
-      await field(page, 'Email Address').fill(email);
-      await control(page, 'Continue').click();
-      await waitForPath(page, '/email-verification');
-      await toast(page, 'Email Sent').waitFor();
-      const mailTab = await page.context().newPage();
-      await mailTab.goto(await readMailLink(stories.product.dataDir, email, '/api/email/verify?token='));
-      await waitForPath(mailTab, '/email-verification-completed');
-      await mailTab.close();
+      await epicSignUp(page, stories.product.dataDir, `Artist ${Date.now()}`, email);
 
       // Signed in, the completion page leads back to the invitation, and I join.
-      await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 45_000 });
       await control(page, 'Back to your invitation').click();
       await page.waitForURL((u) => u.pathname.startsWith('/invitations/'));
       await page.getByRole('button', { name: 'Accept invitation', exact: true }).click();

@@ -15,6 +15,7 @@ import { expectNoAxeViolations } from './axe';
 import {
   SKIP_E2E,
   control,
+  epicSignUp,
   field,
   pageSettled,
   readMailLink,
@@ -55,20 +56,9 @@ describe.skipIf(SKIP_E2E)("A studio's seats, shared credits and limits", () => {
 
   /** A new Epic account with a verified address, signed in on `page`. */
   async function epicAccount(page: Page, name: string, email: string) {
-    const base = stories.product.url;
-    await page.goto(`${base}/login`);
+    await page.goto(`${stories.product.url}/login`);
     await page.getByRole('button', { name: 'Sign in with Epic', exact: true }).click();
-    await epicAs(page, name);
-    await waitForPath(page, '/epic_account_link');
-    await field(page, 'Email Address').fill(email);
-    await control(page, 'Continue').click();
-    await waitForPath(page, '/email-verification');
-    await toast(page, 'Email Sent').waitFor();
-    const mailTab = await page.context().newPage();
-    await mailTab.goto(await readMailLink(stories.product.dataDir, email, '/api/email/verify?token='));
-    await waitForPath(mailTab, '/email-verification-completed');
-    await mailTab.close();
-    await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 45_000 });
+    await epicSignUp(page, stories.product.dataDir, name, email);
   }
 
   /** The plugin's sign-in through this browser: answers its license token and what it printed. */
@@ -186,17 +176,7 @@ describe.skipIf(SKIP_E2E)("A studio's seats, shared credits and limits", () => {
       await control(page, 'Sign in').click();
       await waitForPath(page, '/login');
       await page.getByRole('button', { name: 'Sign in with Epic', exact: true }).click();
-      await epicAs(page, catoEpic);
-      await waitForPath(page, '/epic_account_link');
-      await field(page, 'Email Address').fill(catoEmail);
-      await control(page, 'Continue').click();
-      await waitForPath(page, '/email-verification');
-      await toast(page, 'Email Sent').waitFor();
-      const mailTab = await page.context().newPage();
-      await mailTab.goto(await readMailLink(stories.product.dataDir, catoEmail, '/api/email/verify?token='));
-      await waitForPath(mailTab, '/email-verification-completed');
-      await mailTab.close();
-      await page.waitForURL((u) => u.pathname === '/login_completed', { timeout: 45_000 });
+      await epicSignUp(page, stories.product.dataDir, catoEpic, catoEmail);
       await control(page, 'Back to your invitation').click();
       await page.getByRole('button', { name: 'Accept invitation', exact: true }).click();
       await page.getByRole('heading', { name: 'You joined Grove Studio', level: 1 }).waitFor();
