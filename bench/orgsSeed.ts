@@ -1,9 +1,10 @@
 // bench:orgs's data (issue 38): one organisation of 1,000 members, each holding one of the 1,000
 // seats of its live plan, a shared pool and some members with a monthly limit on it; `uses` uses
 // of its members over the last year, paid as recording pays them (the seat first, then the pool),
-// with the roll-ups recording writes beside them; and 1,000 users of a personal plan who record
-// during the run, the baseline. The uses are written in time order, every member's interleaved as
-// they arrive, by bench/usageSeed.ts's insertUses; its rollUpUses sums the members' own figures.
+// with the roll-ups recording writes beside them; and, the baseline, 100 users of a personal plan
+// with as many uses each as a member (of the nine in ten who stay within their seat). The uses are
+// written in time order, everyone's interleaved as they arrive, by bench/usageSeed.ts's
+// insertUses; its rollUpUses sums everyone's own daily rows and periods.
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { isPostgres, type Db } from '../server/db';
@@ -27,19 +28,20 @@ export const ORG_NAME = 'Bench Studio';
 export const MEMBERS = 1_000;
 const MEMBER_PREFIX = 'bench.member';
 const PERSONAL_PREFIX = 'bench.personal';
-/** One member in ten uses the AI three times as much as the others and goes past their seat's allowance. */
+/** One member in ten uses the AI four times as much as the others and goes past their seat's allowance. */
 export const isHeavy = (index: number) => index % 10 === 5;
-const HEAVY_WEIGHT = 3;
+const HEAVY_WEIGHT = 4;
 /** One member in four has a monthly limit on the pool, above what a heavy member takes of it in a period. */
 const hasLimit = (index: number) => index % 4 === 1;
 export const MEMBER_LIMIT = 1_000;
 /**
- * The seat plan's queries per seat and period: 2.2 periods' worth of a light member's uses (1,500
- * with 10,000,000 uses), to two significant digits. A light member has used 0.93 of it this period
- * and has room for the run's uses; a heavy member is past it and the pool pays.
+ * The seat plan's queries per seat and period: three periods' worth of a light member's uses
+ * (2,100 with 10,000,000 uses), to two significant digits. A light member has used 0.93 of a
+ * period's worth this period and has room for the run's uses; a heavy member, 3.7, is past it and
+ * the pool pays.
  */
 function seatAllowanceFor(lightPerPeriod: number): number {
-  const wanted = Math.max(10, 2.2 * lightPerPeriod);
+  const wanted = Math.max(10, 3 * lightPerPeriod);
   const unit = 10 ** (Math.floor(Math.log10(wanted)) - 1);
   return Math.round(wanted / unit) * unit;
 }
@@ -58,11 +60,11 @@ export interface OrgSeed {
   orgId: string;
   /** The owner (member 0), who reads the organisation's pages. */
   ownerId: string;
-  /** The members paid for by their seat during the run (all but the heavy ones), in order. */
+  /** The members within their seat's allowance (all but the heavy ones), in order. */
   seatIds: string[];
   /** The heavy members: past their seat's allowance this period, the pool pays their uses. */
   poolIds: string[];
-  /** The users of a personal plan, the baseline. */
+  /** The users of a personal plan, the baseline, with as many uses each as a member in `seatIds`. */
   personalIds: string[];
   /** The organisation's current period, in ms. */
   period: { start: number; end: number };
@@ -111,22 +113,30 @@ export async function existingOrgSeed(db: Db, now = Date.now()): Promise<OrgSeed
 }
 
 /** Seeds the organisation, its members' uses and the personal users; answers them and how many uses were written. */
-export async function seedOrgs(db: Db, counts: OrgSeedCounts, progress: Progress, now = Date.now()): Promise<OrgSeed & { uses: number }> {
+export async function seedOrgs(
+  db: Db,
+  counts: OrgSeedCounts,
+  progress: Progress,
+  now = Date.now(),
+): Promise<OrgSeed & { uses: number; personalUses: number }> {
   const orgId = randomUUID();
   // Whole seconds, as Stripe's periods.
   const periodStart = Math.floor((now - PERIOD_DAYS_IN * DAY_MS) / 1000) * 1000;
   const period = { start: periodStart, end: periodStart + PERIOD_MS };
   const start = now - HISTORY_DAYS * DAY_MS;
   const span = HISTORY_DAYS * DAY_MS - 1;
+  const personalStart = Math.floor((now - 10 * DAY_MS) / 1000) * 1000;
 
   const members = Array.from({ length: MEMBERS }, (_, i) => benchUser(`${MEMBER_PREFIX}${i}`, start - DAY_MS));
   const personal = Array.from({ length: counts.personal }, (_, i) => benchUser(`${PERSONAL_PREFIX}${i}`, now));
   const light = members.filter((_, i) => !isHeavy(i));
   const heavy = members.filter((_, i) => isHeavy(i));
-  // A block of uses per tick of time: each light member's one, each heavy member's HEAVY_WEIGHT.
+  // A block of the organisation's uses per tick of time: each light member's one, each heavy
+  // member's HEAVY_WEIGHT; and each personal user's one.
   const block = light.length + HEAVY_WEIGHT * heavy.length;
   const ticks = Math.max(1, Math.round(counts.uses / block));
   const total = ticks * block;
+  const personalTotal = ticks * personal.length;
   const seatAllowance = seatAllowanceFor((ticks * PERIOD_MS) / span);
   // A limited member never takes more of the pool in a period than their limit: what they take is
   // what they use past the seat's allowance, at most a period's share of their uses (and one).
@@ -147,7 +157,6 @@ export async function seedOrgs(db: Db, counts: OrgSeedCounts, progress: Progress
         .insertInto('users')
         .values(members.slice(from, from + 500))
         .execute();
-    const personalStart = Math.floor((now - 10 * DAY_MS) / 1000) * 1000;
     for (let from = 0; from < personal.length; from += 500) {
       const some = personal.slice(from, from + 500);
       await trx.insertInto('users').values(some).execute();
@@ -213,10 +222,10 @@ export async function seedOrgs(db: Db, counts: OrgSeedCounts, progress: Progress
       .execute();
   });
 
-  // The members numbered for the series to join on: the light ones 0…, then the heavy ones.
+  // Everyone numbered for the series to join on: the light members 0…, the heavy ones, the personal users.
   await sql`create table bench_org_numbers (n integer primary key, user_id text not null)`.execute(db);
   await db.transaction().execute(async (trx) => {
-    const numbered = [...light, ...heavy].map((user, k) => sql`(${n(k)}, ${user.id})`);
+    const numbered = [...light, ...heavy, ...personal].map((user, k) => sql`(${n(k)}, ${user.id})`);
     for (let from = 0; from < numbered.length; from += 500)
       await sql`insert into bench_org_numbers (n, user_id) values ${sql.join(numbered.slice(from, from + 500))}`.execute(trx);
   });
@@ -244,17 +253,24 @@ export async function seedOrgs(db: Db, counts: OrgSeedCounts, progress: Progress
     months.slice(1).map((end) => sql`when t < ${n(end)} then ${sql.lit(new Date(end).toISOString())}`),
     sql` `,
   )} end)`;
-  const monthEnd = sql`(case period_start ${sql.join(
+  // A period starting on a month's first is a member's; the personal plans' are 30 days.
+  const periodEnd = sql`(case period_start ${sql.join(
     months.slice(1).map((end, k) => sql`when ${n(months[k]!)} then ${n(end)}`),
     sql` `,
-  )} end)`;
+  )} else period_start + ${n(PERIOD_MS)} end)`;
+  const personalBase = personalStart - Math.ceil(HISTORY_DAYS / 30 + 1) * PERIOD_MS;
+  const personalEnd = new Date(personalStart + PERIOD_MS).toISOString();
+  const P = n(personal.length);
   const orgIdText = sql.lit(orgId);
+  const engineVersion = sql`'5.' || (4 + t / ${n(ENGINE_MS)} % ${n(ENGINE_VERSIONS)})`;
 
-  for (let from = 0; from < total; from += BATCH) {
-    const to = Math.min(total, from + BATCH) - 1;
+  // A batch of ticks: the organisation's uses in one statement, the personal users' in another.
+  const ticksPerBatch = Math.max(1, Math.floor(BATCH / block));
+  for (let first = 0; first < ticks; first += ticksPerBatch) {
+    const last = Math.min(ticks, first + ticksPerBatch);
     await insertUses(db, {
-      from,
-      to,
+      from: first * block,
+      to: last * block - 1,
       start,
       span,
       user: sql`u.user_id`,
@@ -271,22 +287,47 @@ export async function seedOrgs(db: Db, counts: OrgSeedCounts, progress: Progress
         fromSeat: bySeat,
         fromPool: sql`1 - ${bySeat}`,
         answer: sql`'{"requestId":"seed-' || i || '","units":1,"charged":{"allowance":0,"credits":0,"org":{"orgId":"${sql.raw(orgId)}","seat":' || ${bySeat} || ',"pool":' || (1 - ${bySeat}) || '}},"remaining":{"allowance":0,"credits":0,"periodEnd":"' || ${monthEndIso} || '"}}'`,
-        engineVersion: sql`'5.' || (4 + t / ${n(ENGINE_MS)} % ${n(ENGINE_VERSIONS)})`,
+        engineVersion,
       },
     });
-    progress('uses', to + 1, total);
+    // Numbered after the organisation's; j is the use's number among the personal users'.
+    const j = sql`(i - ${n(total)})`;
+    await insertUses(db, {
+      from: total + first * personal.length,
+      to: total + last * personal.length - 1,
+      start,
+      span,
+      user: sql`u.user_id`,
+      pos: sql`${j} / ${P}`,
+      per: n(ticks),
+      project: sql`u.n % ${n(ORG_PROJECTS)}`,
+      join: sql`join bench_org_numbers u on u.n = ${n(light.length + heavy.length)} + ${j} % ${P}`,
+      paid: {
+        fromAllowance: sql`1`,
+        fromCredits: sql`0`,
+        periodStart: sql`${n(personalBase)} + ((t - ${n(personalBase)}) / ${n(PERIOD_MS)}) * ${n(PERIOD_MS)}`,
+        orgId: sql`null`,
+        orgPeriodStart: sql`null`,
+        fromSeat: sql`0`,
+        fromPool: sql`0`,
+        answer: sql`'{"requestId":"seed-' || i || '","units":1,"charged":{"allowance":1,"credits":0},"remaining":{"allowance":null,"credits":0,"periodEnd":"${sql.raw(personalEnd)}"}}'`,
+        engineVersion,
+      },
+    });
+    progress('uses', last * (block + personal.length), total + personalTotal);
   }
   await sql`drop table bench_org_numbers`.execute(db);
 
-  // The members' own daily rows and periods (every use paid by the organisation: 0 of their own).
-  await rollUpUses(db, monthEnd, progress);
+  // Everyone's own daily rows and periods (the organisation paid for every member's use: 0 of their own).
+  await rollUpUses(db, periodEnd, progress);
   // The organisation's: its daily rows, what it paid per member and period, each seat, the pool.
   await db.transaction().execute(async (trx) => {
     if (isPostgres(db)) await sql`set local work_mem = '512MB'`.execute(trx);
     await sql`insert into org_usage_daily (org_id, day, user_id, project_id, engine_version, uses, units)
       select org_id, occurred_at / ${n(DAY_MS)}, user_id, project_id, engine_version, count(*), sum(units)
       from usage_events where org_id is not null
-      group by org_id, occurred_at / ${n(DAY_MS)}, user_id, project_id, engine_version`.execute(trx);
+      group by org_id, occurred_at / ${n(DAY_MS)}, user_id, project_id, engine_version
+      order by 2`.execute(trx);
     progress("the organisation's daily roll-ups", 1, 1);
     await sql`insert into org_member_periods (org_id, user_id, period_start, seat_used, pool_used, last_use_at)
       select org_id, user_id, org_period_start, sum(from_seat), sum(from_pool), max(recorded_at)
@@ -312,5 +353,6 @@ export async function seedOrgs(db: Db, counts: OrgSeedCounts, progress: Progress
     period,
     seatAllowance,
     uses: total,
+    personalUses: personalTotal,
   };
 }
