@@ -294,7 +294,7 @@ async function main() {
   const heldNow = before.seat + before.pool;
   console.log(
     `\n${database}: one organisation of ${MEMBERS} members holding ${MEMBERS} seats (${seed.seatAllowance} queries each a period), ` +
-      `${Number(stored.seat) + Number(stored.pool)} uses seeded over a year, of which ${Number(stored.pool)} paid by the pool; ` +
+      `${Number(stored.seat) + Number(stored.pool)} of its uses stored (over the last year), of which ${Number(stored.pool)} paid by the pool; ` +
       `its current period began ${PERIOD_DAYS_IN} days ago and held ${heldNow} uses when the run began ` +
       `(${before.pool} of them the pool's); ${daily.rows} daily rows in the last 30 days.`,
   );
