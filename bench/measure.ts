@@ -1,4 +1,6 @@
-// Shared by the benchmarks: runs one case against a listening server and summarises its latencies.
+// Shared by the benchmarks: runs one case against a listening server and summarises its latencies,
+// or loads one URL with autocannon.
+import autocannon from 'autocannon';
 
 export interface Case {
   name: string;
@@ -9,8 +11,23 @@ export interface Case {
   send: (base: string) => Promise<Response>;
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** A case's latencies (ms, in any order) as the benchmarks print them. */
+export function summarise(name: string, latencies: number[], seconds: number, failures: number, concurrency = 1) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    case: name,
+    requests: sorted.length,
+    concurrency,
+    'req/s': Math.round(sorted.length / seconds),
+    'p50 ms': percentile(sorted, 50).toFixed(2),
+    'p95 ms': percentile(sorted, 95).toFixed(2),
+    'p99 ms': percentile(sorted, 99).toFixed(2),
+    failures,
+  };
 }
 
 export async function run(base: string, c: Case) {
@@ -29,16 +46,45 @@ export async function run(base: string, c: Case) {
     }
   };
   await Promise.all(Array.from({ length: c.concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  return summarise(c.name, latencies, (performance.now() - started) / 1000, failures, c.concurrency);
+}
+
+export interface Load {
+  'req/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  /** Answers other than 2xx, and connection errors: a correct run has none. */
+  failures: number;
+  '2xx': number;
+}
+
+/** autocannon at `connections` for `seconds`; `body`, when given, makes each request's JSON body. */
+export async function load(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+  body?: () => unknown,
+): Promise<Load> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      body
+        ? {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }),
+          }
+        : { method: 'GET', headers },
+    ],
+  });
   return {
-    case: c.name,
-    requests: c.requests,
-    concurrency: c.concurrency,
-    'req/s': Math.round(c.requests / seconds),
-    'p50 ms': percentile(latencies, 50).toFixed(2),
-    'p95 ms': percentile(latencies, 95).toFixed(2),
-    'p99 ms': percentile(latencies, 99).toFixed(2),
-    failures,
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    '2xx': result['2xx'],
   };
 }

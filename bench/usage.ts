@@ -15,16 +15,12 @@
 // BENCH_DATA_DIR=… keeps the SQLite file there and reuses it on the next run when it holds the seed;
 // BENCH_PG_SCHEMA=… does the same with that PostgreSQL schema.
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import { migrateToLatest, openDatabase, type Db } from '../server/db';
+import type { Db } from '../server/db';
 import { sessionCookieName } from '../server/http/sessionCookie';
 import { createSessionService } from '../server/services/sessions';
-import { createPostgresSchema, keptPostgresSchema } from '../scripts/postgresSchema';
-import { run, type Case } from './measure';
+import { openBenchDatabase } from './benchDatabase';
+import { load, run, type Case } from './measure';
 import { startProduct, stopServers } from './serverProcess';
 import { existingSeed, paysWithCredits, seedUsage } from './usageSeed';
 
@@ -33,40 +29,6 @@ const USES = Number(process.env.BENCH_USES ?? 10_000_000);
 const CROWD = Number(process.env.BENCH_CROWD ?? 10_000);
 const RECORDERS = 1_000;
 const DAY_MS = 86_400_000;
-
-interface Load {
-  'req/s': number;
-  'p50 ms': number;
-  'p99 ms': number;
-  /** Answers other than 2xx, and connection errors: a correct run has none. */
-  failures: number;
-  '2xx': number;
-}
-
-/** autocannon at CONNECTIONS for `seconds`; `body`, when given, makes each request's JSON body. */
-async function load(url: string, headers: Record<string, string>, seconds: number, body?: () => unknown): Promise<Load> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      body
-        ? {
-            method: 'POST',
-            headers: { ...headers, 'content-type': 'application/json' },
-            setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }),
-          }
-        : { method: 'GET', headers },
-    ],
-  });
-  return {
-    'req/s': Math.round(result.requests.average),
-    'p50 ms': result.latency.p50,
-    'p99 ms': result.latency.p99,
-    failures: result.non2xx + result.errors + result.timeouts,
-    '2xx': result['2xx'],
-  };
-}
 
 const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)} %`;
 
@@ -87,24 +49,14 @@ async function main() {
   if (!Number.isFinite(seconds) || seconds < 1 || seconds > 60) throw new Error('BENCH_DURATION must be from 1 to 60 seconds');
   if (!Number.isInteger(USES) || USES < 10) throw new Error('BENCH_USES must be a whole number of at least 10');
 
-  const keptDir = process.env.BENCH_DATABASE_URL ? undefined : process.env.BENCH_DATA_DIR;
-  if (keptDir) fs.mkdirSync(keptDir, { recursive: true });
-  const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'sage-bench-usage-'));
-  const keptSchema = process.env.BENCH_DATABASE_URL ? process.env.BENCH_PG_SCHEMA : undefined;
-  const pgSchema = process.env.BENCH_DATABASE_URL
-    ? keptSchema
-      ? await keptPostgresSchema(process.env.BENCH_DATABASE_URL, keptSchema)
-      : await createPostgresSchema(process.env.BENCH_DATABASE_URL, 'bench_usage')
-    : null;
-  const database = pgSchema ? 'PostgreSQL' : 'SQLite';
-  const db = openDatabase({ dataDir, databaseUrl: pgSchema?.url });
-  await migrateToLatest(db);
+  const bench = await openBenchDatabase('bench_usage');
+  const { db, label: database } = bench;
 
   const started = performance.now();
   let last = 0;
   let seed = await existingSeed(db);
   const seeded = seed ? 'the kept' : USES;
-  if (seed) console.log(`reusing the seeded uses in ${keptDir ?? keptSchema}`);
+  if (seed) console.log(`reusing the seeded uses in ${bench.kept}`);
   else {
     seed = await seedUsage(db, { crowd: CROWD, uses: USES, recorders: RECORDERS }, (what, done, total) => {
       if (done === total || performance.now() - last > 10_000) {
@@ -113,7 +65,7 @@ async function main() {
       }
     });
     // Statistics and the visibility map, as autovacuum keeps them on a live database after bulk inserts.
-    if (pgSchema) await sql`vacuum analyze`.execute(db);
+    if (bench.databaseUrl) await sql`vacuum analyze`.execute(db);
     console.log(`seeded in ${Math.round((performance.now() - started) / 1000)} s`);
   }
   const { heavyUserId, recorderIds } = seed;
@@ -125,7 +77,7 @@ async function main() {
     .executeTakeFirstOrThrow();
 
   const serviceToken = randomBytes(32).toString('hex');
-  const server = await startProduct(dataDir, pgSchema?.url, { AI_SERVICE_TOKEN: serviceToken });
+  const server = await startProduct(bench.dataDir, bench.databaseUrl, { AI_SERVICE_TOKEN: serviceToken });
   const base = server.url;
 
   // The baseline: a signed-in user's session lookup, as bench/api.ts measures it.
@@ -152,9 +104,9 @@ async function main() {
 
   const sideBySide = [];
   for (let round = 1; round <= rounds; round += 1) {
-    const baseline = await load(`${base}/api/user`, { cookie }, seconds);
-    const spread = await load(ingest, bearer, seconds, () => use(recorderIds[sent % recorderIds.length]!));
-    const hot = await load(ingest, bearer, seconds, () => use(hotUserId));
+    const baseline = await load(`${base}/api/user`, { cookie }, seconds, CONNECTIONS);
+    const spread = await load(ingest, bearer, seconds, CONNECTIONS, () => use(recorderIds[sent % recorderIds.length]!));
+    const hot = await load(ingest, bearer, seconds, CONNECTIONS, () => use(hotUserId));
     hotRecorded += hot['2xx'];
     sideBySide.push({ case: 'GET /api/user (session lookup)', round, ...baseline, share: '' });
     sideBySide.push({ case: `record, ${recorderIds.length} users`, round, ...spread, share: share(spread['req/s'], baseline['req/s']) });
@@ -194,9 +146,7 @@ async function main() {
   console.table(reads);
 
   stopServers();
-  await db.destroy();
-  await pgSchema?.drop();
-  if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 main().catch((err: unknown) => {

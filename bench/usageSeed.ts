@@ -2,19 +2,20 @@
 // are one heavy user's, spread over the last year, and 1,000 users who record during the run.
 // Uses are written with one INSERT … SELECT per batch over a generated series (generate_series on
 // PostgreSQL, a recursive CTE on SQLite); the daily roll-ups and period totals are summed from them.
+// bench/orgsSeed.ts seeds an organisation's uses with the same parts (insertUses, rollUpUses).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type Db } from '../server/db';
-import type { UsersTable } from '../server/db/schema';
+import type { BillingProductsTable, BillingSubscriptionsTable, UsersTable } from '../server/db/schema';
 import { seedDemoData } from '../server/services/demoData';
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** Billing periods of the seeded plans: 30 days, the current one started 10 days ago. */
-const PERIOD_MS = 30 * DAY_MS;
+export const PERIOD_MS = 30 * DAY_MS;
 /** Uses go back this far: the history's 90 days and the months before them. */
-const HISTORY_DAYS = 365;
+export const HISTORY_DAYS = 365;
 /** Uses per INSERT … SELECT: a statement of seconds, and a progress line after each. */
-const BATCH = 500_000;
+export const BATCH = 500_000;
 /** The heavy user's Unreal projects and everyone's engine versions: the history's tables group by them. */
 const HEAVY_PROJECTS = 8;
 const CROWD_PROJECTS = 5;
@@ -24,6 +25,8 @@ export const HEAVY_USERNAME = 'bench.heavy';
 const RECORDER_PREFIX = 'bench.recorder';
 /** Recorders whose index is 3 mod 4 have no plan and pay with pack credits (a ledger entry per use). */
 export const paysWithCredits = (index: number) => index % 4 === 3;
+
+export type Progress = (what: string, done: number, total: number) => void;
 
 export interface UsageSeed {
   heavyUserId: string;
@@ -38,7 +41,7 @@ export interface UsageSeedCounts {
   recorders: number;
 }
 
-const benchUser = (username: string, now: number): UsersTable => ({
+export const benchUser = (username: string, now: number): UsersTable => ({
   id: randomUUID(),
   username,
   email: `${username}@bench.example`,
@@ -55,6 +58,134 @@ const benchUser = (username: string, now: number): UsersTable => ({
   last_sign_in_method: null,
 });
 
+/** A plan as the Stripe mirror keeps it: `queries` per period (its credits_amount), none for Unlimited. */
+export const benchProduct = (id: string, name: string, queries: number | null, now: number): BillingProductsTable => ({
+  id,
+  name,
+  description: null,
+  images: '[]',
+  active: 1,
+  metadata: queries === null ? '{}' : JSON.stringify({ credits_amount: String(queries) }),
+  synced_at: now,
+});
+
+/** The Large plan: an allowance no run uses up, so that no use is refused. */
+export const LARGE_PLAN = { id: 'prod_bench_large', name: 'Bench Large', queries: 100_000_000 };
+
+/** A user's live monthly subscription to `product`, in the period starting `periodStart` (whole seconds). */
+export const benchSubscription = (
+  userId: string,
+  n: string,
+  product: { id: string; name: string },
+  periodStart: number,
+  now: number,
+): BillingSubscriptionsTable => ({
+  id: `sub_bench_${n}`,
+  user_id: userId,
+  customer_id: `cus_bench_${n}`,
+  status: 'active',
+  item_id: `si_bench_${n}`,
+  price_id: `price_${product.id}`,
+  unit_amount: 2000,
+  currency: 'usd',
+  recurring_interval: 'month',
+  recurring_interval_count: 1,
+  product_id: product.id,
+  product_name: product.name,
+  product_description: null,
+  cancel_at: null,
+  cancel_at_period_end: 0,
+  trial_end: null,
+  current_period_start: Math.floor(periodStart / 1000),
+  current_period_end: Math.floor((periodStart + PERIOD_MS) / 1000),
+  default_payment_method: null,
+  created: Math.floor(periodStart / 1000),
+  synced_at: now,
+});
+
+/** A number as SQL text, for the generated statements' constants. */
+export const n = (v: number) => sql.raw(String(v));
+
+/**
+ * How seeded uses were paid and placed: SQL over a use's number `i`, `user_id`, `pos` (its place
+ * among its user's uses), `per` (how many the user has) and `t` (when it happened).
+ */
+export interface UsePayment {
+  fromAllowance: RawBuilder<unknown>;
+  fromCredits: RawBuilder<unknown>;
+  /** The user's own period (usage_periods). */
+  periodStart: RawBuilder<unknown>;
+  orgId: RawBuilder<unknown>;
+  orgPeriodStart: RawBuilder<unknown>;
+  fromSeat: RawBuilder<unknown>;
+  fromPool: RawBuilder<unknown>;
+  /** The first answer, as JSON text; its requestId is `'seed-' || i`. */
+  answer: RawBuilder<unknown>;
+  engineVersion: RawBuilder<unknown>;
+}
+
+/** Uses numbered `from`…`to`, each user's `per` of them spread evenly over `span` ms from `start`. */
+export interface UseSeries {
+  from: number;
+  to: number;
+  start: number;
+  span: number;
+  /**
+   * Over `i` and `join`'s columns: the user, the use's place 0…per-1 among theirs, how many they
+   * have (`per`, the same for a user's every use) and the project's number.
+   */
+  user: RawBuilder<unknown>;
+  pos: RawBuilder<unknown>;
+  per: RawBuilder<unknown>;
+  project: RawBuilder<unknown>;
+  join: RawBuilder<unknown>;
+  paid: UsePayment;
+}
+
+/** Writes one series of uses in one INSERT … SELECT. */
+export async function insertUses(db: Db, uses: UseSeries): Promise<void> {
+  const postgres = isPostgres(db);
+  const { from, to, paid } = uses;
+  const series = postgres
+    ? { with: sql``, from: sql`generate_series(${n(from)}::bigint, ${n(to)}::bigint) as s(i)` }
+    : { with: sql`with recursive s(i) as (select ${n(from)} union all select i + 1 from s where i < ${n(to)})`, from: sql`s` };
+  // 64 hex digits, as the SHA-256 of a real use's content.
+  const fingerprint = postgres ? sql`md5(i::text) || md5((i + 1)::text)` : sql`lower(hex(randomblob(32)))`;
+  await sql`${series.with}
+    insert into usage_events (id, user_id, request_id, fingerprint, units, from_allowance, from_credits, period_start,
+      occurred_at, recorded_at, project_id, engine_version, plugin_version, model, feature, answer,
+      org_id, org_period_start, from_seat, from_pool)
+    select 'seed-' || i, user_id, 'seed-' || i, ${fingerprint}, 1, ${paid.fromAllowance}, ${paid.fromCredits}, ${paid.periodStart},
+      t, t, project_id, ${paid.engineVersion}, '1.4.0', 'sage-1', null, ${paid.answer},
+      ${paid.orgId}, ${paid.orgPeriodStart}, ${paid.fromSeat}, ${paid.fromPool}
+    from (
+      select i, user_id, pos, per, project_id, ${n(uses.start)} + pos * ${n(uses.span)} / per as t
+      from (
+        select i, ${uses.user} as user_id, ${uses.pos} as pos, ${uses.per} as per, 'project-' || (${uses.project}) as project_id
+        from ${series.from} ${uses.join}
+      ) y
+    ) x`.execute(db);
+}
+
+/**
+ * What recording would have summed from the seeded uses: the charts' daily rows and each user's
+ * period totals, their end `periodEnd` (SQL over `period_start`). PostgreSQL gets the memory to
+ * sum them in one pass (its default work_mem spills to disk).
+ */
+export async function rollUpUses(db: Db, periodEnd: RawBuilder<unknown>, progress: Progress): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (isPostgres(db)) await sql`set local work_mem = '512MB'`.execute(trx);
+    await sql`insert into usage_daily (user_id, day, project_id, engine_version, uses, units)
+      select user_id, occurred_at / ${n(DAY_MS)}, project_id, engine_version, count(*), sum(units)
+      from usage_events group by user_id, occurred_at / ${n(DAY_MS)}, project_id, engine_version`.execute(trx);
+    progress('daily roll-ups', 1, 1);
+    await sql`insert into usage_periods (user_id, period_start, period_end, allowance_used, credits_used)
+      select user_id, period_start, ${periodEnd}, sum(from_allowance), sum(from_credits)
+      from usage_events group by user_id, period_start`.execute(trx);
+    progress('period totals', 1, 1);
+  });
+}
+
 /** The seed already in the database (a kept file or schema), or undefined. */
 export async function existingSeed(db: Db): Promise<UsageSeed | undefined> {
   const heavy = await db.selectFrom('users').select('id').where('username', '=', HEAVY_USERNAME).executeTakeFirst();
@@ -65,56 +196,18 @@ export async function existingSeed(db: Db): Promise<UsageSeed | undefined> {
   return { heavyUserId: heavy.id, recorderIds: recorders.map((r) => r.id) };
 }
 
-export async function seedUsage(
-  db: Db,
-  counts: UsageSeedCounts,
-  progress: (what: string, done: number, total: number) => void,
-  now = Date.now(),
-): Promise<UsageSeed> {
-  const postgres = isPostgres(db);
+export async function seedUsage(db: Db, counts: UsageSeedCounts, progress: Progress, now = Date.now()): Promise<UsageSeed> {
   await seedDemoData(db, { users: counts.crowd, messages: 0, now }, progress);
 
   // Plans as the Stripe mirror keeps them: Unlimited (no credits_amount) for the heavy user, a
   // large allowance for the recorders so that no use is refused.
+  const unlimited = { id: 'prod_bench_unlimited', name: 'Bench Unlimited' };
   await db
     .insertInto('billing_products')
-    .values([
-      { id: 'prod_bench_unlimited', name: 'Bench Unlimited', description: null, images: '[]', active: 1, metadata: '{}', synced_at: now },
-      {
-        id: 'prod_bench_large',
-        name: 'Bench Large',
-        description: null,
-        images: '[]',
-        active: 1,
-        metadata: '{"credits_amount":"100000000"}',
-        synced_at: now,
-      },
-    ])
+    .values([benchProduct(unlimited.id, unlimited.name, null, now), benchProduct(LARGE_PLAN.id, LARGE_PLAN.name, LARGE_PLAN.queries, now)])
     .execute();
-  const periodStart = now - 10 * DAY_MS;
-  const subscription = (userId: string, n: string, product: 'unlimited' | 'large') => ({
-    id: `sub_bench_${n}`,
-    user_id: userId,
-    customer_id: `cus_bench_${n}`,
-    status: 'active',
-    item_id: `si_bench_${n}`,
-    price_id: `price_bench_${product}`,
-    unit_amount: 2000,
-    currency: 'usd',
-    recurring_interval: 'month',
-    recurring_interval_count: 1,
-    product_id: `prod_bench_${product}`,
-    product_name: product === 'unlimited' ? 'Bench Unlimited' : 'Bench Large',
-    product_description: null,
-    cancel_at: null,
-    cancel_at_period_end: 0,
-    trial_end: null,
-    current_period_start: Math.floor(periodStart / 1000),
-    current_period_end: Math.floor((periodStart + PERIOD_MS) / 1000),
-    default_payment_method: null,
-    created: Math.floor(periodStart / 1000),
-    synced_at: now,
-  });
+  // Whole seconds, as Stripe's periods: the server's period starts where the seeded totals do.
+  const periodStart = Math.floor((now - 10 * DAY_MS) / 1000) * 1000;
 
   const heavy = benchUser(HEAVY_USERNAME, now);
   const recorders = Array.from({ length: counts.recorders }, (_, i) => benchUser(`${RECORDER_PREFIX}${i}`, now));
@@ -122,7 +215,7 @@ export async function seedUsage(
     await trx.insertInto('users').values(heavy).execute();
     await trx
       .insertInto('billing_subscriptions')
-      .values(subscription(heavy.id, 'heavy', 'unlimited'))
+      .values(benchSubscription(heavy.id, 'heavy', unlimited, periodStart, now))
       .execute();
     for (let from = 0; from < recorders.length; from += 500) {
       const some = recorders.slice(from, from + 500);
@@ -132,7 +225,7 @@ export async function seedUsage(
       if (planned.length)
         await trx
           .insertInto('billing_subscriptions')
-          .values(planned.map(({ user, i }) => subscription(user.id, String(i), 'large')))
+          .values(planned.map(({ user, i }) => benchSubscription(user.id, String(i), LARGE_PLAN, periodStart, now)))
           .execute();
       // Through the ledger, so its trigger writes the balance as a pack purchase would.
       if (paying.length)
@@ -164,44 +257,33 @@ export async function seedUsage(
   const start = now - HISTORY_DAYS * DAY_MS;
   // Every period boundary of the seeded plans: periodStart - k × PERIOD_MS.
   const base = periodStart - Math.ceil(HISTORY_DAYS / 30 + 1) * PERIOD_MS;
-  const n = (v: number) => sql.raw(String(v));
-  const series = (from: number, to: number): { with: RawBuilder<unknown>; from: RawBuilder<unknown> } =>
-    postgres
-      ? { with: sql``, from: sql`generate_series(${n(from)}::bigint, ${n(to)}::bigint) as s(i)` }
-      : { with: sql`with recursive s(i) as (select ${n(from)} union all select i + 1 from s where i < ${n(to)})`, from: sql`s` };
-  // 64 hex digits, as the SHA-256 of a real use's content.
-  const fingerprint = postgres ? sql`md5(i::text) || md5((i + 1)::text)` : sql`lower(hex(randomblob(32)))`;
   const periodEnd = new Date(periodStart + PERIOD_MS).toISOString();
-
-  /** Writes uses `from`…`to` (global numbers): `who` gives user_id, pos (0…per-1) and the project. */
-  const insertUses = async (
-    from: number,
-    to: number,
-    per: number,
-    who: { user: RawBuilder<unknown>; pos: RawBuilder<unknown>; project: RawBuilder<unknown>; join: RawBuilder<unknown> },
-  ) => {
-    const s = series(from, to);
-    await sql`${s.with}
-      insert into usage_events (id, user_id, request_id, fingerprint, units, from_allowance, from_credits, period_start,
-        occurred_at, recorded_at, project_id, engine_version, plugin_version, model, feature, answer)
-      select 'seed-' || i, user_id, 'seed-' || i, ${fingerprint}, 1, 1, 0, ${n(base)} + ((t - ${n(base)}) / ${n(PERIOD_MS)}) * ${n(PERIOD_MS)},
-        t, t, project_id, engine_version, '1.4.0', 'sage-1', null,
-        '{"requestId":"seed-' || i || '","units":1,"charged":{"allowance":1,"credits":0},"remaining":{"allowance":null,"credits":0,"periodEnd":"${sql.raw(periodEnd)}"}}'
-      from (
-        select i, ${who.user} as user_id, ${n(start)} + (${who.pos}) * ${n(span)} / ${n(per)} as t,
-          'project-' || (${who.project}) as project_id, '5.' || (4 + (${who.pos}) / 7 % ${n(ENGINE_VERSIONS)}) as engine_version
-        from ${s.from} ${who.join}
-      ) x`.execute(db);
+  const fromAllowance: UsePayment = {
+    fromAllowance: sql`1`,
+    fromCredits: sql`0`,
+    periodStart: sql`${n(base)} + ((t - ${n(base)}) / ${n(PERIOD_MS)}) * ${n(PERIOD_MS)}`,
+    orgId: sql`null`,
+    orgPeriodStart: sql`null`,
+    fromSeat: sql`0`,
+    fromPool: sql`0`,
+    answer: sql`'{"requestId":"seed-' || i || '","units":1,"charged":{"allowance":1,"credits":0},"remaining":{"allowance":null,"credits":0,"periodEnd":"${sql.raw(periodEnd)}"}}'`,
+    engineVersion: sql`'5.' || (4 + pos / 7 % ${n(ENGINE_VERSIONS)})`,
   };
 
   const total = heavyUses + crowdUses;
   for (let from = 0; from < heavyUses; from += BATCH) {
     const to = Math.min(heavyUses, from + BATCH) - 1;
-    await insertUses(from, to, heavyUses, {
+    await insertUses(db, {
+      from,
+      to,
+      per: n(heavyUses),
+      start,
+      span,
       user: sql`cast(${heavy.id} as text)`,
       pos: sql`i`,
       project: sql`i % ${n(HEAVY_PROJECTS)}`,
       join: sql``,
+      paid: fromAllowance,
     });
     progress('uses', to + 1, total);
   }
@@ -209,29 +291,23 @@ export async function seedUsage(
   for (let from = heavyUses; from < total; from += BATCH) {
     const to = Math.min(total, from + BATCH) - 1;
     const j = sql`(i - ${n(heavyUses)})`;
-    await insertUses(from, to, perCrowdUser, {
+    await insertUses(db, {
+      from,
+      to,
+      per: n(perCrowdUser),
+      start,
+      span,
       user: sql`u.user_id`,
       pos: sql`${j} % ${n(perCrowdUser)}`,
       project: sql`u.n % ${n(CROWD_PROJECTS)}`,
       join: sql`join bench_usage_users u on u.n = ${j} / ${n(perCrowdUser)}`,
+      paid: fromAllowance,
     });
     progress('uses', to + 1, total);
   }
   await sql`drop table bench_usage_users`.execute(db);
 
-  // What recording would have summed: the charts' daily rows and each period's totals. PostgreSQL
-  // gets the memory to sum them in one pass (its default work_mem spills to disk).
-  await db.transaction().execute(async (trx) => {
-    if (postgres) await sql`set local work_mem = '512MB'`.execute(trx);
-    await sql`insert into usage_daily (user_id, day, project_id, engine_version, uses, units)
-      select user_id, occurred_at / ${n(DAY_MS)}, project_id, engine_version, count(*), sum(units)
-      from usage_events group by user_id, occurred_at / ${n(DAY_MS)}, project_id, engine_version`.execute(trx);
-    progress('daily roll-ups', 1, 1);
-    await sql`insert into usage_periods (user_id, period_start, period_end, allowance_used, credits_used)
-      select user_id, period_start, period_start + ${n(PERIOD_MS)}, sum(from_allowance), sum(from_credits)
-      from usage_events group by user_id, period_start`.execute(trx);
-    progress('period totals', 1, 1);
-  });
+  await rollUpUses(db, sql`period_start + ${n(PERIOD_MS)}`, progress);
 
   return { heavyUserId: heavy.id, recorderIds: recorders.map((r) => r.id) };
 }

@@ -299,6 +299,44 @@ describe.each(databases)("a studio's seats and bill on $label", (database) => {
     expect(Number(seatRow.allowance_used)).toBe(2);
   });
 
+  it("starts a seat's count again in a new period, and tells the owner once when the shared credits fall under 10 %", async () => {
+    const { plan } = await catalogue('2');
+    const owner = await signedInUser(server(), 'studio-owner');
+    const artist = await signedInUser(server(), 'artist');
+    const orgId = await studio(owner, [artist]);
+    await put(owner.client, `/api/orgs/${orgId}/billing-details`, DETAILS);
+    await buySeats(owner, orgId, plan.monthly, 1);
+    await seat(owner.client, orgId, artist.userId, true);
+    const db = server().db;
+    const seatRow = () => db.selectFrom('org_seats').select(['period_start', 'allowance_used']).where('user_id', '=', artist.userId);
+
+    // The seat used all of an earlier period: this period's first use is the seat's again.
+    const { period_start: periodStart } = await seatRow().executeTakeFirstOrThrow();
+    await db
+      .updateTable('org_seats')
+      .set({ period_start: periodStart - 30 * 86_400_000, allowance_used: 2 })
+      .where('user_id', '=', artist.userId)
+      .execute();
+    expect((await use(artist.userId)).json<UsageRecorded>().charged.org).toEqual({ orgId, seat: 1, pool: 0 });
+    expect(await seatRow().executeTakeFirstOrThrow()).toEqual({ period_start: periodStart, allowance_used: 1 });
+
+    // 10 of the 100 credits the pool held: 2 taken leave 8, under 10 %; the next use tells no one again.
+    await db.updateTable('org_pools').set({ credits: 10, high_water: 100 }).where('org_id', '=', orgId).execute();
+    expect((await use(artist.userId, 3)).json<UsageRecorded>().charged.org).toEqual({ orgId, seat: 1, pool: 2 });
+    const pool = () =>
+      db.selectFrom('org_pools').select(['credits', 'low_notified_at']).where('org_id', '=', orgId).executeTakeFirstOrThrow();
+    const told = await pool();
+    expect(told).toEqual({ credits: 8, low_notified_at: expect.any(Number) });
+    expect((await use(artist.userId)).json<UsageRecorded>().charged.org).toEqual({ orgId, seat: 0, pool: 1 });
+    expect(await pool()).toEqual({ credits: 7, low_notified_at: told.low_notified_at });
+    const lowMails = () =>
+      server()
+        .smtp.mailsTo(owner.email)
+        .filter((m) => /shared credits are running low/.test(m.headers.subject ?? ''));
+    await vi.waitFor(() => expect(lowMails()).toHaveLength(1));
+    expect(lowMails()[0]!.text).toContain('8 left');
+  });
+
   it('cancels the plan at Stripe before deleting the organisation', async () => {
     const { plan } = await catalogue('10');
     const owner = await signedInUser(server(), 'studio-owner');

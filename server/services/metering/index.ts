@@ -28,7 +28,7 @@ import {
   type OrgBalance,
   type UsageNotice,
 } from './rules';
-import { readSeatAccount, seatPlanOf, writeSeatUse, type SeatAccount, type SeatPlan } from './orgSeat';
+import { createSeatStatements, readSeatAccount, type SeatAccount, type SeatPlan } from './orgSeat';
 import { createRecordingStatements } from './recording';
 import { planOf, remainingOf, standingOf } from './standing';
 
@@ -136,11 +136,12 @@ export function tallied<K extends string>(rows: { key: string; uses: number; uni
 export function createMeteringService(deps: MeteringDeps) {
   const { db, freeQueriesPerMonth } = deps;
   const statements = createRecordingStatements(db);
+  const seats = createSeatStatements(db);
 
   /** What the organisation has left for a seat holder now, or null while they hold no seat. */
   async function seatRemaining(userId: string, now: number): Promise<OrgRemaining | null> {
-    const seatPlan = await seatPlanOf(db, userId, now);
-    const seat = seatPlan ? await readSeatAccount(db, seatPlan.orgId, userId, seatPlan.period.start, { lock: false }) : null;
+    const seatPlan = await seats.planOf(userId, now);
+    const seat = seatPlan ? await readSeatAccount(db, seatPlan.orgId, userId, seatPlan.period.start) : null;
     return seatPlan && seat ? seatCharge(seatPlan, seat, 0).remainingAfter : null;
   }
 
@@ -190,9 +191,10 @@ export function createMeteringService(deps: MeteringDeps) {
       // a renewal), and a change landing meanwhile would only be seen by the next use; the lock
       // then covers only what uses of the user change (the balance and this period's totals).
       // Whether the user still holds their seat is read again under the organisation's lock.
-      const [plan, seatPlan] = await Promise.all([planOf(db, userId, now, freeQueriesPerMonth), seatPlanOf(db, userId, now)]);
+      const [plan, seatPlan] = await Promise.all([planOf(db, userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
       const { answer, notices, orgNotices } = await db.transaction().execute(async (trx) => {
-        const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId);
+        const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;
+        const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId, seatAtUse);
         const { seen, credits } = account;
         if (seen) {
           if (seen.fingerprint !== fingerprint)
@@ -202,7 +204,7 @@ export function createMeteringService(deps: MeteringDeps) {
         // After the replay above: a retry of a use already recorded gets its first answer, always.
         const occurredAt = occurredAtOf(input, now, deps.retentionDays);
 
-        const seat = seatPlan ? await readSeatAccount(trx, seatPlan.orgId, userId, seatPlan.period.start, { lock: true }) : null;
+        const seat = seatPlan && account.org ? await seats.seatAt(trx, seatPlan.orgId, userId, seatPlan.period.start, account.org) : null;
         const org = seatPlan && seat ? seatCharge(seatPlan, seat, input.units) : null;
         const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
         const paid = charge(input.units - (org ? org.paid.seat + org.paid.pool : 0), { allowanceLeft: before.allowance, credits });
@@ -256,25 +258,19 @@ export function createMeteringService(deps: MeteringDeps) {
           answer: JSON.stringify(answer),
           notified80At: marks80 ? now : null,
           notified100At: marks100 ? now : null,
-          org: org ? { id: org.orgId, periodStart: org.periodStart, ...org.paid } : null,
+          org:
+            org && seat
+              ? {
+                  orgId: org.orgId,
+                  seatId: seat.seatId,
+                  periodStart: org.periodStart,
+                  ...org.paid,
+                  notified80At: org.marks80 ? now : null,
+                  notified100At: org.marks100 ? now : null,
+                  poolLowAt: org.notices.some((n) => n.kind === 'pool_low') ? now : null,
+                }
+              : null,
         });
-        if (org && seat) {
-          await writeSeatUse(trx, {
-            orgId: org.orgId,
-            userId,
-            seatId: seat.seatId,
-            periodStart: org.periodStart,
-            ...org.paid,
-            units: input.units,
-            day: dayOf(occurredAt),
-            projectId: input.projectId ?? null,
-            engineVersion: input.engineVersion ?? null,
-            at: now,
-            notified80At: org.marks80 ? now : null,
-            notified100At: org.marks100 ? now : null,
-            poolLowAt: org.notices.some((n) => n.kind === 'pool_low') ? now : null,
-          });
-        }
         return {
           answer,
           notices,

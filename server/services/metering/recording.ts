@@ -1,8 +1,9 @@
-import type { QueryCreator } from 'kysely';
+import type { Compilable, CompiledQuery, QueryCreator } from 'kysely';
 import { isPostgres, type Db } from '../../db';
 import type { Database } from '../../db/schema';
 import { withParameters } from '../../db/compiledQuery';
 import { createUserHold } from '../userLock';
+import { lockPool, poolOf, seatWriteSteps, type Pool, type SeatRow, type SeatUseWritten } from './orgSeat';
 
 /** What recording a use reads under the user's lock: the balance, this period's totals and a use with the same id. */
 export interface AccountAtUse {
@@ -12,6 +13,17 @@ export interface AccountAtUse {
   sent100: boolean;
   /** The use already recorded under this `requestId`, if any. */
   seen: { answer: string; fingerprint: string } | null;
+  /**
+   * A seat holder's: their organisation's pool, taken after their own rows, and on SQLite the
+   * seat as they hold it now (null: they hold none); on PostgreSQL the seat is read next (orgSeat.ts).
+   */
+  org?: { pool: Pool; seat?: SeatRow | null };
+}
+
+/** The organisation whose seat the user held when the use arrived, and its period. */
+export interface SeatAtUse {
+  orgId: string;
+  periodStart: number;
 }
 
 /** One use as written: its event row, what the period and the daily roll-up add, the ledger entry when credits pay. */
@@ -36,9 +48,22 @@ export interface UseWritten {
   notified80At: number | null;
   notified100At: number | null;
   ledgerId: string;
-  /** What the user's organisation paid (a seat holder's use): its id and period, and its seat's and pool's parts. */
-  org: { id: string; periodStart: number; seat: number; pool: number } | null;
+  /** What the user's organisation paid (a seat holder's use), and the notices it marks. */
+  org: SeatUseWritten | null;
 }
+
+/**
+ * One write of a use: a statement built by a function of the query creator, to run on its own
+ * (SQLite) or as a data-modifying CTE named `name` (PostgreSQL), compiled once with placeholder
+ * values, each bound once.
+ */
+export interface WritePart {
+  name: string;
+  build: (qc: QueryCreator<Database>) => Compilable<unknown>;
+}
+
+/** A write and its values, in the order its SQL takes them. */
+export type WriteStep = readonly [WritePart, readonly unknown[]];
 
 /**
  * The statements of `POST /api/ingest/usage`, compiled once (db/compiledQuery.ts): building and
@@ -49,12 +74,39 @@ export function createRecordingStatements(db: Db) {
   const postgres = isPostgres(db);
   const holdUser = createUserHold(db);
 
-  const read = db
-    .selectFrom('credit_balances as b')
-    .leftJoin('usage_periods as p', (join) => join.onRef('p.user_id', '=', 'b.user_id').on('p.period_start', '=', 0))
-    .leftJoin('usage_events as e', (join) => join.onRef('e.user_id', '=', 'b.user_id').on('e.request_id', '=', ''))
-    .select(['b.credits', 'p.allowance_used', 'p.notified_80_at', 'p.notified_100_at', 'e.answer', 'e.fingerprint'])
-    .where('b.user_id', '=', '')
+  const account = () =>
+    db
+      .selectFrom('credit_balances as b')
+      .leftJoin('usage_periods as p', (join) => join.onRef('p.user_id', '=', 'b.user_id').on('p.period_start', '=', 0))
+      .leftJoin('usage_events as e', (join) => join.onRef('e.user_id', '=', 'b.user_id').on('e.request_id', '=', ''))
+      .select(['b.credits', 'p.allowance_used', 'p.notified_80_at', 'p.notified_100_at', 'e.answer', 'e.fingerprint'])
+      .where('b.user_id', '=', '');
+  const read = account().compile();
+  // A seat holder's use takes their organisation's pool row too, after their own rows (orgSeat.ts).
+  // On PostgreSQL the read after the balance row's lock takes it: the rows read beside it are the
+  // user's, which no one else changes while the balance row is held, and a row taken `for update`
+  // is read as it is once taken. On SQLite the one read reads the seat and the pool as well.
+  const withPool = () =>
+    account()
+      .innerJoin('org_pools as pool', (join) => join.on('pool.org_id', '=', ''))
+      .select(['pool.credits as pool_credits', 'pool.high_water as pool_high_water', 'pool.low_notified_at as pool_low_notified_at']);
+  const readWithPool = withPool().forUpdate('pool').compile();
+  const readWithSeat = withPool()
+    .leftJoin('org_seats as s', (join) => join.onRef('s.org_id', '=', 'pool.org_id').onRef('s.user_id', '=', 'b.user_id'))
+    .leftJoin('org_members as m', (join) => join.onRef('m.org_id', '=', 's.org_id').onRef('m.user_id', '=', 's.user_id'))
+    .leftJoin('org_member_periods as mp', (join) =>
+      join.onRef('mp.org_id', '=', 's.org_id').onRef('mp.user_id', '=', 's.user_id').on('mp.period_start', '=', 0),
+    )
+    .select([
+      's.id as seat_id',
+      's.period_start as seat_period_start',
+      's.allowance_used as seat_used',
+      'm.user_id as member_id',
+      'm.monthly_limit',
+      'mp.pool_used',
+      'mp.notified_80_at as member_80_at',
+      'mp.notified_100_at as member_100_at',
+    ])
     .compile();
   // PostgreSQL locks the balance row in a statement of its own: a statement that waited for the
   // lock sees the locked row as it is now but every other row as it was when the statement began
@@ -69,101 +121,167 @@ export function createRecordingStatements(db: Db) {
     .onConflict((oc) => oc.column('user_id').doNothing())
     .compile();
 
-  // Each write is built by a function of the query creator, to run on its own (SQLite) or as a
-  // data-modifying CTE (PostgreSQL).
-  const addToPeriod = (qc: QueryCreator<Database>) =>
-    qc
-      .insertInto('usage_periods')
-      .values({ user_id: '', period_start: 0, period_end: 0, allowance_used: 0, credits_used: 0, notified_80_at: 0, notified_100_at: 0 })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'period_start']).doUpdateSet((eb) => ({
-          allowance_used: eb('usage_periods.allowance_used', '+', eb.ref('excluded.allowance_used')),
-          credits_used: eb('usage_periods.credits_used', '+', eb.ref('excluded.credits_used')),
-          notified_80_at: eb.fn.coalesce('usage_periods.notified_80_at', 'excluded.notified_80_at'),
-          notified_100_at: eb.fn.coalesce('usage_periods.notified_100_at', 'excluded.notified_100_at'),
-        })),
-      );
-  const payWithCredits = (qc: QueryCreator<Database>) =>
-    qc.insertInto('credit_ledger').values({ id: '', user_id: '', amount: 0, reason: 'Queries', source: '', created_at: 0 });
-  const insertUse = (qc: QueryCreator<Database>) =>
-    qc.insertInto('usage_events').values({
-      id: '',
-      user_id: '',
-      request_id: '',
-      fingerprint: '',
-      units: 0,
-      from_allowance: 0,
-      from_credits: 0,
-      period_start: 0,
-      occurred_at: 0,
-      recorded_at: 0,
-      project_id: '',
-      engine_version: '',
-      plugin_version: '',
-      model: '',
-      feature: '',
-      answer: '',
-      org_id: '',
-      org_period_start: 0,
-      from_seat: 0,
-      from_pool: 0,
-    });
-  const addToDay = (qc: QueryCreator<Database>) =>
-    qc
-      .insertInto('usage_daily')
-      .values({ user_id: '', day: 0, project_id: '', engine_version: '', uses: 1, units: 0 })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'day', 'project_id', 'engine_version']).doUpdateSet((eb) => ({
-          uses: eb('usage_daily.uses', '+', eb.ref('excluded.uses')),
-          units: eb('usage_daily.units', '+', eb.ref('excluded.units')),
-        })),
-      );
-
-  const apart = {
-    period: addToPeriod(db).compile(),
-    ledger: payWithCredits(db).compile(),
-    use: insertUse(db).compile(),
-    day: addToDay(db).compile(),
+  // The writes change different tables, so none needs to see another's effect.
+  const addToPeriod: WritePart = {
+    name: 'period',
+    build: (qc) =>
+      qc
+        .insertInto('usage_periods')
+        .values({ user_id: '', period_start: 0, period_end: 0, allowance_used: 0, credits_used: 0, notified_80_at: 0, notified_100_at: 0 })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'period_start']).doUpdateSet((eb) => ({
+            allowance_used: eb('usage_periods.allowance_used', '+', eb.ref('excluded.allowance_used')),
+            credits_used: eb('usage_periods.credits_used', '+', eb.ref('excluded.credits_used')),
+            notified_80_at: eb.fn.coalesce('usage_periods.notified_80_at', 'excluded.notified_80_at'),
+            notified_100_at: eb.fn.coalesce('usage_periods.notified_100_at', 'excluded.notified_100_at'),
+          })),
+        ),
   };
-  // PostgreSQL: the writes in one statement, one round trip while the account is held instead of
-  // three or four. The parts change different tables, so none needs to see another's effect.
-  // The CTEs' names add tables no write refers to: the builders take the creator as the schema's.
+  const payWithCredits: WritePart = {
+    name: 'ledger',
+    build: (qc) => qc.insertInto('credit_ledger').values({ id: '', user_id: '', amount: 0, reason: 'Queries', source: '', created_at: 0 }),
+  };
+  const insertUse: WritePart = {
+    name: 'use',
+    build: (qc) =>
+      qc.insertInto('usage_events').values({
+        id: '',
+        user_id: '',
+        request_id: '',
+        fingerprint: '',
+        units: 0,
+        from_allowance: 0,
+        from_credits: 0,
+        period_start: 0,
+        occurred_at: 0,
+        recorded_at: 0,
+        project_id: '',
+        engine_version: '',
+        plugin_version: '',
+        model: '',
+        feature: '',
+        answer: '',
+        org_id: '',
+        org_period_start: 0,
+        from_seat: 0,
+        from_pool: 0,
+      }),
+  };
+  const addToDay: WritePart = {
+    name: 'day',
+    build: (qc) =>
+      qc
+        .insertInto('usage_daily')
+        .values({ user_id: '', day: 0, project_id: '', engine_version: '', uses: 1, units: 0 })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'day', 'project_id', 'engine_version']).doUpdateSet((eb) => ({
+            uses: eb('usage_daily.uses', '+', eb.ref('excluded.uses')),
+            units: eb('usage_daily.units', '+', eb.ref('excluded.units')),
+          })),
+        ),
+  };
+
+  // SQLite: each write on its own, compiled on its first use.
+  const apart = new Map<WritePart, CompiledQuery>();
+  const alone = (part: WritePart): CompiledQuery => {
+    let statement = apart.get(part);
+    if (!statement) {
+      statement = part.build(db).compile();
+      apart.set(part, statement);
+    }
+    return statement;
+  };
+  // PostgreSQL: the writes in one statement, one round trip while the account (and a seat
+  // holder's pool) is held instead of four to eight, compiled for each set of writes on its first
+  // use: the last is the statement, the others its data-modifying CTEs. The CTEs' names add tables
+  // no write refers to: the builders take the creator as the schema's.
+  const together = new Map<string, CompiledQuery>();
   const plain = (qc: unknown) => qc as QueryCreator<Database>;
-  const cte =
-    <Q>(write: (qc: QueryCreator<Database>) => Q) =>
-    (qc: unknown) =>
-      write(plain(qc));
-  const together = {
-    fromAllowance: addToDay(plain(db.with('period', cte(addToPeriod)).with('use', cte(insertUse)))).compile(),
-    withCredits: addToDay(
-      plain(db.with('period', cte(addToPeriod)).with('ledger', cte(payWithCredits)).with('use', cte(insertUse))),
-    ).compile(),
+  const combined = (parts: WritePart[]): CompiledQuery => {
+    const key = parts.map((part) => part.name).join(',');
+    let statement = together.get(key);
+    if (!statement) {
+      let creator = plain(db);
+      for (const part of parts.slice(0, -1)) creator = plain(creator.with(part.name, (qc) => part.build(plain(qc)) as never));
+      statement = parts[parts.length - 1]!.build(creator).compile();
+      together.set(key, statement);
+    }
+    return statement;
   };
 
-  /** Takes the account (PostgreSQL) and reads it; no row when the user has no balance row yet. */
-  async function readAccount(trx: Db, userId: string, periodStart: number, requestId: string) {
+  const poolTaken = (row: { pool_credits: number; pool_high_water: number; pool_low_notified_at: number | null }) =>
+    poolOf({ credits: row.pool_credits, high_water: row.pool_high_water, low_notified_at: row.pool_low_notified_at });
+
+  /**
+   * Takes the account (PostgreSQL) and reads it, with a seat holder's pool (and seat, SQLite); no
+   * row when the user has no balance row yet. A pool missing (an organisation's from before pools
+   * were made) is made and taken as lockPool does, and the account read again.
+   */
+  type AccountRow = {
+    credits: number;
+    allowance_used: number | null;
+    notified_80_at: number | null;
+    notified_100_at: number | null;
+    answer: string | null;
+    fingerprint: string | null;
+    org?: AccountAtUse['org'];
+  };
+  async function readAccount(
+    trx: Db,
+    userId: string,
+    periodStart: number,
+    requestId: string,
+    seat: SeatAtUse | null,
+  ): Promise<AccountRow | undefined> {
     if (postgres) {
       const [locked] = (await trx.executeQuery(withParameters(lock, [userId]))).rows;
       if (!locked) return undefined;
     }
-    const [row] = (await trx.executeQuery(withParameters(read, [periodStart, requestId, userId]))).rows;
-    return row;
+    const alone = async () => (await trx.executeQuery(withParameters(read, [periodStart, requestId, userId]))).rows[0];
+    if (!seat) return alone();
+    const withOrg = async (): Promise<AccountRow | undefined> => {
+      if (postgres) {
+        const [row] = (await trx.executeQuery(withParameters(readWithPool, [periodStart, requestId, seat.orgId, userId]))).rows;
+        return row && { ...row, org: { pool: poolTaken(row) } };
+      }
+      const [row] = (await trx.executeQuery(withParameters(readWithSeat, [periodStart, requestId, seat.orgId, seat.periodStart, userId])))
+        .rows;
+      if (!row) return undefined;
+      const held: SeatRow | null =
+        row.seat_id !== null && row.member_id !== null
+          ? {
+              id: row.seat_id,
+              period_start: Number(row.seat_period_start),
+              allowance_used: Number(row.seat_used),
+              monthly_limit: row.monthly_limit,
+              pool_used: row.pool_used,
+              notified_80_at: row.member_80_at,
+              notified_100_at: row.member_100_at,
+            }
+          : null;
+      return { ...row, org: { pool: poolTaken(row), seat: held } };
+    };
+    const found = await withOrg();
+    if (found || !(await alone())) return found;
+    await lockPool(trx, seat.orgId);
+    return withOrg();
   }
 
   return {
     /**
      * Takes the user's account for the rest of the transaction (as standing.ts `lockAccount`) and
      * reads what recording a use needs: one statement on SQLite, the lock and then the read on
-     * PostgreSQL. A user's first use opens their balance row, then reads again. The user's own row
-     * is held before the balance row, in the order an account's deletion takes them (userLock.ts):
-     * 404 when the user was deleted meanwhile.
+     * PostgreSQL; for a seat holder, their organisation's pool taken after their own rows (and
+     * their seat, SQLite). A user's first use opens their balance row, then reads again. The user's
+     * own row is held before the balance row, in the order an account's deletion takes them
+     * (userLock.ts): 404 when the user was deleted meanwhile.
      */
-    async lockAndRead(trx: Db, userId: string, periodStart: number, requestId: string): Promise<AccountAtUse> {
+    async lockAndRead(trx: Db, userId: string, periodStart: number, requestId: string, seat: SeatAtUse | null): Promise<AccountAtUse> {
       await holdUser(trx, userId);
-      let row = await readAccount(trx, userId, periodStart, requestId);
+      let row = await readAccount(trx, userId, periodStart, requestId, seat);
       if (!row) {
         await trx.executeQuery(withParameters(openAccount, [userId, 0]));
-        row = await readAccount(trx, userId, periodStart, requestId);
+        row = await readAccount(trx, userId, periodStart, requestId, seat);
       }
       return {
         credits: Number(row?.credits ?? 0),
@@ -171,46 +289,59 @@ export function createRecordingStatements(db: Db) {
         sent80: row?.notified_80_at != null,
         sent100: row?.notified_100_at != null,
         seen: row?.answer != null && row.fingerprint != null ? { answer: row.answer, fingerprint: row.fingerprint } : null,
+        ...(row?.org ? { org: row.org } : {}),
       };
     },
 
-    /** Writes the use: the period's totals, the ledger entry when credits pay, the use itself and its day's roll-up. */
+    /**
+     * Writes the use: the period's totals, the ledger entry when credits pay, the use itself and
+     * its day's roll-up; and what the user's organisation paid (orgSeat.ts seatWriteSteps).
+     */
     async write(trx: Db, use: UseWritten): Promise<void> {
-      const { userId } = use;
-      const period = [userId, use.period.start, use.period.end, use.fromAllowance, use.fromCredits, use.notified80At, use.notified100At];
-      const ledger = use.fromCredits > 0 ? [use.ledgerId, userId, -use.fromCredits, 'Queries', `usage:${use.id}`, use.recordedAt] : [];
-      const event = [
-        use.id,
-        userId,
-        use.requestId,
-        use.fingerprint,
-        use.units,
-        use.fromAllowance,
-        use.fromCredits,
-        use.period.start,
-        use.occurredAt,
-        use.recordedAt,
-        use.projectId,
-        use.engineVersion,
-        use.pluginVersion,
-        use.model,
-        use.feature,
-        use.answer,
-        use.org?.id ?? null,
-        use.org?.periodStart ?? null,
-        use.org?.seat ?? 0,
-        use.org?.pool ?? 0,
+      const { userId, org } = use;
+      const steps: WriteStep[] = [
+        [addToPeriod, [userId, use.period.start, use.period.end, use.fromAllowance, use.fromCredits, use.notified80At, use.notified100At]],
       ];
-      const day = [userId, use.day, use.projectId ?? '', use.engineVersion ?? '', 1, use.units];
+      if (use.fromCredits > 0)
+        steps.push([payWithCredits, [use.ledgerId, userId, -use.fromCredits, 'Queries', `usage:${use.id}`, use.recordedAt]]);
+      steps.push([
+        insertUse,
+        [
+          use.id,
+          userId,
+          use.requestId,
+          use.fingerprint,
+          use.units,
+          use.fromAllowance,
+          use.fromCredits,
+          use.period.start,
+          use.occurredAt,
+          use.recordedAt,
+          use.projectId,
+          use.engineVersion,
+          use.pluginVersion,
+          use.model,
+          use.feature,
+          use.answer,
+          org?.orgId ?? null,
+          org?.periodStart ?? null,
+          org?.seat ?? 0,
+          org?.pool ?? 0,
+        ],
+      ]);
+      steps.push([addToDay, [userId, use.day, use.projectId ?? '', use.engineVersion ?? '', 1, use.units]]);
+      if (org) steps.push(...seatWriteSteps({ ...use, at: use.recordedAt }, org));
       if (postgres) {
-        const statement = ledger.length > 0 ? together.withCredits : together.fromAllowance;
-        await trx.executeQuery(withParameters(statement, [...period, ...ledger, ...event, ...day]));
+        const statement = combined(steps.map(([part]) => part));
+        await trx.executeQuery(
+          withParameters(
+            statement,
+            steps.flatMap(([, values]) => values),
+          ),
+        );
         return;
       }
-      await trx.executeQuery(withParameters(apart.period, period));
-      if (ledger.length > 0) await trx.executeQuery(withParameters(apart.ledger, ledger));
-      await trx.executeQuery(withParameters(apart.use, event));
-      await trx.executeQuery(withParameters(apart.day, day));
+      for (const [part, values] of steps) await trx.executeQuery(withParameters(alone(part), values));
     },
   };
 }
