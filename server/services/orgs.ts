@@ -43,7 +43,8 @@ export async function orgsOwnedBy(db: Db, userId: string): Promise<string[]> {
 const ROLE_ORDER: Record<OrgRole, number> = { owner: 0, admin: 1, billing: 2, member: 3 };
 
 /** A stored role; a value that is not one reads as the least, `member`. */
-export const roleOf = (stored: string): OrgRole => orgRoleSchema.catch('member').parse(stored);
+const storedRoleSchema = orgRoleSchema.catch('member');
+export const roleOf = (stored: string): OrgRole => storedRoleSchema.parse(stored);
 
 /**
  * The organisation's row, locked for the transaction's writes on PostgreSQL; 404 if none. `for no
