@@ -302,6 +302,34 @@ const ENDPOINTS: Endpoint[] = [
     adminStatus: 200,
     invalid: { method: 'POST', path: () => '/api/admin/users/export', body: { ids: [] } },
   },
+  // Organisations (issue 38): an id that names none is the documented 404 for an admin.
+  {
+    name: 'GET orgs',
+    route: 'GET /api/admin/orgs',
+    method: 'GET',
+    path: () => '/api/admin/orgs',
+    adminStatus: 200,
+    invalid: { method: 'GET', path: () => '/api/admin/orgs?range=oops' },
+  },
+  {
+    name: 'GET orgs/:id',
+    route: 'GET /api/admin/orgs/:id',
+    method: 'GET',
+    path: () => '/api/admin/orgs/no-such-org',
+    adminStatus: 404,
+    adminError: 'not_found',
+    invalid: { method: 'GET', path: () => '/api/admin/orgs/%20' },
+  },
+  {
+    name: 'POST orgs/:id/credits',
+    route: 'POST /api/admin/orgs/:id/credits',
+    method: 'POST',
+    path: () => '/api/admin/orgs/no-such-org/credits',
+    body: { amount: 50, reason: 'Goodwill after an outage' },
+    adminStatus: 404,
+    adminError: 'not_found',
+    invalid: { method: 'POST', path: () => '/api/admin/orgs/no-such-org/credits', body: { amount: 0, reason: 'Nothing' } },
+  },
 ];
 
 const WITH_INPUT = ENDPOINTS.filter((e): e is Endpoint & { invalid: Call } => e.invalid !== null);
