@@ -5,7 +5,7 @@ import { isLiveStatus } from '../../contract/billing';
 import type { Db } from '../db';
 import type { Actor, AuditService } from './audit';
 import { lockOrg, refused, roleFor, storedRole } from './orgs';
-import { lockPool, orgPlanOf, releaseSeat } from './metering/orgSeat';
+import { orgPlanOf, releaseSeat } from './metering/orgSeat';
 
 /** The seats an organisation bought: its live subscription's quantity (0 with none). */
 export async function seatsBought(db: Db, orgId: string): Promise<number> {
@@ -30,9 +30,10 @@ export async function seatMeter(db: Db, orgId: string): Promise<SeatMeter> {
 }
 
 /**
- * Seats and limits (issue 38, decision 042). A change takes the organisation's row and then its
- * pool's, the lock every use charged to it takes: a use either finishes before the change or
- * sees it. Seats are never given beyond those bought; a seat handed on keeps the period's use.
+ * Seats and limits (issue 38, decision 042). A change takes the organisation's row, so changes
+ * queue and seats are never given beyond those bought; a seat taken back waits on its row for a
+ * use in flight, as a use takes it: a use either finishes before the change or sees it. A seat
+ * handed on keeps the period's use.
  */
 export function createOrgSeatService(deps: { db: Db; audit: AuditService }) {
   const { db, audit } = deps;
@@ -40,7 +41,6 @@ export function createOrgSeatService(deps: { db: Db; audit: AuditService }) {
   async function memberTarget(trx: Db, orgId: string, actorId: string, userId: string) {
     await lockOrg(trx, orgId);
     await roleFor(trx, orgId, actorId, 'manageSeats');
-    await lockPool(trx, orgId);
     if (!(await storedRole(trx, orgId, userId))) throw refused(ORG_ERRORS.memberNotFound);
   }
 

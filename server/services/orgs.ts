@@ -24,7 +24,7 @@ import { AppError } from '../errors';
 import { field, orgAuditText, STAFF_ACTOR } from './orgAuditText';
 import { parseAuditJson, type Actor, type AuditService } from './audit';
 import { transactionRetriedOnDeadlock } from './userLock';
-import { lockPool, orgPlanOf, releaseSeat } from './metering/orgSeat';
+import { lockPool, lockSeats, orgPlanOf, releaseSeat } from './metering/orgSeat';
 import { seatMeter } from './orgSeats';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -321,8 +321,7 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
         const targetRole = await memberRole(trx, orgId, userId);
         const refusal = memberChangeRefusal({ userId: actor.id, role: actorRole }, { userId, role: targetRole }, 'remove');
         if (refusal) throw refused(refusal);
-        // Under the pool's lock, as every use charged to the organisation: once this answers, none is.
-        await lockPool(trx, orgId);
+        // The seat's row is what a use charged to the organisation takes: once this answers, none is.
         await releaseSeat(trx, orgId, userId);
         await trx.deleteFrom('org_members').where('org_id', '=', orgId).where('user_id', '=', userId).execute();
         await audit.record(
@@ -375,7 +374,9 @@ export function createOrgService(deps: { db: Db; audit: AuditService }) {
       await db.transaction().execute(async (trx) => {
         const org = await lockOrg(trx, orgId);
         await roleFor(trx, orgId, actor.id, 'deleteOrg');
-        // Uses charged to it finish first: they hold the pool, then refer to the organisation.
+        // Uses charged to it finish first: they hold a seat (and the pool), then refer to the
+        // organisation. Taken in their order: the seats, then the pool.
+        await lockSeats(trx, orgId);
         await lockPool(trx, orgId);
         const { n } = await trx
           .selectFrom('org_members')

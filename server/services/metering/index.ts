@@ -204,8 +204,20 @@ export function createMeteringService(deps: MeteringDeps) {
         // After the replay above: a retry of a use already recorded gets its first answer, always.
         const occurredAt = occurredAtOf(input, now, deps.retentionDays);
 
-        const seat = seatPlan && account.org ? await seats.seatAt(trx, seatPlan.orgId, userId, seatPlan.period.start, account.org) : null;
-        const org = seatPlan && seat ? seatCharge(seatPlan, seat, input.units) : null;
+        const held = seatPlan && account.org ? await seats.seatAt(trx, seatPlan.orgId, userId, seatPlan.period.start, account.org) : null;
+        let seat = held;
+        let org = seatPlan && seat ? seatCharge(seatPlan, seat, input.units) : null;
+        // What the seat leaves, the pool may pay (within the limit): only then is the pool taken,
+        // so the uses its seats pay for never wait for one another (decision 042).
+        if (seatPlan && seat && org && input.units > org.paid.seat && org.balance.limitLeft !== 0) {
+          const pool = await statements.poolForUse(trx, seatPlan.orgId, {
+            credits: seat.pool,
+            highWater: seat.highWater,
+            lowNotified: seat.lowNotified,
+          });
+          seat = { ...seat, pool: pool.credits, highWater: pool.highWater, lowNotified: pool.lowNotified };
+          org = seatCharge(seatPlan, seat, input.units);
+        }
         const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
         const paid = charge(input.units - (org ? org.paid.seat + org.paid.pool : 0), { allowanceLeft: before.allowance, credits });
         if (!paid) {

@@ -7,10 +7,11 @@ import { billingPeriod, governingSubscription, periodAllowance, type Period, typ
 
 /**
  * A seat holder's uses charged to their organisation (issue 38, decision 042). Read before the
- * use's transaction: which seat the user holds and the plan it is on. Read again under the
- * organisation's pool lock: whether they still hold it, what it and the pool have left, and the
- * member's limit. Every seat change and removal takes that lock too (orgSeats.ts), so a member
- * taken off a seat is never charged to the organisation once that change has answered.
+ * use's transaction: which seat the user holds and the plan it is on. Read again with the seat's
+ * row taken: whether they still hold it, what it has left, and the member's limit; the pool's row
+ * is taken after it only when the pool pays. Taking a seat back or removing its holder updates
+ * that row, so it waits for a use in flight, and a member taken off a seat is never charged to
+ * the organisation once that change has answered.
  */
 
 /** The seat a user holds and its plan, as it stood when the use arrived. */
@@ -22,7 +23,7 @@ export interface SeatPlan {
   allowancePerSeat: number | null;
 }
 
-/** What a seat holder's use reads under the pool's lock. */
+/** What a seat holder's use reads with its seat taken (and the pool, when it pays). */
 export interface SeatAccount {
   seatId: string;
   /** The seat's use this period, whoever held it. */
@@ -321,9 +322,15 @@ export function createSeatStatements(db: Db) {
   };
 }
 
+/** Takes every seat row of the organisation (PostgreSQL), as its deletion must before its pool. */
+export async function lockSeats(trx: Db, orgId: string): Promise<void> {
+  if (isPostgres(trx)) await trx.selectFrom('org_seats').select('id').where('org_id', '=', orgId).forUpdate().execute();
+}
+
 /**
  * Takes the member's seat back, if they hold one: the seat keeps this period's use for its next
- * holder. The caller holds the organisation's and the pool's locks (removal, un-seating).
+ * holder. Its row is what a use of theirs takes, so the update waits for one in flight, and none
+ * after it is charged to the organisation. The caller holds the organisation's row.
  */
 export async function releaseSeat(trx: Db, orgId: string, userId: string): Promise<boolean> {
   const result = await trx

@@ -82,15 +82,16 @@ export function createRecordingStatements(db: Db) {
       .select(['b.credits', 'p.allowance_used', 'p.notified_80_at', 'p.notified_100_at', 'e.answer', 'e.fingerprint'])
       .where('b.user_id', '=', '');
   const read = account().compile();
-  // A seat holder's use takes their organisation's pool row too, after their own rows (orgSeat.ts).
-  // On PostgreSQL the read after the balance row's lock takes it: the rows read beside it are the
-  // user's, which no one else changes while the balance row is held, and a row taken `for update`
-  // is read as it is once taken. On SQLite the one read reads the seat and the pool as well.
+  // A seat holder's use takes their seat's row, after their own rows (orgSeat.ts): a removal or a
+  // seat taken back waits for the use, or the use sees it. The pool's row is taken only when the
+  // pool pays (poolForUse). On PostgreSQL the seat is taken by the statement after the account's
+  // read, `for update of` the seat alone (a statement that waited for it reads the seat as it is
+  // then, and no row if it was taken back); the pool beside it is a reading, for the answer. On
+  // SQLite, which runs one write at a time, the one read reads the account, the seat and the pool.
   const withPool = () =>
     account()
       .innerJoin('org_pools as pool', (join) => join.on('pool.org_id', '=', ''))
       .select(['pool.credits as pool_credits', 'pool.high_water as pool_high_water', 'pool.low_notified_at as pool_low_notified_at']);
-  const readWithPool = withPool().forUpdate('pool').compile();
   const readWithSeat = withPool()
     .leftJoin('org_seats as s', (join) => join.onRef('s.org_id', '=', 'pool.org_id').onRef('s.user_id', '=', 'b.user_id'))
     .leftJoin('org_members as m', (join) => join.onRef('m.org_id', '=', 's.org_id').onRef('m.user_id', '=', 's.user_id'))
@@ -107,6 +108,29 @@ export function createRecordingStatements(db: Db) {
       'mp.notified_80_at as member_80_at',
       'mp.notified_100_at as member_100_at',
     ])
+    .compile();
+  const seatLocked = db
+    .selectFrom('org_seats as s')
+    .innerJoin('org_members as m', (join) => join.onRef('m.org_id', '=', 's.org_id').onRef('m.user_id', '=', 's.user_id'))
+    .leftJoin('org_member_periods as mp', (join) =>
+      join.onRef('mp.org_id', '=', 's.org_id').onRef('mp.user_id', '=', 's.user_id').on('mp.period_start', '=', 0),
+    )
+    .leftJoin('org_pools as pool', 'pool.org_id', 's.org_id')
+    .select([
+      's.id',
+      's.period_start',
+      's.allowance_used',
+      'm.monthly_limit',
+      'mp.pool_used',
+      'mp.notified_80_at',
+      'mp.notified_100_at',
+      'pool.credits as pool_credits',
+      'pool.high_water as pool_high_water',
+      'pool.low_notified_at as pool_low_notified_at',
+    ])
+    .where('s.org_id', '=', '')
+    .where('s.user_id', '=', '')
+    .forUpdate('s')
     .compile();
   // PostgreSQL locks the balance row in a statement of its own: a statement that waited for the
   // lock sees the locked row as it is now but every other row as it was when the statement began
@@ -209,7 +233,7 @@ export function createRecordingStatements(db: Db) {
     return statement;
   };
 
-  const poolTaken = (row: { pool_credits: number; pool_high_water: number; pool_low_notified_at: number | null }) =>
+  const poolTaken = (row: { pool_credits: number | null; pool_high_water: number | null; pool_low_notified_at: number | null }) =>
     poolOf({ credits: row.pool_credits, high_water: row.pool_high_water, low_notified_at: row.pool_low_notified_at });
 
   /**
@@ -241,8 +265,11 @@ export function createRecordingStatements(db: Db) {
     if (!seat) return alone();
     const withOrg = async (): Promise<AccountRow | undefined> => {
       if (postgres) {
-        const [row] = (await trx.executeQuery(withParameters(readWithPool, [periodStart, requestId, seat.orgId, userId]))).rows;
-        return row && { ...row, org: { pool: poolTaken(row) } };
+        const account = await alone();
+        if (!account) return undefined;
+        const [held] = (await trx.executeQuery(withParameters(seatLocked, [seat.periodStart, seat.orgId, userId]))).rows;
+        const pool = poolTaken(held ?? { pool_credits: 0, pool_high_water: 0, pool_low_notified_at: null });
+        return { ...account, org: { pool, seat: held ?? null } };
       }
       const [row] = (await trx.executeQuery(withParameters(readWithSeat, [periodStart, requestId, seat.orgId, seat.periodStart, userId])))
         .rows;
@@ -262,12 +289,21 @@ export function createRecordingStatements(db: Db) {
       return { ...row, org: { pool: poolTaken(row), seat: held } };
     };
     const found = await withOrg();
-    if (found || !(await alone())) return found;
+    if (found || postgres || !(await alone())) return found;
+    // SQLite: an organisation without its pool row (made before pools were) gets one.
     await lockPool(trx, seat.orgId);
     return withOrg();
   }
 
   return {
+    /**
+     * The pool as a use that draws on it must read it: taken (PostgreSQL `for update`, after the
+     * seat) and read afresh; on SQLite the account's read was already the pool as it is.
+     */
+    async poolForUse(trx: Db, orgId: string, read: Pool): Promise<Pool> {
+      return postgres ? lockPool(trx, orgId) : read;
+    },
+
     /**
      * Takes the user's account for the rest of the transaction (as standing.ts `lockAccount`) and
      * reads what recording a use needs: one statement on SQLite, the lock and then the read on
