@@ -174,4 +174,35 @@ describe.each(databases)('a studio under concurrency on $label', (database) => {
       expect(Number(seat.allowance_used)).toBe(charged);
     }
   });
+
+  it("deletes an organisation while its members' uses are in flight, without a deadlock or a use charged to it afterwards", async () => {
+    const owner = await signedInUser(server(), 'race-owner');
+    for (let trial = 0; trial < TRIALS; trial += 1) {
+      const members = await accounts(server().db, 2);
+      const orgId = await studio(server().db, owner, members, { seats: 2, perSeat: 3, pool: 20 });
+      for (const m of members) await patch(owner.client, `/api/orgs/${orgId}/members/${m.id}`, { seat: true });
+      for (const m of members) {
+        await server()
+          .db.insertInto('credit_ledger')
+          .values({
+            id: randomUUID(),
+            user_id: m.id,
+            amount: 100,
+            reason: 'Pack',
+            source: `checkout:cs_${randomUUID()}`,
+            created_at: Date.now(),
+          })
+          .execute();
+      }
+      const uses = members.flatMap((m) => Array.from({ length: 8 }, () => use(m.id, randomInt(1, 3))));
+      const deleted = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, randomInt(0, 15)));
+        return owner.client.request('DELETE', `/api/orgs/${orgId}`);
+      })();
+      const answers = await Promise.all(uses);
+      expect((await deleted).statusCode, `trial ${trial}`).toBe(200);
+      expect(answers.map((a) => a.statusCode).filter((status) => status !== 201)).toEqual([]);
+      expect(await server().db.selectFrom('org_pools').select('org_id').where('org_id', '=', orgId).execute()).toEqual([]);
+    }
+  });
 });
