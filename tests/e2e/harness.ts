@@ -60,7 +60,18 @@ export async function runCli(dataDir: string, args: string[]): Promise<string> {
  * fresh data directory, and waits until GET /healthz answers 200.
  */
 export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
-  const port = await freePort();
+  // A free port is free when asked, not when the product binds it: stories start in parallel, and
+  // each product's own stand-ins take ports the system picks. Taken meanwhile: another port.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startProductOn(await freePort(), extraEnv);
+    } catch (err) {
+      if (attempt === 3 || !(err instanceof Error && err.message.includes('is already in use'))) throw err;
+    }
+  }
+}
+
+async function startProductOn(port: number, extraEnv: Record<string, string>): Promise<Product> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-e2e-data-'));
   const url = `http://127.0.0.1:${port}`;
   const [command, argv] = nodeOn('main');
