@@ -1,20 +1,13 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { ORG_USAGE_CSV_COLUMNS, type OrgUsage } from '../../contract/orgUsage';
 import { isPostgres, type Db } from '../db';
-import { toCsvRow } from './csv';
+import { pagedCsv } from './csv';
 import { isoDay, tallied } from './metering';
 import { orgPlanOf } from './metering/orgSeat';
 import { roleFor } from './orgs';
 
 const DAY_MS = 86_400_000;
-/** Uses read per query while streaming the period's CSV; each batch is written as one chunk. */
-const CSV_BATCH = 2_000;
-/**
- * The first batch, smaller: the download starts sooner. Some 100 kB of CSV, enough for brotli,
- * which sends nothing until 64 kB have come in, and gzip to send their first bytes at once.
- */
-const CSV_FIRST_BATCH = 1_000;
 /** Members whose names are read per query. */
 const NAMES_BATCH = 1_000;
 
@@ -138,11 +131,9 @@ export function createOrgUsageService(deps: { db: Db }) {
      * round trip to zlib's thread pool each, 45 µs a use (issue 38's bench:orgs).
      */
     periodCsv(orgId: string, periodStart: number): Readable {
-      async function* batches() {
-        yield toCsvRow([...ORG_USAGE_CSV_COLUMNS]);
-        let after: { occurred_at: number; id: string } | null = null;
-        for (;;) {
-          const size: number = after ? CSV_BATCH : CSV_FIRST_BATCH;
+      return pagedCsv(
+        ORG_USAGE_CSV_COLUMNS,
+        (after, size) => {
           let page = db
             .selectFrom('usage_events as e')
             .leftJoin('users as u', 'u.id', 'e.user_id')
@@ -168,36 +159,25 @@ export function createOrgUsageService(deps: { db: Db }) {
             .orderBy('e.occurred_at')
             .orderBy('e.id')
             .limit(size);
-          if (after) {
-            const { occurred_at: at, id } = after;
-            page = page.where((eb) => eb(eb.refTuple('e.occurred_at', 'e.id'), '>', eb.tuple(at, id)));
-          }
-          const batch = await page.execute();
-          if (batch.length === 0) return;
-          yield batch
-            .map((use) =>
-              toCsvRow([
-                new Date(Number(use.occurred_at)).toISOString(),
-                use.email ?? use.username ?? '',
-                use.request_id,
-                String(use.units),
-                String(use.from_seat),
-                String(use.from_pool),
-                String(Number(use.from_allowance) + Number(use.from_credits)),
-                use.project_id ?? '',
-                use.engine_version ?? '',
-                use.plugin_version ?? '',
-                use.model ?? '',
-                use.feature ?? '',
-              ]),
-            )
-            .join('');
-          if (batch.length < size) return;
-          const last = batch[batch.length - 1]!;
-          after = { occurred_at: Number(last.occurred_at), id: last.id };
-        }
-      }
-      return Readable.from(batches());
+          // A row value the index reaches directly: an OR here made SQLite walk the period from its start.
+          if (after) page = page.where((eb) => eb(eb.refTuple('e.occurred_at', 'e.id'), '>', eb.tuple(after.occurred_at, after.id)));
+          return page.execute();
+        },
+        (use) => [
+          new Date(Number(use.occurred_at)).toISOString(),
+          use.email ?? use.username ?? '',
+          use.request_id,
+          String(use.units),
+          String(use.from_seat),
+          String(use.from_pool),
+          String(Number(use.from_allowance) + Number(use.from_credits)),
+          use.project_id ?? '',
+          use.engine_version ?? '',
+          use.plugin_version ?? '',
+          use.model ?? '',
+          use.feature ?? '',
+        ],
+      );
     },
   };
 }

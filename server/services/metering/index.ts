@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   USAGE_CSV_COLUMNS,
   USAGE_ERRORS,
@@ -13,7 +13,7 @@ import {
 } from '../../../contract/usage';
 import type { Db } from '../../db';
 import { AppError, badRequest, conflict } from '../../errors';
-import { toCsvRow } from '../csv';
+import { pagedCsv } from '../csv';
 import type { Mailer } from '../mailer';
 import { orgNoticeMail, usageNoticeMail, type OrgNotice } from './notices';
 import {
@@ -35,8 +35,6 @@ import { planOf, remainingOf, standingOf } from './standing';
 const DAY_MS = 86_400_000;
 /** Raw uses deleted per statement when pruning: short transactions that never hold up a use for long. */
 const PRUNE_BATCH = 5_000;
-/** Uses read per query while streaming a period's CSV. */
-const CSV_BATCH = 2_000;
 
 /**
  * What a seat holder's organisation pays of `units` and what it leaves them (decision 042), with
@@ -338,44 +336,35 @@ export function createMeteringService(deps: MeteringDeps) {
 
     /** The current period's uses as CSV, oldest first, read in batches so memory stays flat. */
     periodCsv(userId: string, now = Date.now()): Readable {
-      async function* rows() {
-        const { period } = await standingOf(db, userId, now, freeQueriesPerMonth);
-        yield toCsvRow([...USAGE_CSV_COLUMNS]);
-        let after: { occurred_at: number; id: string } | null = null;
-        for (;;) {
+      let periodStart: number | undefined;
+      return pagedCsv(
+        USAGE_CSV_COLUMNS,
+        async (after, size) => {
+          periodStart ??= (await standingOf(db, userId, now, freeQueriesPerMonth)).period.start;
           let page = db
             .selectFrom('usage_events')
             .selectAll()
             .where('user_id', '=', userId)
-            .where('period_start', '=', period.start)
+            .where('period_start', '=', periodStart)
             .orderBy('occurred_at')
             .orderBy('id')
-            .limit(CSV_BATCH);
-          if (after) {
-            const { occurred_at: at, id } = after;
-            page = page.where((eb) => eb.or([eb('occurred_at', '>', at), eb.and([eb('occurred_at', '=', at), eb('id', '>', id)])]));
-          }
-          const batch = await page.execute();
-          for (const use of batch) {
-            yield toCsvRow([
-              new Date(use.occurred_at).toISOString(),
-              use.request_id,
-              String(use.units),
-              String(use.from_allowance),
-              String(use.from_credits),
-              use.project_id ?? '',
-              use.engine_version ?? '',
-              use.plugin_version ?? '',
-              use.model ?? '',
-              use.feature ?? '',
-            ]);
-          }
-          if (batch.length < CSV_BATCH) return;
-          const last = batch[batch.length - 1]!;
-          after = { occurred_at: last.occurred_at, id: last.id };
-        }
-      }
-      return Readable.from(rows());
+            .limit(size);
+          if (after) page = page.where((eb) => eb(eb.refTuple('occurred_at', 'id'), '>', eb.tuple(after.occurred_at, after.id)));
+          return page.execute();
+        },
+        (use) => [
+          new Date(use.occurred_at).toISOString(),
+          use.request_id,
+          String(use.units),
+          String(use.from_allowance),
+          String(use.from_credits),
+          use.project_id ?? '',
+          use.engine_version ?? '',
+          use.plugin_version ?? '',
+          use.model ?? '',
+          use.feature ?? '',
+        ],
+      );
     },
 
     /**
