@@ -92,6 +92,31 @@ describe.each(databases)('usage metering on $label', (database) => {
     expect(ledger.map((e) => e.amount).sort()).toEqual([-1, 2]);
   });
 
+  it("downloads this period's uses as CSV, oldest first, with what paid each", async () => {
+    const user = await licensed();
+    await subscribeTo(server().db, user.id, '3');
+    await grantPack(server().db, user.id, 5);
+    // Said times, a second apart: the file's order is theirs.
+    for (const [units, projectId, secondsAgo] of [
+      [2, 'p1', 2],
+      [2, 'p2', 1],
+    ] as const) {
+      const occurredAt = new Date(Date.now() - secondsAgo * 1000).toISOString();
+      expect((await use(user.plugin, { units, projectId, engineVersion: '5.6', occurredAt })).statusCode).toBe(201);
+    }
+    const csv = await user.client.get('/api/usage/period.csv');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="usage-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'occurred_at,request_id,units,from_allowance,from_credits,project_id,engine_version,plugin_version,model,feature',
+    );
+    expect(lines.slice(1).map((line) => line.split(',').slice(2, 7))).toEqual([
+      ['2', '2', '0', 'p1', '5.6'],
+      ['2', '1', '1', 'p2', '5.6'],
+    ]);
+  });
+
   it('refuses with 402 what cannot be paid in full, and charges nothing', async () => {
     const user = await licensed();
     await grantPack(server().db, user.id, 1);
