@@ -1,5 +1,5 @@
 import { INVOICE_LIST_LIMIT, type AccountInvoices } from '../../../contract/accountInvoices';
-import { isLiveStatus } from '../../../contract/billing';
+import { BILLING_MESSAGES, isLiveStatus } from '../../../contract/billing';
 import {
   ORG_BILLING_ERRORS,
   TAX_ID_TYPES,
@@ -206,7 +206,7 @@ export function createOrgBillingService(deps: {
       await roleFor(db, orgId, actor.id, 'manageBilling');
       const stripe = requireGateway();
       const price = await mirror.activePrice(request.priceId);
-      if (!price) throw badRequest('unknown_price', 'This plan is no longer available. Please reload and choose again.');
+      if (!price) throw badRequest('unknown_price', BILLING_MESSAGES.unknownPrice);
       const back = returnUrl(request.successUrl, ORG_PAGE);
       const cancel = returnUrl(request.cancelUrl, ORG_PAGE);
       const customer = await customerFor(orgId, actor);
