@@ -92,6 +92,20 @@ export interface MeteringDeps {
   mailer: Mailer;
   publicUrl: string;
   onMailError: (err: unknown) => void;
+  /**
+   * Told after the commit of each use that took pack credits (automatic top-up, issue 39): the
+   * balance before and after it, and the use's id, which is the same for every retry of the use.
+   */
+  onCreditsTaken?: (taken: CreditsTaken) => void;
+}
+
+/** A use that took pack credits, as committed. */
+export interface CreditsTaken {
+  userId: string;
+  useId: string;
+  before: number;
+  after: number;
+  at: number;
 }
 
 /** The SHA-256 of what a use said: the same `requestId` with another fingerprint is another use. */
@@ -190,14 +204,14 @@ export function createMeteringService(deps: MeteringDeps) {
       // then covers only what uses of the user change (the balance and this period's totals).
       // Whether the user still holds their seat is read again under the organisation's lock.
       const [plan, seatPlan] = await Promise.all([planOf(db, userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
-      const { answer, notices, orgNotices } = await db.transaction().execute(async (trx) => {
+      const { answer, notices, orgNotices, creditsTaken } = await db.transaction().execute(async (trx) => {
         const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;
         const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId, seatAtUse);
         const { seen, credits } = account;
         if (seen) {
           if (seen.fingerprint !== fingerprint)
             throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
-          return { answer: JSON.parse(seen.answer) as UsageRecorded, notices: [], orgNotices: [] };
+          return { answer: JSON.parse(seen.answer) as UsageRecorded, notices: [], orgNotices: [], creditsTaken: null };
         }
         // After the replay above: a retry of a use already recorded gets its first answer, always.
         const occurredAt = occurredAtOf(input, now, deps.retentionDays);
@@ -247,8 +261,9 @@ export function createMeteringService(deps: MeteringDeps) {
             ...(org ? { org: org.remainingAfter } : {}),
           },
         };
+        const useId = randomUUID();
         await statements.write(trx, {
-          id: randomUUID(),
+          id: useId,
           ledgerId: randomUUID(),
           userId,
           requestId: input.requestId,
@@ -285,8 +300,10 @@ export function createMeteringService(deps: MeteringDeps) {
           answer,
           notices,
           orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [],
+          creditsTaken: paid.credits > 0 ? { userId, useId, before: credits, after: after.credits, at: now } : null,
         };
       });
+      if (creditsTaken) deps.onCreditsTaken?.(creditsTaken);
       await sendNotices(userId, notices);
       await sendOrgNotices(userId, orgNotices);
       return answer;
