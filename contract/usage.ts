@@ -71,6 +71,11 @@ export const usageRemainingSchema = z.object({
   periodEnd: z.string(),
   /** Present while the user holds a seat: what their organisation pays first. */
   org: orgRemainingSchema.optional(),
+  /**
+   * Units held by queries still running (issue 39), already counted as taken above: in what is
+   * left now (GET /api/usage/remaining, the summary), not in a use's stored answer.
+   */
+  held: z.number().int().optional(),
 });
 export type UsageRemaining = z.infer<typeof usageRemainingSchema>;
 
@@ -91,6 +96,63 @@ export const usageRecordedSchema = z.object({
 export type UsageRecorded = z.infer<typeof usageRecordedSchema>;
 
 /** `GET /api/usage` (the signed-in user) and `GET /api/admin/users/{id}/usage`: this period at a glance. */
+/**
+ * `POST /api/ingest/usage/holds` (issue 39, decision 043): a use whose cost is known once its query
+ * has run reserves up to `units` first. `minUnits` (default: all of `units`) is the least the query
+ * can run with: with less left than `units` but at least `minUnits`, what is left is held.
+ */
+export const holdUsageSchema = recordUsageSchema
+  .extend({
+    minUnits: z
+      .number({ error: 'minUnits must be a whole number' })
+      .int('minUnits must be a whole number')
+      .min(1, 'minUnits must be at least 1')
+      .max(MAX_UNITS_PER_USE, `minUnits must be at most ${MAX_UNITS_PER_USE}`)
+      .optional(),
+  })
+  .refine((hold) => hold.minUnits === undefined || hold.minUnits <= hold.units, {
+    message: 'minUnits must be at most units',
+    path: ['minUnits'],
+  });
+export type HoldUsage = z.infer<typeof holdUsageSchema>;
+
+export const usageHeldSchema = z.object({
+  holdId: z.string(),
+  requestId: z.string(),
+  /** What was held: `units`, or less when `minUnits` allowed it. */
+  units: z.number().int(),
+  charged: usageChargeSchema,
+  remaining: usageRemainingSchema,
+  expiresAt: z.string(),
+});
+export type UsageHeld = z.infer<typeof usageHeldSchema>;
+
+export const holdParamsSchema = z.object({
+  holdId: z.string().trim().min(1, 'holdId must not be empty').max(100, 'holdId must be at most 100 characters'),
+});
+
+/** `POST /api/ingest/usage/holds/{holdId}/settle`: the units the query took, 0 to what was held (0 gives it all back). */
+export const settleHoldSchema = z.object({
+  units: z
+    .number({ error: 'units must be a whole number' })
+    .int('units must be a whole number')
+    .min(0, 'units must be at least 0')
+    .max(MAX_UNITS_PER_USE, `units must be at most ${MAX_UNITS_PER_USE}`),
+});
+export type SettleHold = z.infer<typeof settleHoldSchema>;
+
+export const holdSettledSchema = z.object({
+  holdId: z.string(),
+  requestId: z.string(),
+  /** What the use was charged in the end. */
+  units: z.number().int(),
+  /** What was given back of the hold. */
+  returned: z.number().int(),
+  charged: usageChargeSchema,
+  remaining: usageRemainingSchema,
+});
+export type HoldSettled = z.infer<typeof holdSettledSchema>;
+
 export const usageSummarySchema = z.object({
   /** The plan whose allowance counts (its product's name), or null for the free allowance. */
   plan: z.string().nullable(),
@@ -202,6 +264,10 @@ export const USAGE_ERRORS = {
   occurredAtTooOld: 'occurred_at_too_old',
   /** 400: `occurredAt` is more than a day after the request arrived. */
   occurredAtInFuture: 'occurred_at_in_future',
+  holdNotFound: 'hold_not_found',
+  holdSettled: 'hold_settled',
+  holdExpired: 'hold_expired',
+  unitsOverHold: 'units_over_hold',
 } as const;
 
 /** `POST /api/admin/users/{id}/credit-packs/{purchaseId}/refund`: the payment refunded and the pack's unspent credits taken back. */

@@ -44,6 +44,7 @@ export interface AppDeps {
 
 /** How often unusable sessions and reset tokens are deleted. */
 export const PURGE_INTERVAL_MS = 60 * 60_000;
+export const HOLD_SWEEP_INTERVAL_MS = 60_000;
 
 /** Largest request body accepted; the API takes small JSON documents only. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -207,6 +208,7 @@ export async function buildApp(deps: AppDeps) {
   // uses older than USAGE_RETENTION_DAYS (their daily roll-ups stay); account e-mails Stripe did not
   // take when they changed (it was down) are sent again.
   let purge: NodeJS.Timeout | undefined;
+  let holdSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     purge = setInterval(() => {
       for (const [name, purgeExpired] of [
@@ -225,9 +227,15 @@ export async function buildApp(deps: AppDeps) {
         .catch((err: unknown) => app.log.error({ err }, 'sending account e-mails to Stripe failed'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
+    // Holds not settled in USAGE_HOLD_MINUTES are given back within a minute of their expiry.
+    holdSweep = setInterval(() => {
+      services.metering.releaseExpired().catch((err: unknown) => app.log.error({ err }, 'releasing expired holds failed'));
+    }, HOLD_SWEEP_INTERVAL_MS);
+    holdSweep.unref();
   });
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    clearInterval(holdSweep);
     await services.passwordReset.settle();
     await services.billing.customerEmails.settle();
     await deps.rateLimiter.close();

@@ -93,6 +93,7 @@ const envSchema = z.object({
   // and how long raw uses are kept (daily roll-ups are kept for ever).
   FREE_QUERIES_PER_MONTH: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  USAGE_HOLD_MINUTES: z.coerce.number().int().min(1).max(1_440).default(15),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   TRUST_PROXY: z
     .string()
@@ -203,7 +204,7 @@ export interface Config {
   /** Bearer token of the AI service on the ingestion API; unset, only license tokens are accepted. */
   aiServiceToken: string | undefined;
   /** Usage metering: the free allowance per UTC month of users without a plan, and raw uses' retention. */
-  usage: { freeQueriesPerMonth: number; retentionDays: number };
+  usage: { freeQueriesPerMonth: number; retentionDays: number; holdMinutes: number };
   /** Who may read GET /metrics: client addresses (IPs, CIDRs, range names) and a bearer token. */
   metrics: { allow: string[]; token: string | undefined };
   /** Null until Epic is configured (or the development provider has started, see main.ts). */
@@ -336,7 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     licenseSigningKey: e.LICENSE_SIGNING_KEY || undefined,
     aiServiceToken: e.AI_SERVICE_TOKEN,
-    usage: { freeQueriesPerMonth: e.FREE_QUERIES_PER_MONTH, retentionDays: e.USAGE_RETENTION_DAYS },
+    usage: { freeQueriesPerMonth: e.FREE_QUERIES_PER_MONTH, retentionDays: e.USAGE_RETENTION_DAYS, holdMinutes: e.USAGE_HOLD_MINUTES },
     metrics: { allow: e.METRICS_ALLOW, token: e.METRICS_TOKEN },
     epic,
     devIdentityProvider,

@@ -376,6 +376,16 @@ export interface UsageEventsTable {
   org_period_start: number | null;
   from_seat: Generated<number>;
   from_pool: Generated<number>;
+  /** A hold's (migration 026, decision 043): the units it held; null for a use recorded at once. */
+  held_units: number | null;
+  /** Set while the hold is open: when housekeeping releases it. */
+  hold_expires_at: number | null;
+  /** The seat that paid part of the hold, given back to when it settles. */
+  seat_id: string | null;
+  /** When the hold was settled or released, what the settlement said (SHA-256) and its answer, given again to a repeat. */
+  settled_at: number | null;
+  settle_fingerprint: string | null;
+  settle_answer: string | null;
 }
 
 /** Uses per user, UTC day, Unreal project and engine version ('' when not said), kept for ever. */

@@ -126,6 +126,7 @@ export function createServices(deps: ServiceDeps) {
     db: deps.db,
     freeQueriesPerMonth: deps.config.usage.freeQueriesPerMonth,
     retentionDays: deps.config.usage.retentionDays,
+    holdMinutes: deps.config.usage.holdMinutes,
     mailer,
     publicUrl: deps.config.publicUrl,
     onMailError: deps.onMailError,

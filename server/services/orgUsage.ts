@@ -156,6 +156,9 @@ export function createOrgUsageService(deps: { db: Db }) {
             ])
             .where('e.org_id', '=', orgId)
             .where('e.org_period_start', '=', periodStart)
+            // Settled uses only (metering/holds.ts): an open hold is not yet a use.
+            .where('e.hold_expires_at', 'is', null)
+            .where('e.units', '>', 0)
             .orderBy('e.occurred_at')
             .orderBy('e.id')
             .limit(size);

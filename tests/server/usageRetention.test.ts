@@ -179,6 +179,7 @@ describe.each(databases)('usage retention on $label', (database) => {
         db,
         freeQueriesPerMonth: 0,
         retentionDays: RETENTION_DAYS,
+        holdMinutes: 15,
         mailer: { send: async () => undefined },
         publicUrl: 'http://sage.test',
         onMailError: () => undefined,

@@ -5,7 +5,9 @@ import {
   USAGE_ERRORS,
   exhaustedRefusal,
   type OrgRemaining,
+  type HoldUsage,
   type RecordUsage,
+  type UsageHeld,
   type UsageHistory,
   type UsageRecorded,
   type UsageRemaining,
@@ -24,15 +26,18 @@ import {
   orgCharge,
   poolLowDue,
   spend,
+  unitsAvailable,
   useTime,
   type OrgBalance,
   type UsageNotice,
 } from './rules';
-import { createSeatStatements, readSeatAccount, type SeatAccount, type SeatPlan } from './orgSeat';
+import { createHoldService } from './holds';
+import { createSeatStatements, readSeatAccount, seatPlanOf, type SeatAccount, type SeatPlan } from './orgSeat';
 import { createRecordingStatements } from './recording';
 import { planOf, remainingOf, standingOf } from './standing';
 
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 /** Raw uses deleted per statement when pruning: short transactions that never hold up a use for long. */
 const PRUNE_BATCH = 5_000;
 
@@ -89,6 +94,8 @@ export interface MeteringDeps {
   freeQueriesPerMonth: number;
   /** USAGE_RETENTION_DAYS: how long raw uses are kept, and so how old a use's `occurredAt` may be. */
   retentionDays: number;
+  /** USAGE_HOLD_MINUTES: how long a hold stays open unsettled before housekeeping gives it back. */
+  holdMinutes: number;
   mailer: Mailer;
   publicUrl: string;
   onMailError: (err: unknown) => void;
@@ -108,11 +115,21 @@ export interface CreditsTaken {
   at: number;
 }
 
-/** The SHA-256 of what a use said: the same `requestId` with another fingerprint is another use. */
-function fingerprintOf(input: RecordUsage): string {
-  const said = [input.units, input.occurredAt ?? null, input.projectId ?? null, input.engineVersion ?? null];
+/**
+ * The SHA-256 of what a use said: the same `requestId` with another fingerprint is another use. A
+ * hold's says it is a hold (and its `minUnits`): a use and a hold under one id are two uses.
+ */
+function fingerprintOf(input: RecordUsage, hold: HoldTerms | null): string {
+  const said: unknown[] = [input.units, input.occurredAt ?? null, input.projectId ?? null, input.engineVersion ?? null];
   said.push(input.pluginVersion ?? null, input.model ?? null, input.feature ?? null);
+  if (hold) said.push('hold', hold.minUnits);
   return createHash('sha256').update(JSON.stringify(said)).digest('hex');
+}
+
+/** What a hold asks besides a use's fields: the least it can run with, and when it is released if not settled. */
+interface HoldTerms {
+  minUnits: number;
+  expiresAt: number;
 }
 
 const dayOf = (ms: number) => Math.floor(ms / DAY_MS);
@@ -157,6 +174,15 @@ export function createMeteringService(deps: MeteringDeps) {
     return seatPlan && seat ? seatCharge(seatPlan, seat, 0).remainingAfter : null;
   }
 
+  /** What the user has left, read inside a transaction (a hold's settlement answers it). */
+  async function remainingIn(trx: Db, userId: string, now: number): Promise<UsageRemaining> {
+    const standing = await standingOf(trx, userId, now, freeQueriesPerMonth);
+    const seatPlan = await seatPlanOf(trx, userId, now);
+    const seat = seatPlan ? await readSeatAccount(trx, seatPlan.orgId, userId, seatPlan.period.start) : null;
+    return { ...remainingOf(standing), ...(seatPlan && seat ? { org: seatCharge(seatPlan, seat, 0).remainingAfter } : {}) };
+  }
+  const holds = createHoldService({ db, remainingIn });
+
   /** Each notice to the organisation's owners, admins and billing members. */
   async function sendOrgNotices(userId: string, notices: { orgId: string; orgName: string; notice: OrgNotice }[]): Promise<void> {
     if (notices.length === 0) return;
@@ -190,6 +216,137 @@ export function createMeteringService(deps: MeteringDeps) {
     }
   }
 
+  /**
+   * Charges a use, or opens a hold (`hold`), all or nothing, under the user's lock, and answers what
+   * was charged and what is left. A repeated `requestId` answers the first answer; with other
+   * content, 409; when nothing can pay, 402 and nothing is charged.
+   */
+  async function take(userId: string, input: RecordUsage, now: number, hold: HoldTerms | null): Promise<UsageRecorded | UsageHeld> {
+    const fingerprint = fingerprintOf(input, hold);
+    // The plans are read before the user's account is taken, outside the transaction: the use is
+    // charged against the plans as they stood when the use arrived. Plans change rarely (a checkout,
+    // a renewal), and a change landing meanwhile would only be seen by the next use; the lock
+    // then covers only what uses of the user change (the balance and this period's totals).
+    // Whether the user still holds their seat is read again under the organisation's lock.
+    const [plan, seatPlan] = await Promise.all([planOf(db, userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
+    const { answer, notices, orgNotices, creditsTaken } = await db.transaction().execute(async (trx) => {
+      const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;
+      const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId, seatAtUse);
+      const { seen, credits } = account;
+      if (seen) {
+        if (seen.fingerprint !== fingerprint)
+          throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
+        return { answer: JSON.parse(seen.answer) as UsageRecorded | UsageHeld, notices: [], orgNotices: [], creditsTaken: null };
+      }
+      // After the replay above: a retry of a use already recorded gets its first answer, always.
+      const occurredAt = occurredAtOf(input, now, deps.retentionDays);
+
+      const held = seatPlan && account.org ? await seats.seatAt(trx, seatPlan.orgId, userId, seatPlan.period.start, account.org) : null;
+      let seat = held;
+      let org = seatPlan && seat ? seatCharge(seatPlan, seat, input.units) : null;
+      // What the seat leaves, the pool may pay (within the limit): only then is the pool taken,
+      // so the uses its seats pay for never wait for one another (decision 042).
+      if (seatPlan && seat && org && input.units > org.paid.seat && org.balance.limitLeft !== 0) {
+        const pool = await statements.poolForUse(trx, seatPlan.orgId, {
+          credits: seat.pool,
+          highWater: seat.highWater,
+          lowNotified: seat.lowNotified,
+        });
+        seat = { ...seat, pool: pool.credits, highWater: pool.highWater, lowNotified: pool.lowNotified };
+        org = seatCharge(seatPlan, seat, input.units);
+      }
+      const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
+      // A hold takes what is left when that is less than asked but at least its minUnits.
+      let units = input.units;
+      if (hold) {
+        units = unitsAvailable(input.units, org ? org.paid.seat + org.paid.pool : 0, { allowanceLeft: before.allowance, credits });
+        if (units < input.units && seatPlan && seat) org = seatCharge(seatPlan, seat, units);
+      }
+      const paid =
+        units >= (hold?.minUnits ?? units)
+          ? charge(units - (org ? org.paid.seat + org.paid.pool : 0), { allowanceLeft: before.allowance, credits })
+          : null;
+      if (!paid) {
+        const refusal = exhaustedRefusal(exhaustion(org?.balance ?? null), seatPlan?.orgName);
+        throw new AppError(402, refusal.error, refusal.message);
+      }
+      const after = spend({ allowanceLeft: before.allowance, credits }, paid);
+
+      const notices = noticesDue({
+        allowance: plan.allowance,
+        usedBefore: account.allowanceUsed,
+        usedAfter: account.allowanceUsed + paid.allowance,
+        sent80: account.sent80,
+        sent100: account.sent100,
+        creditsBefore: credits,
+        creditsAfter: after.credits,
+      });
+      const marks80 = notices.includes('allowance_80') || notices.includes('allowance_100');
+      const marks100 = notices.includes('allowance_100');
+      const useId = randomUUID();
+      const recorded: UsageRecorded = {
+        requestId: input.requestId,
+        units,
+        // What paid: the organisation is named when its seat or pool paid part of it.
+        charged: org && org.paid.seat + org.paid.pool > 0 ? { ...paid, org: { orgId: org.orgId, ...org.paid } } : paid,
+        remaining: {
+          ...before,
+          allowance: after.allowanceLeft,
+          credits: after.credits,
+          ...(org ? { org: org.remainingAfter } : {}),
+        },
+      };
+      const answer: UsageRecorded | UsageHeld = hold
+        ? { holdId: useId, ...recorded, expiresAt: new Date(hold.expiresAt).toISOString() }
+        : recorded;
+      await statements.write(trx, {
+        id: useId,
+        ledgerId: randomUUID(),
+        userId,
+        requestId: input.requestId,
+        fingerprint,
+        units,
+        fromAllowance: paid.allowance,
+        fromCredits: paid.credits,
+        period: plan.period,
+        occurredAt,
+        recordedAt: now,
+        day: dayOf(occurredAt),
+        projectId: input.projectId ?? null,
+        engineVersion: input.engineVersion ?? null,
+        pluginVersion: input.pluginVersion ?? null,
+        model: input.model ?? null,
+        feature: input.feature ?? null,
+        answer: JSON.stringify(answer),
+        notified80At: marks80 ? now : null,
+        notified100At: marks100 ? now : null,
+        org:
+          org && seat
+            ? {
+                orgId: org.orgId,
+                seatId: seat.seatId,
+                periodStart: org.periodStart,
+                ...org.paid,
+                notified80At: org.marks80 ? now : null,
+                notified100At: org.marks100 ? now : null,
+                poolLowAt: org.notices.some((n) => n.kind === 'pool_low') ? now : null,
+              }
+            : null,
+        holdExpiresAt: hold?.expiresAt ?? null,
+      });
+      return {
+        answer,
+        notices,
+        orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [],
+        creditsTaken: paid.credits > 0 ? { userId, useId, before: credits, after: after.credits, at: now } : null,
+      };
+    });
+    if (creditsTaken) deps.onCreditsTaken?.(creditsTaken);
+    await sendNotices(userId, notices);
+    await sendOrgNotices(userId, orgNotices);
+    return answer;
+  }
+
   return {
     /**
      * `POST /api/ingest/usage`: charges one use, all or nothing, and answers what was charged and
@@ -197,134 +354,45 @@ export function createMeteringService(deps: MeteringDeps) {
      * allowance and credits cannot pay, 402 and nothing is charged.
      */
     async record(userId: string, input: RecordUsage, now = Date.now()): Promise<UsageRecorded> {
-      const fingerprint = fingerprintOf(input);
-      // The plans are read before the user's account is taken, outside the transaction: the use is
-      // charged against the plans as they stood when the use arrived. Plans change rarely (a checkout,
-      // a renewal), and a change landing meanwhile would only be seen by the next use; the lock
-      // then covers only what uses of the user change (the balance and this period's totals).
-      // Whether the user still holds their seat is read again under the organisation's lock.
-      const [plan, seatPlan] = await Promise.all([planOf(db, userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
-      const { answer, notices, orgNotices, creditsTaken } = await db.transaction().execute(async (trx) => {
-        const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;
-        const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId, seatAtUse);
-        const { seen, credits } = account;
-        if (seen) {
-          if (seen.fingerprint !== fingerprint)
-            throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
-          return { answer: JSON.parse(seen.answer) as UsageRecorded, notices: [], orgNotices: [], creditsTaken: null };
-        }
-        // After the replay above: a retry of a use already recorded gets its first answer, always.
-        const occurredAt = occurredAtOf(input, now, deps.retentionDays);
-
-        const held = seatPlan && account.org ? await seats.seatAt(trx, seatPlan.orgId, userId, seatPlan.period.start, account.org) : null;
-        let seat = held;
-        let org = seatPlan && seat ? seatCharge(seatPlan, seat, input.units) : null;
-        // What the seat leaves, the pool may pay (within the limit): only then is the pool taken,
-        // so the uses its seats pay for never wait for one another (decision 042).
-        if (seatPlan && seat && org && input.units > org.paid.seat && org.balance.limitLeft !== 0) {
-          const pool = await statements.poolForUse(trx, seatPlan.orgId, {
-            credits: seat.pool,
-            highWater: seat.highWater,
-            lowNotified: seat.lowNotified,
-          });
-          seat = { ...seat, pool: pool.credits, highWater: pool.highWater, lowNotified: pool.lowNotified };
-          org = seatCharge(seatPlan, seat, input.units);
-        }
-        const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
-        const paid = charge(input.units - (org ? org.paid.seat + org.paid.pool : 0), { allowanceLeft: before.allowance, credits });
-        if (!paid) {
-          const refusal = exhaustedRefusal(exhaustion(org?.balance ?? null), seatPlan?.orgName);
-          throw new AppError(402, refusal.error, refusal.message);
-        }
-        const after = spend({ allowanceLeft: before.allowance, credits }, paid);
-
-        const notices = noticesDue({
-          allowance: plan.allowance,
-          usedBefore: account.allowanceUsed,
-          usedAfter: account.allowanceUsed + paid.allowance,
-          sent80: account.sent80,
-          sent100: account.sent100,
-          creditsBefore: credits,
-          creditsAfter: after.credits,
-        });
-        const marks80 = notices.includes('allowance_80') || notices.includes('allowance_100');
-        const marks100 = notices.includes('allowance_100');
-        const answer: UsageRecorded = {
-          requestId: input.requestId,
-          units: input.units,
-          // What paid: the organisation is named when its seat or pool paid part of it.
-          charged: org && org.paid.seat + org.paid.pool > 0 ? { ...paid, org: { orgId: org.orgId, ...org.paid } } : paid,
-          remaining: {
-            ...before,
-            allowance: after.allowanceLeft,
-            credits: after.credits,
-            ...(org ? { org: org.remainingAfter } : {}),
-          },
-        };
-        const useId = randomUUID();
-        await statements.write(trx, {
-          id: useId,
-          ledgerId: randomUUID(),
-          userId,
-          requestId: input.requestId,
-          fingerprint,
-          units: input.units,
-          fromAllowance: paid.allowance,
-          fromCredits: paid.credits,
-          period: plan.period,
-          occurredAt,
-          recordedAt: now,
-          day: dayOf(occurredAt),
-          projectId: input.projectId ?? null,
-          engineVersion: input.engineVersion ?? null,
-          pluginVersion: input.pluginVersion ?? null,
-          model: input.model ?? null,
-          feature: input.feature ?? null,
-          answer: JSON.stringify(answer),
-          notified80At: marks80 ? now : null,
-          notified100At: marks100 ? now : null,
-          org:
-            org && seat
-              ? {
-                  orgId: org.orgId,
-                  seatId: seat.seatId,
-                  periodStart: org.periodStart,
-                  ...org.paid,
-                  notified80At: org.marks80 ? now : null,
-                  notified100At: org.marks100 ? now : null,
-                  poolLowAt: org.notices.some((n) => n.kind === 'pool_low') ? now : null,
-                }
-              : null,
-        });
-        return {
-          answer,
-          notices,
-          orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [],
-          creditsTaken: paid.credits > 0 ? { userId, useId, before: credits, after: after.credits, at: now } : null,
-        };
-      });
-      if (creditsTaken) deps.onCreditsTaken?.(creditsTaken);
-      await sendNotices(userId, notices);
-      await sendOrgNotices(userId, orgNotices);
-      return answer;
+      return (await take(userId, input, now, null)) as UsageRecorded;
     },
+
+    /**
+     * `POST /api/ingest/usage/holds` (decision 043): takes up to `units` as a use would, or at least
+     * `minUnits`, and keeps them until the hold is settled or expires. The same id and body again
+     * answer the first answer, as a use's do.
+     */
+    async hold(userId: string, input: HoldUsage, now = Date.now()): Promise<UsageHeld> {
+      const terms = { minUnits: input.minUnits ?? input.units, expiresAt: now + deps.holdMinutes * MINUTE_MS };
+      return (await take(userId, input, now, terms)) as UsageHeld;
+    },
+
+    ...holds,
 
     /** What the user has left now (the plugin shows it), and their organisation's part while they hold a seat. */
     async remaining(userId: string, now = Date.now()): Promise<UsageRemaining> {
-      const [standing, org] = await Promise.all([standingOf(db, userId, now, freeQueriesPerMonth), seatRemaining(userId, now)]);
-      return { ...remainingOf(standing), ...(org ? { org } : {}) };
+      const [standing, org, held] = await Promise.all([
+        standingOf(db, userId, now, freeQueriesPerMonth),
+        seatRemaining(userId, now),
+        holds.heldBy(userId),
+      ]);
+      return { ...remainingOf(standing), ...(org ? { org } : {}), ...(held > 0 ? { held } : {}) };
     },
 
     /** This period at a glance: the dashboard's Usage section and the console's Usage panel. */
     async summary(userId: string, now = Date.now()): Promise<UsageSummary> {
-      const [standing, org] = await Promise.all([standingOf(db, userId, now, freeQueriesPerMonth), seatRemaining(userId, now)]);
+      const [standing, org, held] = await Promise.all([
+        standingOf(db, userId, now, freeQueriesPerMonth),
+        seatRemaining(userId, now),
+        holds.heldBy(userId),
+      ]);
       return {
         plan: standing.plan,
         period: { start: new Date(standing.period.start).toISOString(), end: new Date(standing.period.end).toISOString() },
         allowance: standing.allowance,
         allowanceUsed: standing.allowanceUsed,
         creditsUsed: standing.creditsUsed,
-        remaining: { ...remainingOf(standing), ...(org ? { org } : {}) },
+        remaining: { ...remainingOf(standing), ...(org ? { org } : {}), ...(held > 0 ? { held } : {}) },
       };
     },
 
@@ -363,6 +431,9 @@ export function createMeteringService(deps: MeteringDeps) {
             .selectAll()
             .where('user_id', '=', userId)
             .where('period_start', '=', periodStart)
+            // Settled uses only: an open hold is not yet a use, and one given back whole never was.
+            .where('hold_expires_at', 'is', null)
+            .where('units', '>', 0)
             .orderBy('occurred_at')
             .orderBy('id')
             .limit(size);

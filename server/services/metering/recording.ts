@@ -50,6 +50,8 @@ export interface UseWritten {
   ledgerId: string;
   /** What the user's organisation paid (a seat holder's use), and the notices it marks. */
   org: SeatUseWritten | null;
+  /** A hold's expiry (decision 043): its units are what it held. Null for a use recorded at once. */
+  holdExpiresAt: number | null;
 }
 
 /**
@@ -189,6 +191,9 @@ export function createRecordingStatements(db: Db) {
         org_period_start: 0,
         from_seat: 0,
         from_pool: 0,
+        held_units: 0,
+        hold_expires_at: 0,
+        seat_id: '',
       }),
   };
   const addToDay: WritePart = {
@@ -363,6 +368,9 @@ export function createRecordingStatements(db: Db) {
           org?.periodStart ?? null,
           org?.seat ?? 0,
           org?.pool ?? 0,
+          use.holdExpiresAt === null ? null : use.units,
+          use.holdExpiresAt,
+          use.holdExpiresAt === null ? null : (org?.seatId ?? null),
         ],
       ]);
       steps.push([addToDay, [userId, use.day, use.projectId ?? '', use.engineVersion ?? '', 1, use.units]]);

@@ -176,3 +176,41 @@ export function exhaustion(balance: OrgBalance | null): Exhaustion {
 /** A pool is low under a tenth of the most it held since it was last topped up; told once until then. */
 export const poolLowDue = (state: { highWater: number; after: number; notified: boolean }): boolean =>
   !state.notified && state.highWater > 0 && state.after * 10 < state.highWater;
+
+/**
+ * How many of `units` a hold can take now (decision 043): all of them under Unlimited, else what
+ * the organisation pays (`fromOrg`) and what the allowance and credits have left, at most `units`.
+ */
+export function unitsAvailable(units: number, fromOrg: number, balance: Balance): number {
+  if (balance.allowanceLeft === null) return units;
+  return Math.min(units, fromOrg + Math.max(0, balance.allowanceLeft) + Math.max(0, balance.credits));
+}
+
+/** What paid for a use, in the order it was taken: the seat, the pool, the allowance, the credits. */
+export interface Paid {
+  seat: number;
+  pool: number;
+  allowance: number;
+  credits: number;
+}
+
+const PAID_IN_ORDER = ['seat', 'pool', 'allowance', 'credits'] as const;
+
+/**
+ * A hold settled for `units` (0 to what it held): the use keeps the first `units` in the order they
+ * were taken, exactly what a use of `units` would have been charged then, and gives the rest back,
+ * last taken first (pack credits before the allowance).
+ */
+export function settlement(held: Paid, units: number): { kept: Paid; returned: Paid } {
+  const kept: Paid = { seat: 0, pool: 0, allowance: 0, credits: 0 };
+  const returned: Paid = { ...held };
+  let left = units;
+  for (const source of PAID_IN_ORDER) {
+    const take = Math.min(left, held[source]);
+    kept[source] = take;
+    returned[source] = held[source] - take;
+    left -= take;
+  }
+  if (left > 0) throw new RangeError(`a hold of ${PAID_IN_ORDER.reduce((n, s) => n + held[s], 0)} cannot settle for ${units}`);
+  return { kept, returned };
+}
