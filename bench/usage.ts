@@ -216,7 +216,7 @@ async function main() {
   console.table(sideBySide);
   // Issue 39's targets, judged on the spread case (the one the peer runs too) in every round.
   const verdict = (target: string, met: boolean[], figures: string[], note = '') => {
-    const some = met.length > 1 ? ` in ${met.filter(Boolean).length} of ${met.length} rounds` : '';
+    const some = met.length > 1 ? `, ${met.filter(Boolean).length} of ${met.length} rounds` : '';
     console.log(`${target}: ${met.every(Boolean) ? 'met' : 'not met'}${some} (${figures.join('; ')})${note}`);
   };
   const hotNote = (figures: string[]) => `; one user (hot), not judged: ${figures.join('; ')}`;
