@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { USAGE_ERRORS, type HoldSettled, type UsageRemaining } from '../../../contract/usage';
 import type { Db } from '../../db';
+import type { GroupCommit } from '../../db/groupCommit';
 import { AppError, badRequest, conflict } from '../../errors';
 import { createUserHold } from '../userLock';
 import { lockPool } from './orgSeat';
@@ -24,6 +25,8 @@ const settleFingerprint = (units: number) =>
 
 export interface HoldDeps {
   db: Db;
+  /** The uses' group commit (decision 044): a settlement shares their transactions. */
+  commits: GroupCommit;
   /** What the user has left now, read inside `trx` (index.ts): the settlement's answer says it. */
   remainingIn: (trx: Db, userId: string, now: number) => Promise<UsageRemaining>;
 }
@@ -35,7 +38,7 @@ export interface HoldDeps {
  * allowance, the studio's pool and the seat. Under the same locks, in the same order, as a use:
  * the user's row, their balance, the seat, the pool.
  */
-export function createHoldService({ db, remainingIn }: HoldDeps) {
+export function createHoldService({ db, commits, remainingIn }: HoldDeps) {
   const holdUser = createUserHold(db);
 
   /** Gives `returned` back, from the use `row` whose hold ends with `units` kept. */
@@ -220,7 +223,7 @@ export function createHoldService({ db, remainingIn }: HoldDeps) {
      * is 409, as is a settlement after the hold expired. A license token settles its user's only.
      */
     async settle(holdId: string, callerUserId: string | null, units: number, now = Date.now()): Promise<HoldSettled> {
-      const settled = await db.transaction().execute((trx) => settleIn(trx, holdId, callerUserId, units, now, false));
+      const settled = await commits.run((trx) => settleIn(trx, holdId, callerUserId, units, now, false));
       if (!settled) throw holdNotFound();
       return settled;
     },

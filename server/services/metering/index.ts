@@ -14,6 +14,7 @@ import {
   type UsageSummary,
 } from '../../../contract/usage';
 import type { Db } from '../../db';
+import { createGroupCommit } from '../../db/groupCommit';
 import { AppError, badRequest, conflict } from '../../errors';
 import { pagedCsv } from '../csv';
 import type { Mailer } from '../mailer';
@@ -181,7 +182,8 @@ export function createMeteringService(deps: MeteringDeps) {
     const seat = seatPlan ? await readSeatAccount(trx, seatPlan.orgId, userId, seatPlan.period.start) : null;
     return { ...remainingOf(standing), ...(seatPlan && seat ? { org: seatCharge(seatPlan, seat, 0).remainingAfter } : {}) };
   }
-  const holds = createHoldService({ db, remainingIn });
+  const commits = createGroupCommit(db);
+  const holds = createHoldService({ db, commits, remainingIn });
 
   /** Each notice to the organisation's owners, admins and billing members. */
   async function sendOrgNotices(userId: string, notices: { orgId: string; orgName: string; notice: OrgNotice }[]): Promise<void> {
@@ -229,7 +231,8 @@ export function createMeteringService(deps: MeteringDeps) {
     // then covers only what uses of the user change (the balance and this period's totals).
     // Whether the user still holds their seat is read again under the organisation's lock.
     const [plan, seatPlan] = await Promise.all([planOf(db, userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
-    const { answer, notices, orgNotices, creditsTaken } = await db.transaction().execute(async (trx) => {
+    // Uses arriving together share one transaction and one commit (decision 044).
+    const { answer, notices, orgNotices, creditsTaken } = await commits.run(async (trx) => {
       const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;
       const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId, seatAtUse);
       const { seen, credits } = account;

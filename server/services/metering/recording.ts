@@ -294,8 +294,13 @@ export function createRecordingStatements(db: Db) {
       return { ...row, org: { pool: poolTaken(row), seat: held } };
     };
     const found = await withOrg();
-    if (found || postgres || !(await alone())) return found;
-    // SQLite: an organisation without its pool row (made before pools were) gets one.
+    if (found || postgres) return found;
+    const account = await alone();
+    if (!account) return found;
+    // SQLite: the organisation was deleted since its seat was read (a use waits for its group's
+    // commit, decision 044): the user holds no seat now. One from before pools were made gets its pool.
+    const org = await trx.selectFrom('orgs').select('id').where('id', '=', seat.orgId).executeTakeFirst();
+    if (!org) return { ...account, org: { pool: poolOf(undefined), seat: null } };
     await lockPool(trx, seat.orgId);
     return withOrg();
   }

@@ -1,0 +1,101 @@
+/**
+ * Group commit (issue 39, decision 044): writes that arrive together share one transaction, each
+ * is answered only once its commit is durable, a refusal is its own, and a failure rolls back only
+ * the write that failed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqlite, type Db } from '../../server/db';
+import { createGroupCommit } from '../../server/db/groupCommit';
+import { AppError } from '../../server/errors';
+
+describe('group commit on SQLite', () => {
+  let dir: string;
+  let db: Db;
+  let other: Db;
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-group-'));
+    db = openSqlite(path.join(dir, 'g.db'));
+    await sql`create table writes (n integer primary key)`.execute(db);
+    // Another connection to the file: it sees only what was committed.
+    other = openSqlite(path.join(dir, 'g.db'));
+  });
+  afterEach(async () => {
+    await other.destroy();
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const committed = async () => (await sql<{ n: number }>`select n from writes order by n`.execute(other)).rows.map((row) => row.n);
+
+  it('writes what arrives together in one transaction, and answers each after the commit', async () => {
+    const group = createGroupCommit(db);
+    const transactions = new Set<Db>();
+    const seenAtAnswer: number[][] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        group
+          .run(async (trx) => {
+            transactions.add(trx);
+            await sql`insert into writes (n) values (${n})`.execute(trx);
+            return n;
+          })
+          .then(async (answer) => {
+            expect(answer).toBe(n);
+            seenAtAnswer.push(await committed());
+          }),
+      ),
+    );
+    expect(transactions.size).toBe(1);
+    // Whenever a write was answered, it (and all of its transaction) was already on disk.
+    for (const seen of seenAtAnswer) expect(seen).toHaveLength(20);
+  });
+
+  it('takes the writes that arrive during a commit into the next transaction', async () => {
+    const group = createGroupCommit(db);
+    const transactions: Db[] = [];
+    const write = (n: number) =>
+      group.run(async (trx) => {
+        transactions.push(trx);
+        await sql`insert into writes (n) values (${n})`.execute(trx);
+      });
+    const first = write(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([first, ...Array.from({ length: 10 }, (_, i) => write(i + 1))]);
+    expect(new Set(transactions).size).toBeLessThanOrEqual(2);
+    expect(await committed()).toHaveLength(11);
+  });
+
+  it('keeps a refusal to its own write: the others commit', async () => {
+    const group = createGroupCommit(db);
+    const answers = await Promise.allSettled(
+      [1, 2, 3].map((n) =>
+        group.run(async (trx) => {
+          if (n === 2) throw new AppError(402, 'quota_exhausted', 'No queries are left');
+          await sql`insert into writes (n) values (${n})`.execute(trx);
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((answers[1] as PromiseRejectedResult).reason).toMatchObject({ statusCode: 402 });
+    expect(await committed()).toEqual([1, 3]);
+  });
+
+  it('rolls back only the write that failed: the others run again alone and commit', async () => {
+    const group = createGroupCommit(db);
+    const answers = await Promise.allSettled(
+      [1, 2, 3].map((n) =>
+        group.run(async (trx) => {
+          await sql`insert into writes (n) values (${n})`.execute(trx);
+          // A write that fails after writing: a broken statement.
+          if (n === 2) await sql`insert into no_such_table values (1)`.execute(trx);
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await committed()).toEqual([1, 3]);
+  });
+});
