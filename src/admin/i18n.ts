@@ -379,6 +379,9 @@ export const messages: TranslationMessages = {
       noAllowance: 'No allowance: each query is paid with a pack credit',
       creditsUsed: 'Credits used this period',
       creditsLeft: 'Credits left',
+      inProgress: 'In progress',
+      inProgressText:
+        '%{smart_count} query in progress, counted as used until the AI service settles it |||| %{smart_count} queries in progress, counted as used until the AI service settles them',
       downloadCsv: 'Download usage CSV',
       history: {
         title: 'Where the queries went',

@@ -100,6 +100,18 @@ describe('A user’s usage (issue 26)', () => {
     expect(within(panel).getByRole('link', { name: 'Download usage CSV' })).toHaveAttribute('href', '/api/admin/users/u1/usage.csv');
   });
 
+  it('says how many queries the AI service holds in progress (issue 39), and nothing when none are', async () => {
+    stubUser({ 'GET /api/admin/users/u1/usage': () => json({ ...proSummary, remaining: { ...proSummary.remaining, held: 5 } }) });
+    const panel = await usagePanel();
+    expect(figure(panel, 'In progress')).toBe('5 queries in progress, counted as used until the AI service settles them');
+  });
+
+  it('shows no queries in progress when none are held', async () => {
+    stubUser();
+    const panel = await usagePanel();
+    expect(within(panel).queryByText('In progress')).not.toBeInTheDocument();
+  });
+
   it('says Free for no plan, and Unlimited as such, without a bar', async () => {
     stubUser({ 'GET /api/admin/users/u1/usage': () => json({ ...proSummary, plan: null, allowance: null, allowanceUsed: 4200 }) });
     const panel = await usagePanel();

@@ -86,6 +86,23 @@ describe('Usage section: this period (issue 26)', () => {
     expect(within(period()).getByText('Pack credits never expire.')).toBeInTheDocument();
   });
 
+  it('says how many queries are in progress while the AI service holds them (issue 39)', async () => {
+    stubUsage({
+      usage: () => json(summary({ allowanceUsed: 125, remaining: { allowance: 375, credits: 1250, periodEnd: PERIOD_END, held: 3 } })),
+    });
+    await openUsage();
+    expect(
+      await within(period()).findByText('3 queries in progress: counted as used until the AI service settles them.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows no queries in progress when none are held', async () => {
+    stubUsage();
+    await openUsage();
+    await within(period()).findByRole('progressbar', { name: 'Allowance used this period' });
+    expect(within(period()).queryByText(/in progress/)).not.toBeInTheDocument();
+  });
+
   it('says Unlimited and draws no bar on an Unlimited plan', async () => {
     stubUsage({
       usage: () => json(summary({ allowance: null, allowanceUsed: 42, remaining: { allowance: null, credits: 0, periodEnd: PERIOD_END } })),

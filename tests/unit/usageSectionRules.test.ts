@@ -3,6 +3,7 @@ import {
   allowanceView,
   givenOrNot,
   historySummary,
+  inProgressText,
   orgPaysText,
   planName,
   type AllowanceView,
@@ -72,4 +73,12 @@ describe('who pays first for a seat holder', () => {
   ])('%j', (left, text) => {
     expect(orgPaysText({ ...org, ...left })).toBe(text);
   });
+});
+
+describe('the Usage section: queries in progress (issue 39)', () => {
+  it.each([
+    [1, '1 query in progress: counted as used until the AI service settles it.'],
+    [3, '3 queries in progress: counted as used until the AI service settles them.'],
+    [1200, '1,200 queries in progress: counted as used until the AI service settles them.'],
+  ])('%i held', (held, text) => expect(inProgressText(held)).toBe(text));
 });

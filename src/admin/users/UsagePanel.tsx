@@ -64,6 +64,11 @@ function PeriodFigures({ summary }: { summary: UsageSummary }) {
       </Figure>
       <Figure label={translate('admin.usage.creditsUsed')}>{formatCount(summary.creditsUsed)}</Figure>
       <Figure label={translate('admin.usage.creditsLeft')}>{formatCount(summary.remaining.credits)}</Figure>
+      {summary.remaining.held !== undefined && (
+        <Figure label={translate('admin.usage.inProgress')}>
+          {translate('admin.usage.inProgressText', { smart_count: summary.remaining.held })}
+        </Figure>
+      )}
     </Box>
   );
 }

@@ -3,7 +3,7 @@ import { useId, type ReactNode } from 'react';
 import type { UsageSummary } from '../../../contract/usage';
 import { USAGE_PERIOD_CSV_PATH, useUsageSummary } from '../../api/usage';
 import { UsageHistoryCard } from './UsageHistoryCard';
-import { allowanceView, orgPaysText, planName } from './usageRules';
+import { allowanceView, inProgressText, orgPaysText, planName } from './usageRules';
 import { Field } from './Field';
 import { formatCount, formatLongDate } from '../../ui/format';
 
@@ -47,6 +47,11 @@ function PeriodFigures({ summary }: { summary: UsageSummary }) {
         <Field label="Allowance" align="start">
           <Allowance summary={summary} />
         </Field>
+        {summary.remaining.held !== undefined && (
+          <Field label="In progress" align="start">
+            <Typography>{inProgressText(summary.remaining.held)}</Typography>
+          </Field>
+        )}
         <Field label="Credits left" align="start">
           <Typography>{formatCount(summary.remaining.credits)}</Typography>
           <Typography variant="body2" color="text.secondary">

@@ -43,6 +43,11 @@ export function historySummary(history: Pick<UsageHistory, 'days' | 'units'>): s
   return `${queries(total)} in ${range}; the most on ${formatDay(day)} (${formatCount(history.units[busiest] ?? 0)}).`;
 }
 
+/** Queries the AI service holds while they run (issue 39): counted as used until settled. */
+export function inProgressText(held: number): string {
+  return `${queries(held)} in progress: counted as used until the AI service settles ${held === 1 ? 'it' : 'them'}.`;
+}
+
 /** Who pays first for a seat holder's queries, and what it has left for them (issue 38). */
 export function orgPaysText(org: OrgRemaining): string {
   const seat =
