@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import { sql } from 'kysely';
 import { AppError } from '../errors';
 import { isPostgres, type Db } from './index';
 
@@ -34,30 +36,64 @@ export function createGroupCommit(db: Db, { maxBatch = 256 }: { maxBatch?: numbe
   const waiting: Waiting[] = [];
   let draining = false;
 
+  // The write-ahead log beside the database file: fsync of any descriptor of a file flushes it.
+  let logPath: Promise<string> | undefined;
+  async function flushLog(): Promise<void> {
+    logPath ??= sql<{ file: string }>`select file from pragma_database_list where name = 'main'`
+      .execute(db)
+      .then(({ rows }) => `${rows[0]!.file}-wal`);
+    const log = await fs.open(await logPath, 'r');
+    try {
+      await log.sync();
+    } finally {
+      await log.close();
+    }
+  }
+
   async function commit(batch: Waiting[]): Promise<void> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; err: unknown })[] = [];
+    let committed = false;
     try {
-      await db.transaction().execute(async (trx) => {
-        for (const write of batch) {
-          try {
-            outcomes.push({ ok: true, value: await write.work(trx) });
-          } catch (err) {
-            if (!(err instanceof AppError)) throw err;
-            outcomes.push({ ok: false, err });
-          }
+      // The batch's COMMIT writes its log frames without waiting for the disk (NORMAL), on the
+      // connection held for it alone, which then goes back to FULL for every other write.
+      await db.connection().execute(async (connection) => {
+        await sql`pragma synchronous = NORMAL`.execute(connection);
+        try {
+          await connection.transaction().execute(async (trx) => {
+            for (const write of batch) {
+              try {
+                outcomes.push({ ok: true, value: await write.work(trx) });
+              } catch (err) {
+                if (!(err instanceof AppError)) throw err;
+                outcomes.push({ ok: false, err });
+              }
+            }
+          });
+          committed = true;
+        } finally {
+          await sql`pragma synchronous = FULL`.execute(connection);
         }
       });
     } catch (err) {
-      if (batch.length === 1) return batch[0]!.reject(err);
-      for (const write of batch) await commit([write]);
-      return;
+      // Rolled back: each write runs again alone. (Once committed, never again: that would charge twice.)
+      if (!committed) {
+        if (batch.length === 1) return batch[0]!.reject(err);
+        for (const write of batch) await commit([write]);
+        return;
+      }
     }
-    // Committed: every write of the batch is durable, and only now is any of them answered.
-    batch.forEach((write, i) => {
-      const outcome = outcomes[i]!;
-      if (outcome.ok) write.resolve(outcome.value);
-      else write.reject(outcome.err);
-    });
+    // The log is flushed on libuv's thread pool while the next batch is written, and only then
+    // is any write of this batch answered: as durable as FULL, whose COMMIT flushes the log while
+    // it blocks the event loop.
+    void flushLog().then(
+      () =>
+        batch.forEach((write, i) => {
+          const outcome = outcomes[i]!;
+          if (outcome.ok) write.resolve(outcome.value);
+          else write.reject(outcome.err);
+        }),
+      (err: unknown) => batch.forEach((write) => write.reject(err)),
+    );
   }
 
   async function drain(): Promise<void> {

@@ -69,6 +69,15 @@ describe('group commit on SQLite', () => {
     expect(await committed()).toHaveLength(11);
   });
 
+  it('leaves every other write of the connection flushing the log inside its COMMIT (synchronous = FULL)', async () => {
+    const group = createGroupCommit(db);
+    await group.run(async (trx) => {
+      await sql`insert into writes (n) values (1)`.execute(trx);
+    });
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
+    expect(rows[0]!.synchronous).toBe(2);
+  });
+
   it('keeps a refusal to its own write: the others commit', async () => {
     const group = createGroupCommit(db);
     const answers = await Promise.allSettled(
