@@ -35,7 +35,7 @@ import {
 import { createHoldService } from './holds';
 import { createSeatStatements, readSeatAccount, seatPlanOf, type SeatAccount, type SeatPlan } from './orgSeat';
 import { createRecordingStatements } from './recording';
-import { planOf, remainingOf, standingOf } from './standing';
+import { createPlanStatement, remainingOf, standingOf } from './standing';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -167,6 +167,7 @@ export function createMeteringService(deps: MeteringDeps) {
   const { db, freeQueriesPerMonth } = deps;
   const statements = createRecordingStatements(db);
   const seats = createSeatStatements(db);
+  const planOfUse = createPlanStatement(db);
 
   /** What the organisation has left for a seat holder now, or null while they hold no seat. */
   async function seatRemaining(userId: string, now: number): Promise<OrgRemaining | null> {
@@ -230,7 +231,7 @@ export function createMeteringService(deps: MeteringDeps) {
     // a renewal), and a change landing meanwhile would only be seen by the next use; the lock
     // then covers only what uses of the user change (the balance and this period's totals).
     // Whether the user still holds their seat is read again under the organisation's lock.
-    const [plan, seatPlan] = await Promise.all([planOf(db, userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
+    const [plan, seatPlan] = await Promise.all([planOfUse(userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
     // Uses arriving together share one transaction and one commit (decision 044).
     const { answer, notices, orgNotices, creditsTaken } = await commits.run(async (trx) => {
       const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;

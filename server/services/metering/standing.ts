@@ -1,5 +1,6 @@
 import type { UsageRemaining } from '../../../contract/usage';
 import { isPostgres, type Db } from '../../db';
+import { withParameters } from '../../db/compiledQuery';
 import { allowanceLeft, billingPeriod, governingSubscription, periodAllowance, type Period, type PlanSubscription } from './rules';
 
 /** Where a user stands at a moment: the governing plan, its period, what that period allows and has used, and credits. */
@@ -62,14 +63,16 @@ export interface PlanStanding {
   allowance: number | null;
 }
 
-/** The plan governing the user's uses at `now`, from their subscriptions and the products they are for. */
-export async function planOf(db: Db, userId: string, now: number, freeQueriesPerMonth: number): Promise<PlanStanding> {
-  const rows = await db
+const planQuery = (db: Db, userId: string) =>
+  db
     .selectFrom('billing_subscriptions as s')
     .leftJoin('billing_products as p', 'p.id', 's.product_id')
     .select(['s.status', 's.current_period_start', 's.current_period_end', 's.product_name', 'p.metadata'])
-    .where('s.user_id', '=', userId)
-    .execute();
+    .where('s.user_id', '=', userId);
+
+type PlanRow = Awaited<ReturnType<ReturnType<typeof planQuery>['execute']>>[number];
+
+function planFrom(rows: PlanRow[], now: number, freeQueriesPerMonth: number): PlanStanding {
   const subscriptions: NamedSubscription[] = rows.map((r) => ({
     status: r.status,
     creditsAmount: metadataCredits(r.metadata),
@@ -83,6 +86,18 @@ export async function planOf(db: Db, userId: string, now: number, freeQueriesPer
     period: billingPeriod(governing, now),
     allowance: periodAllowance(governing, freeQueriesPerMonth),
   };
+}
+
+/** The plan governing the user's uses at `now`, from their subscriptions and the products they are for. */
+export async function planOf(db: Db, userId: string, now: number, freeQueriesPerMonth: number): Promise<PlanStanding> {
+  return planFrom(await planQuery(db, userId).execute(), now, freeQueriesPerMonth);
+}
+
+/** `planOf` compiled once (db/compiledQuery.ts): every use and hold reads it. */
+export function createPlanStatement(db: Db) {
+  const statement = planQuery(db, '').compile();
+  return async (userId: string, now: number, freeQueriesPerMonth: number): Promise<PlanStanding> =>
+    planFrom((await db.executeQuery(withParameters(statement, [userId]))).rows as PlanRow[], now, freeQueriesPerMonth);
 }
 
 /** Where the user stands at `now`; `credits` when the caller already read them (under its lock). */
