@@ -10,6 +10,7 @@ import type { Db } from '../../server/db';
 import { createMeteringService } from '../../server/services/metering';
 import { signedInUser, subscriptionRow, type Signed } from './adminFlow';
 import { databases, errorBody, type TestClient, useTestServer } from './harness';
+import { accounts, studio } from './orgFixtures';
 
 const SERVICE_TOKEN = 'h'.repeat(40);
 const HOLDS_URL = '/api/ingest/usage/holds';
@@ -207,6 +208,33 @@ describe.each(databases)('usage holds on $label', (database) => {
     const invalid = await service().post(`${HOLDS_URL}/${holdId}/settle`, { units: -1 });
     expect(invalid.statusCode).toBe(400);
     expect((await service().post(HOLDS_URL, { requestId: 'x', userId: owner.id, units: 2, minUnits: 3 })).statusCode).toBe(400);
+  });
+
+  it("gives a studio member's hold back to the studio's pool and seat, last taken first", async () => {
+    const owner = await signedInUser(server(), 'studio-owner');
+    const [artist] = await accounts(server().db, 1);
+    const orgId = await studio(server().db, owner, [artist!], { seats: 1, perSeat: 3, pool: 10 });
+    expect((await owner.client.request('PATCH', `/api/orgs/${orgId}/members/${artist!.id}`, { json: { seat: true } })).statusCode).toBe(
+      200,
+    );
+
+    const held = (await hold(service(), { userId: artist!.id, units: 6 })).json<UsageHeld>();
+    expect(held.charged).toEqual({ allowance: 0, credits: 0, org: { orgId, seat: 3, pool: 3 } });
+    expect(held.remaining.org).toMatchObject({ seat: 0, pool: 7 });
+    const settled = (await settle(service(), held.holdId, 2)).json<HoldSettled>();
+    expect(settled).toMatchObject({ units: 2, returned: 4, charged: { allowance: 0, credits: 0, org: { orgId, seat: 2, pool: 0 } } });
+    expect(settled.remaining.org).toMatchObject({ seat: 1, pool: 10 });
+
+    const pool = await server().db.selectFrom('org_pools').select('credits').where('org_id', '=', orgId).executeTakeFirstOrThrow();
+    expect(Number(pool.credits)).toBe(10);
+    const period = await server()
+      .db.selectFrom('org_member_periods')
+      .select(['seat_used', 'pool_used'])
+      .where('org_id', '=', orgId)
+      .executeTakeFirstOrThrow();
+    expect([Number(period.seat_used), Number(period.pool_used)]).toEqual([2, 0]);
+    const csv = (await owner.client.get(`/api/orgs/${orgId}/usage/period.csv`)).body.trim().split('\r\n');
+    expect(csv).toHaveLength(2);
   });
 
   it('releases a hold left open after its time, once, whichever instance gets there', async () => {
