@@ -223,7 +223,8 @@ export function createHoldService({ db, commits, remainingIn }: HoldDeps) {
      * is 409, as is a settlement after the hold expired. A license token settles its user's only.
      */
     async settle(holdId: string, callerUserId: string | null, units: number, now = Date.now()): Promise<HoldSettled> {
-      const settled = await commits.run((trx) => settleIn(trx, holdId, callerUserId, units, now, false));
+      // Alone on PostgreSQL: a settlement may give back to a studio's seat and pool, outside the users' order.
+      const settled = await commits.run((trx) => settleIn(trx, holdId, callerUserId, units, now, false), holdId, true);
       if (!settled) throw holdNotFound();
       return settled;
     },

@@ -233,118 +233,123 @@ export function createMeteringService(deps: MeteringDeps) {
     // Whether the user still holds their seat is read again under the organisation's lock.
     const [plan, seatPlan] = await Promise.all([planOfUse(userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
     // Uses arriving together share one transaction and one commit (decision 044).
-    const { answer, notices, orgNotices, creditsTaken } = await commits.run(async (trx) => {
-      const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;
-      const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId, seatAtUse);
-      const { seen, credits } = account;
-      if (seen) {
-        if (seen.fingerprint !== fingerprint)
-          throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
-        return { answer: JSON.parse(seen.answer) as UsageRecorded | UsageHeld, notices: [], orgNotices: [], creditsTaken: null };
-      }
-      // After the replay above: a retry of a use already recorded gets its first answer, always.
-      const occurredAt = occurredAtOf(input, now, deps.retentionDays);
+    // A seat holder's use takes the seat and the pool, outside the users' order: alone on PostgreSQL.
+    const { answer, notices, orgNotices, creditsTaken } = await commits.run(
+      async (trx) => {
+        const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;
+        const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId, seatAtUse);
+        const { seen, credits } = account;
+        if (seen) {
+          if (seen.fingerprint !== fingerprint)
+            throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
+          return { answer: JSON.parse(seen.answer) as UsageRecorded | UsageHeld, notices: [], orgNotices: [], creditsTaken: null };
+        }
+        // After the replay above: a retry of a use already recorded gets its first answer, always.
+        const occurredAt = occurredAtOf(input, now, deps.retentionDays);
 
-      const held = seatPlan && account.org ? await seats.seatAt(trx, seatPlan.orgId, userId, seatPlan.period.start, account.org) : null;
-      let seat = held;
-      let org = seatPlan && seat ? seatCharge(seatPlan, seat, input.units) : null;
-      // What the seat leaves, the pool may pay (within the limit): only then is the pool taken,
-      // so the uses its seats pay for never wait for one another (decision 042).
-      if (seatPlan && seat && org && input.units > org.paid.seat && org.balance.limitLeft !== 0) {
-        const pool = await statements.poolForUse(trx, seatPlan.orgId, {
-          credits: seat.pool,
-          highWater: seat.highWater,
-          lowNotified: seat.lowNotified,
+        const held = seatPlan && account.org ? await seats.seatAt(trx, seatPlan.orgId, userId, seatPlan.period.start, account.org) : null;
+        let seat = held;
+        let org = seatPlan && seat ? seatCharge(seatPlan, seat, input.units) : null;
+        // What the seat leaves, the pool may pay (within the limit): only then is the pool taken,
+        // so the uses its seats pay for never wait for one another (decision 042).
+        if (seatPlan && seat && org && input.units > org.paid.seat && org.balance.limitLeft !== 0) {
+          const pool = await statements.poolForUse(trx, seatPlan.orgId, {
+            credits: seat.pool,
+            highWater: seat.highWater,
+            lowNotified: seat.lowNotified,
+          });
+          seat = { ...seat, pool: pool.credits, highWater: pool.highWater, lowNotified: pool.lowNotified };
+          org = seatCharge(seatPlan, seat, input.units);
+        }
+        const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
+        // A hold takes what is left when that is less than asked but at least its minUnits.
+        let units = input.units;
+        if (hold) {
+          units = unitsAvailable(input.units, org ? org.paid.seat + org.paid.pool : 0, { allowanceLeft: before.allowance, credits });
+          if (units < input.units && seatPlan && seat) org = seatCharge(seatPlan, seat, units);
+        }
+        const paid =
+          units >= (hold?.minUnits ?? units)
+            ? charge(units - (org ? org.paid.seat + org.paid.pool : 0), { allowanceLeft: before.allowance, credits })
+            : null;
+        if (!paid) {
+          const refusal = exhaustedRefusal(exhaustion(org?.balance ?? null), seatPlan?.orgName);
+          throw new AppError(402, refusal.error, refusal.message);
+        }
+        const after = spend({ allowanceLeft: before.allowance, credits }, paid);
+
+        const notices = noticesDue({
+          allowance: plan.allowance,
+          usedBefore: account.allowanceUsed,
+          usedAfter: account.allowanceUsed + paid.allowance,
+          sent80: account.sent80,
+          sent100: account.sent100,
+          creditsBefore: credits,
+          creditsAfter: after.credits,
         });
-        seat = { ...seat, pool: pool.credits, highWater: pool.highWater, lowNotified: pool.lowNotified };
-        org = seatCharge(seatPlan, seat, input.units);
-      }
-      const before = remainingOf({ ...plan, allowanceUsed: account.allowanceUsed, credits });
-      // A hold takes what is left when that is less than asked but at least its minUnits.
-      let units = input.units;
-      if (hold) {
-        units = unitsAvailable(input.units, org ? org.paid.seat + org.paid.pool : 0, { allowanceLeft: before.allowance, credits });
-        if (units < input.units && seatPlan && seat) org = seatCharge(seatPlan, seat, units);
-      }
-      const paid =
-        units >= (hold?.minUnits ?? units)
-          ? charge(units - (org ? org.paid.seat + org.paid.pool : 0), { allowanceLeft: before.allowance, credits })
-          : null;
-      if (!paid) {
-        const refusal = exhaustedRefusal(exhaustion(org?.balance ?? null), seatPlan?.orgName);
-        throw new AppError(402, refusal.error, refusal.message);
-      }
-      const after = spend({ allowanceLeft: before.allowance, credits }, paid);
-
-      const notices = noticesDue({
-        allowance: plan.allowance,
-        usedBefore: account.allowanceUsed,
-        usedAfter: account.allowanceUsed + paid.allowance,
-        sent80: account.sent80,
-        sent100: account.sent100,
-        creditsBefore: credits,
-        creditsAfter: after.credits,
-      });
-      const marks80 = notices.includes('allowance_80') || notices.includes('allowance_100');
-      const marks100 = notices.includes('allowance_100');
-      const useId = randomUUID();
-      const recorded: UsageRecorded = {
-        requestId: input.requestId,
-        units,
-        // What paid: the organisation is named when its seat or pool paid part of it.
-        charged: org && org.paid.seat + org.paid.pool > 0 ? { ...paid, org: { orgId: org.orgId, ...org.paid } } : paid,
-        remaining: {
-          ...before,
-          allowance: after.allowanceLeft,
-          credits: after.credits,
-          ...(org ? { org: org.remainingAfter } : {}),
-        },
-      };
-      const answer: UsageRecorded | UsageHeld = hold
-        ? { holdId: useId, ...recorded, expiresAt: new Date(hold.expiresAt).toISOString() }
-        : recorded;
-      await statements.write(trx, {
-        id: useId,
-        ledgerId: randomUUID(),
-        userId,
-        requestId: input.requestId,
-        fingerprint,
-        units,
-        fromAllowance: paid.allowance,
-        fromCredits: paid.credits,
-        period: plan.period,
-        occurredAt,
-        recordedAt: now,
-        day: dayOf(occurredAt),
-        projectId: input.projectId ?? null,
-        engineVersion: input.engineVersion ?? null,
-        pluginVersion: input.pluginVersion ?? null,
-        model: input.model ?? null,
-        feature: input.feature ?? null,
-        answer: JSON.stringify(answer),
-        notified80At: marks80 ? now : null,
-        notified100At: marks100 ? now : null,
-        org:
-          org && seat
-            ? {
-                orgId: org.orgId,
-                seatId: seat.seatId,
-                periodStart: org.periodStart,
-                ...org.paid,
-                notified80At: org.marks80 ? now : null,
-                notified100At: org.marks100 ? now : null,
-                poolLowAt: org.notices.some((n) => n.kind === 'pool_low') ? now : null,
-              }
-            : null,
-        holdExpiresAt: hold?.expiresAt ?? null,
-      });
-      return {
-        answer,
-        notices,
-        orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [],
-        creditsTaken: paid.credits > 0 ? { userId, useId, before: credits, after: after.credits, at: now } : null,
-      };
-    });
+        const marks80 = notices.includes('allowance_80') || notices.includes('allowance_100');
+        const marks100 = notices.includes('allowance_100');
+        const useId = randomUUID();
+        const recorded: UsageRecorded = {
+          requestId: input.requestId,
+          units,
+          // What paid: the organisation is named when its seat or pool paid part of it.
+          charged: org && org.paid.seat + org.paid.pool > 0 ? { ...paid, org: { orgId: org.orgId, ...org.paid } } : paid,
+          remaining: {
+            ...before,
+            allowance: after.allowanceLeft,
+            credits: after.credits,
+            ...(org ? { org: org.remainingAfter } : {}),
+          },
+        };
+        const answer: UsageRecorded | UsageHeld = hold
+          ? { holdId: useId, ...recorded, expiresAt: new Date(hold.expiresAt).toISOString() }
+          : recorded;
+        await statements.write(trx, {
+          id: useId,
+          ledgerId: randomUUID(),
+          userId,
+          requestId: input.requestId,
+          fingerprint,
+          units,
+          fromAllowance: paid.allowance,
+          fromCredits: paid.credits,
+          period: plan.period,
+          occurredAt,
+          recordedAt: now,
+          day: dayOf(occurredAt),
+          projectId: input.projectId ?? null,
+          engineVersion: input.engineVersion ?? null,
+          pluginVersion: input.pluginVersion ?? null,
+          model: input.model ?? null,
+          feature: input.feature ?? null,
+          answer: JSON.stringify(answer),
+          notified80At: marks80 ? now : null,
+          notified100At: marks100 ? now : null,
+          org:
+            org && seat
+              ? {
+                  orgId: org.orgId,
+                  seatId: seat.seatId,
+                  periodStart: org.periodStart,
+                  ...org.paid,
+                  notified80At: org.marks80 ? now : null,
+                  notified100At: org.marks100 ? now : null,
+                  poolLowAt: org.notices.some((n) => n.kind === 'pool_low') ? now : null,
+                }
+              : null,
+          holdExpiresAt: hold?.expiresAt ?? null,
+        });
+        return {
+          answer,
+          notices,
+          orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [],
+          creditsTaken: paid.credits > 0 ? { userId, useId, before: credits, after: after.credits, at: now } : null,
+        };
+      },
+      userId,
+      seatPlan !== null,
+    );
     if (creditsTaken) deps.onCreditsTaken?.(creditsTaken);
     await sendNotices(userId, notices);
     await sendOrgNotices(userId, orgNotices);
