@@ -30,6 +30,7 @@ import * as m022 from './migrations/022_staff_email_edits_outdated';
 import * as m023 from './migrations/023_organisations';
 import * as m024 from './migrations/024_org_invitations';
 import * as m025 from './migrations/025_org_billing';
+import * as m026 from './migrations/026_automatic_top_up';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -135,6 +136,7 @@ const migrations: Record<string, Migration> = {
   '023_organisations': m023,
   '024_org_invitations': m024,
   '025_org_billing': m025,
+  '026_automatic_top_up': m026,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */
