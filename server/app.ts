@@ -205,7 +205,7 @@ export async function buildApp(deps: AppDeps) {
 
   // Housekeeping: sessions, links and codes that can no longer be used are dropped hourly, and raw
   // uses older than USAGE_RETENTION_DAYS (their daily roll-ups stay); account e-mails Stripe did not
-  // take when they changed (it was down) are sent again.
+  // take when they changed (it was down) are sent again, and automatic top-ups left half-bought.
   let purge: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     purge = setInterval(() => {
@@ -223,6 +223,7 @@ export async function buildApp(deps: AppDeps) {
       services.billing.customerEmails
         .sendOutdated()
         .catch((err: unknown) => app.log.error({ err }, 'sending account e-mails to Stripe failed'));
+      services.topUps.retryPending().catch((err: unknown) => app.log.error({ err }, 'retrying automatic top-ups failed'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
   });
@@ -230,6 +231,7 @@ export async function buildApp(deps: AppDeps) {
     clearInterval(purge);
     await services.passwordReset.settle();
     await services.billing.customerEmails.settle();
+    await services.topUps.settle();
     await deps.rateLimiter.close();
   });
 
