@@ -99,6 +99,7 @@ describe('Usage section: automatic top-up (issue 39)', () => {
       }),
     );
     const card = await openTopUp();
+    expect(within(card).getByRole('switch', { name: 'Top up automatically when my credits run low' })).toBeChecked();
     const alert = within(card).getByRole('alert');
     expect(within(alert).getByText('Automatic top-up is paused')).toBeInTheDocument();
     expect(alert).toHaveTextContent('Paused: your card needs you to confirm the payment. Buy credits by hand');

@@ -1,20 +1,15 @@
 import { Box, Button, FormControlLabel, Stack, Switch, TextField } from '@mui/material';
 import { useEffect, useMemo } from 'react';
-import type { UseFormRegisterReturn } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import type { TopUp, TopUpSettings } from '../../../../contract/topUp';
 import { FormTextField } from '../../forms/FormTextField';
 import { useContractForm, useProblemToast } from '../../forms/contractForm';
 import { formValuesOf, packLabel, topUpFormSchema, type TopUpFormValues } from './topUpForm';
 
-/** A registered checkbox's props for MUI's Switch, which takes its input's ref in slotProps. */
-function switchField({ ref, ...field }: UseFormRegisterReturn) {
-  return { ...field, slotProps: { input: { ref } } };
-}
-
 /** The settings of automatic top-up: on or off, when, which pack, and the monthly cap in the pack's money. */
 export function TopUpForm({ view, saving, onSave }: { view: TopUp; saving: boolean; onSave: (settings: TopUpSettings) => void }) {
   const schema = useMemo(() => topUpFormSchema(view.packs), [view.packs]);
-  const { register, handleSubmit, reset, watch, formState } = useContractForm<TopUpFormValues, TopUpSettings>(schema);
+  const { register, control, handleSubmit, reset, watch, formState } = useContractForm<TopUpFormValues, TopUpSettings>(schema);
   const showProblem = useProblemToast();
   useEffect(() => reset(formValuesOf(view)), [view, reset]);
   const pack = view.packs.find((p) => p.priceId === watch('priceId')) ?? view.packs[0];
@@ -27,9 +22,25 @@ export function TopUpForm({ view, saving, onSave }: { view: TopUp; saving: boole
   return (
     <Box component="form" onSubmit={onSubmit} aria-label="Automatic top-up settings" noValidate>
       <Stack spacing={2} sx={{ maxWidth: 520 }}>
-        <FormControlLabel
-          control={<Switch {...switchField(register('enabled'))} disabled={saving} />}
-          label="Top up automatically when my credits run low"
+        {/* Controlled: MUI's Switch draws its own state, which a reset of an uncontrolled input would not reach. */}
+        <Controller
+          name="enabled"
+          control={control}
+          render={({ field: { value, onChange, onBlur, name, ref } }) => (
+            <FormControlLabel
+              control={
+                <Switch
+                  name={name}
+                  checked={Boolean(value)}
+                  onChange={(event) => onChange(event.target.checked)}
+                  onBlur={onBlur}
+                  disabled={saving}
+                  slotProps={{ input: { ref } }}
+                />
+              }
+              label="Top up automatically when my credits run low"
+            />
+          )}
         />
         <FormTextField
           label="When credits fall below"
