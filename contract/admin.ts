@@ -243,6 +243,10 @@ export const AUDIT_ACTIONS = [
   'account.install.forget',
   'account.email.change',
   'account.delete',
+  // Automatic top-up (issue 39): the user's settings; its pause (no actor) and its credits (Stripe's webhook).
+  'account.top_up.change',
+  'user.top_up.pause',
+  'user.credits.top_up',
   // Suspension (issue 28, decision 029).
   'user.suspend',
   'user.reinstate',

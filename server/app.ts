@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps) {
 
   // Housekeeping: sessions, links and codes that can no longer be used are dropped hourly, and raw
   // uses older than USAGE_RETENTION_DAYS (their daily roll-ups stay); account e-mails Stripe did not
-  // take when they changed (it was down) are sent again.
+  // take when they changed (it was down) are sent again, and automatic top-ups left half-bought.
   let purge: NodeJS.Timeout | undefined;
   let holdSweep: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -225,6 +225,7 @@ export async function buildApp(deps: AppDeps) {
       services.billing.customerEmails
         .sendOutdated()
         .catch((err: unknown) => app.log.error({ err }, 'sending account e-mails to Stripe failed'));
+      services.topUps.retryPending().catch((err: unknown) => app.log.error({ err }, 'retrying automatic top-ups failed'));
     }, PURGE_INTERVAL_MS);
     purge.unref();
     // Holds not settled in USAGE_HOLD_MINUTES are given back within a minute of their expiry.
@@ -238,6 +239,7 @@ export async function buildApp(deps: AppDeps) {
     clearInterval(holdSweep);
     await services.passwordReset.settle();
     await services.billing.customerEmails.settle();
+    await services.topUps.settle();
     await deps.rateLimiter.close();
   });
 

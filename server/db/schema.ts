@@ -519,6 +519,44 @@ export interface OrgInvitationsTable {
   revoked_at: number | null;
 }
 
+/** A user's automatic top-up (migration 027, issue 39): what to buy when, and whether it is paused. */
+export interface TopUpSettingsTable {
+  user_id: string;
+  enabled: number;
+  /** Credits: a use that takes the balance from this or more to under it sets off a top-up. */
+  threshold: number;
+  /** The credit pack's one-time price. */
+  price_id: string;
+  /** The most the top-ups of one UTC calendar month may cost, in the pack's currency's minor units. */
+  monthly_cap: number;
+  currency: string;
+  /** Set when a top-up's card was declined or needed its holder; cleared when the user turns it on again. */
+  paused_at: number | null;
+  paused_reason: string | null;
+  updated_at: number;
+}
+
+/** One top-up a crossing set off (migration 027): bought, refused by the cap, or failed. */
+export interface TopUpsTable {
+  id: string;
+  user_id: string;
+  /** What set it off (`use:<id>`, `saved:<id>`): unique, so a crossing buys once. */
+  crossing: string;
+  /** The UTC month, `2026-11`: the monthly cap adds up its top-ups. */
+  month: string;
+  price_id: string;
+  credits: number;
+  amount: number;
+  currency: string;
+  /** contract/topUp.ts TOP_UP_STATUSES. */
+  status: string;
+  /** Stripe's invoice, once made. */
+  invoice_id: string | null;
+  failure: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -559,4 +597,6 @@ export interface Database {
   org_credit_ledger: OrgCreditLedgerTable;
   org_member_periods: OrgMemberPeriodsTable;
   org_usage_daily: OrgUsageDailyTable;
+  top_up_settings: TopUpSettingsTable;
+  top_ups: TopUpsTable;
 }

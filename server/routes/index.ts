@@ -33,6 +33,7 @@ import { orgBillingRoutes } from './api/orgBilling';
 import { productRoutes } from './api/product';
 import { billingRoutes } from './api/stripe/billing';
 import { usageRoutes } from './api/usage';
+import { topUpRoutes } from './api/topUp';
 import { healthRoutes } from './healthz';
 import { ingestProxyRoutes } from './ingest/proxy';
 
@@ -41,7 +42,7 @@ export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 /** Every route module, by its folder under server/routes/, which is also its URL prefix. */
 export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '': [healthRoutes],
-  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes, orgRoutes, orgBillingRoutes],
+  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes, topUpRoutes, orgRoutes, orgBillingRoutes],
   '/api/account': [
     accountLicenseRoutes,
     accountPasswordRoutes,

@@ -29,6 +29,7 @@ import { createMessageService } from './messages';
 import { createMeteringService } from './metering';
 import { createCreditService } from './metering/credits';
 import { createPackRefundService } from './metering/packRefunds';
+import { createTopUpService } from './topUp';
 import type { ScryptCost } from './passwords';
 import { createPasswordResetService } from './passwordReset';
 import { createPluginHandOffService } from './pluginHandOff';
@@ -122,6 +123,15 @@ export function createServices(deps: ServiceDeps) {
     ...loadLicenseSigningKey({ configured: deps.config.licenseSigningKey, dataDir: deps.config.dataDir }),
   });
   const builds = createBuildService(deps.db, audit);
+  const topUps = createTopUpService({
+    db: deps.db,
+    gateway: stripeGateway,
+    audit,
+    mailer,
+    publicUrl: deps.config.publicUrl,
+    onMailError: deps.onMailError,
+    onError: deps.onError,
+  });
   const metering = createMeteringService({
     db: deps.db,
     freeQueriesPerMonth: deps.config.usage.freeQueriesPerMonth,
@@ -130,6 +140,8 @@ export function createServices(deps: ServiceDeps) {
     mailer,
     publicUrl: deps.config.publicUrl,
     onMailError: deps.onMailError,
+    // Automatic top-up (issue 39): a use that takes credits under the user's threshold buys a pack.
+    onCreditsTaken: topUps.creditsTaken,
   });
   const pluginInstalls = createPluginInstallService(deps.db);
   const pluginHandOff = createPluginHandOffService({
@@ -207,6 +219,7 @@ export function createServices(deps: ServiceDeps) {
     accountExport: createAccountExportService(deps.db),
     messages: createMessageService(deps.db),
     metering,
+    topUps,
     credits: createCreditService({ db: deps.db, audit }),
     packRefunds: createPackRefundService({
       db: deps.db,

@@ -18,10 +18,13 @@ function currencyFormat(currency: string): Intl.NumberFormat | null {
  * The currency's minor-unit exponent per ISO 4217: 0 for JPY or KRW, 2 for USD or EUR, 3 for KWD or
  * BHD; 2 for a code `Intl` does not know (the common case, and what `Intl` assumes too).
  */
-const minorUnitDigits = (currency: string): number => currencyFormat(currency)?.resolvedOptions().maximumFractionDigits ?? 2;
+export const minorUnitDigits = (currency: string): number => currencyFormat(currency)?.resolvedOptions().maximumFractionDigits ?? 2;
 
 /** 4733 usd → 47.33; 500 jpy → 500; 1500 kwd → 1.5 (Stripe's minor units in the currency's major units). */
 export const toMajorUnits = (minorUnits: number, currency: string): number => minorUnits / 10 ** minorUnitDigits(currency);
+
+/** 47.33 usd → 4733; 500 jpy → 500 (an amount typed in major units, as Stripe counts it). */
+export const toMinorUnits = (majorUnits: number, currency: string): number => Math.round(majorUnits * 10 ** minorUnitDigits(currency));
 
 /** An amount in a currency's minor units as money: 1500 usd → `$15.00`, 1500 jpy → `¥1,500`, 1500 kwd → `KWD 1.500`. */
 export function formatMoney(minorUnits: number, currency: string): string {

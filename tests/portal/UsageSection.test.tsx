@@ -50,6 +50,7 @@ function stubUsage({
     'GET /api/user': () => json(user),
     'GET /api/usage': (_init, url) => usage(url),
     'GET /api/usage/history': (_init, url) => usageHistory(url),
+    'GET /api/usage/top-up': () => json({ settings: null, paused: null, thisMonth: null, last: null, savedCard: false, packs: [] }),
   });
   const historyCalls = () => spy.mock.calls.map(([input]) => String(input)).filter((path) => path.startsWith('/api/usage/history'));
   return { spy, historyCalls };

@@ -87,6 +87,40 @@ export async function seedAccountData(db: Db, userId: string, opts: { messages?:
     ])
     .execute();
 
+  // Automatic top-up: the settings, paused, and the top-up that paused them.
+  await db
+    .insertInto('top_up_settings')
+    .values({
+      user_id: userId,
+      enabled: 1,
+      threshold: 100,
+      price_id: 'price_pack',
+      monthly_cap: 3000,
+      currency: 'usd',
+      paused_at: now,
+      paused_reason: 'card_declined',
+      updated_at: now,
+    })
+    .execute();
+  await db
+    .insertInto('top_ups')
+    .values({
+      id: randomUUID(),
+      user_id: userId,
+      crossing: `use:${randomUUID()}`,
+      month: new Date(now).toISOString().slice(0, 7),
+      price_id: 'price_pack',
+      credits: 500,
+      amount: 999,
+      currency: 'usd',
+      status: 'declined',
+      invoice_id: `in_${uniqueTag()}`,
+      failure: 'Your card was declined.',
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+
   const periodStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
   await db
     .insertInto('usage_periods')

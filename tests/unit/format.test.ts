@@ -10,6 +10,7 @@ import {
   formatTime,
   formatTick,
   toMajorUnits,
+  toMinorUnits,
 } from '../../src/ui/format';
 
 // Intl puts a no-break space between a code and the number (KWD 1.500), so a price never wraps.
@@ -40,6 +41,15 @@ describe('money in the currency’s own minor units (ISO 4217)', () => {
     [1500, 'kwd', 1.5],
   ])('%i %s is %d in major units (what the charts plot)', (minorUnits, currency, expected) => {
     expect(toMajorUnits(minorUnits, currency)).toBe(expected);
+  });
+
+  it.each<[number, string, number]>([
+    [47.33, 'usd', 4733],
+    [0.1 + 0.2, 'usd', 30],
+    [500, 'jpy', 500],
+    [1.5, 'kwd', 1500],
+  ])('%d %s is %i in minor units (what a form sends Stripe)', (majorUnits, currency, expected) => {
+    expect(toMinorUnits(majorUnits, currency)).toBe(expected);
   });
 });
 

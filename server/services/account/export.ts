@@ -93,6 +93,16 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
   },
   { key: 'creditBalance', table: 'credit_balances', owned: byUser, order: ['user_id'] },
   { key: 'creditLedger', table: 'credit_ledger', owned: byUser, order: ['created_at', 'id'], ms: ['created_at'] },
+  // Automatic top-up (issue 39): the settings, and each top-up a crossing set off.
+  {
+    key: 'topUpSettings',
+    table: 'top_up_settings',
+    owned: byUser,
+    order: ['user_id'],
+    ms: ['paused_at', 'updated_at'],
+    flags: ['enabled'],
+  },
+  { key: 'topUps', table: 'top_ups', owned: byUser, order: ['created_at', 'id'], ms: ['created_at', 'updated_at'] },
   {
     key: 'usagePeriods',
     table: 'usage_periods',

@@ -15,6 +15,7 @@ import { createCustomerEmails } from './customerEmail';
 import { createBillingMirror, writeToMirror, type MirrorWrite } from './mirror';
 import { createReturnUrls, redirectOf, withSessionId } from './returnUrls';
 import { billingNotConfigured } from './notConfigured';
+import { creditTopUp, isTopUpInvoice } from '../topUp/credit';
 import { InvalidEventError, type CheckoutSessionParams, type EventSubject, type StripeGateway } from './stripeGateway';
 
 /** Where Stripe sends the browser back when the caller names no address (the plugin's checkout). */
@@ -151,6 +152,7 @@ export function createBillingService(deps: BillingDeps) {
       const userId = (await mirror.userOfCustomer(session.customerId))?.user_id;
       const credits = Number(session.metadata.credits_amount);
       if (!userId || !Number.isInteger(credits) || credits <= 0) return undefined;
+      if (session.savedPaymentMethod) await adoptPaidCard(session.customerId, session.savedPaymentMethod);
       return (m) => m.addCredits(userId, credits, `Credit pack ${session.metadata.price_id ?? ''}`.trim(), `checkout:${session.id}`);
     }
     // Saving a card talks to Stripe between its writes: each is a re-read that a retry repeats.
@@ -158,6 +160,16 @@ export function createBillingService(deps: BillingDeps) {
       await adoptNewCard(session.customerId, session.setupPaymentMethod, session.metadata.resume_subscription_id);
     }
     return undefined;
+  }
+
+  /**
+   * The card a pack was paid with and saved for later (`setup_future_usage`) becomes the customer's
+   * default: the one automatic top-up charges (decision 045). Asked of Stripe only when it is news.
+   */
+  async function adoptPaidCard(customerId: string, paymentMethod: string): Promise<void> {
+    if ((await mirror.userOfCustomer(customerId))?.default_payment_method === paymentMethod) return;
+    await requireGateway().setCustomerDefaultPaymentMethod(customerId, paymentMethod);
+    await mirror.setCustomerDefault(customerId, paymentMethod);
   }
 
   /** A card saved through Checkout becomes the customer's default and that of subscriptions without one. */
@@ -192,6 +204,11 @@ export function createBillingService(deps: BillingDeps) {
       }
       case 'customer':
         return readCustomer(subject.id);
+      case 'invoice': {
+        // An invoice of no subscription: automatic top-up's, whose credits land once it is paid.
+        const invoice = await stripe.retrieveInvoice(subject.id);
+        return invoice && isTopUpInvoice(invoice) ? (_mirror, trx) => creditTopUp(trx, invoice) : undefined;
+      }
       case 'none':
         return undefined;
     }
@@ -285,6 +302,8 @@ export function createBillingService(deps: BillingDeps) {
             customer,
             client_reference_id: user.id,
             line_items: [{ price: price.id, quantity: 1 }],
+            // The card is kept for automatic top-up, which charges it while the user is away.
+            payment_intent_data: { setup_future_usage: 'off_session' },
             success_url: withSessionId(successUrl),
             cancel_url: cancelUrl,
             metadata: { ...metadata, credits_amount: credits },

@@ -323,13 +323,16 @@ export function createBillingMirror(db: Db) {
 
 export type BillingMirror = ReturnType<typeof createBillingMirror>;
 
-/** Mirror writes decided from what Stripe said: Stripe is read before, never during, the transaction. */
-export type MirrorWrite = (mirror: BillingMirror) => Promise<unknown>;
+/**
+ * Mirror writes decided from what Stripe said: Stripe is read before, never during, the transaction.
+ * `trx` is the transaction, for writes beyond the mirror's (a top-up's audit entry).
+ */
+export type MirrorWrite = (mirror: BillingMirror, trx: Db) => Promise<unknown>;
 
 /** Makes the writes in one transaction, all of them or none (a webhook's with its event's record). */
 export async function writeToMirror(db: Db, writes: (MirrorWrite | undefined)[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const within = createBillingMirror(trx);
-    for (const write of writes) await write?.(within);
+    for (const write of writes) await write?.(within, trx);
   });
 }

@@ -57,8 +57,35 @@ export interface CheckoutSessionState {
   subscriptionId: string | null;
   /** The card a setup-mode session saved. */
   setupPaymentMethod: string | null;
+  /** The card a payment-mode session was paid with and saved for later payments (`setup_future_usage`). */
+  savedPaymentMethod: string | null;
   metadata: Record<string, string>;
 }
+
+/** An invoice as a webhook re-reads it (automatic top-up's are the product's own, with its metadata). */
+export interface InvoiceState {
+  id: string;
+  customerId: string;
+  status: string;
+  /** A subscription's invoice names it. */
+  subscriptionId: string | null;
+  metadata: Record<string, string>;
+}
+
+/** What automatic top-up asks Stripe for: one pack on an invoice, paid now with the saved card. */
+export interface TopUpOrder {
+  /** The idempotency key of the crossing: every request of one top-up derives its own from it. */
+  key: string;
+  customerId: string;
+  paymentMethod: string;
+  priceId: string;
+  currency: string;
+  description: string;
+  metadata: Record<string, string>;
+}
+
+/** How a top-up's payment went: paid, or refused by the card (Stripe's code and words). */
+export type TopUpCharge = { paid: true; invoiceId: string } | { paid: false; invoiceId: string; code: string | undefined; message: string };
 
 /** A Checkout payment refunded at Stripe. */
 export interface PaymentRefund {
@@ -107,6 +134,7 @@ export type EventSubject =
   | { kind: 'product'; id: string }
   | { kind: 'price'; id: string }
   | { kind: 'customer'; id: string }
+  | { kind: 'invoice'; id: string }
   | { kind: 'none' };
 
 export interface VerifiedEvent {
@@ -234,7 +262,8 @@ function subjectOf(event: WebhookEvent): EventSubject {
   if (event.type.startsWith('invoice.')) {
     const invoice = event.data.object as unknown as Stripe.Invoice;
     const subscription = idOf(invoice.parent?.subscription_details?.subscription);
-    return subscription ? { kind: 'subscription', id: subscription } : { kind: 'none' };
+    // An invoice of no subscription is one the product made: an automatic top-up's.
+    return subscription ? { kind: 'subscription', id: subscription } : { kind: 'invoice', id: invoice.id ?? '' };
   }
   return { kind: 'none' };
 }
@@ -356,9 +385,12 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
     },
 
     async retrieveCheckoutSession(id: string): Promise<CheckoutSessionState | null> {
-      const session = await find('retrieve checkout session', () => stripe.checkout.sessions.retrieve(id, { expand: ['setup_intent'] }));
+      const session = await find('retrieve checkout session', () =>
+        stripe.checkout.sessions.retrieve(id, { expand: ['setup_intent', 'payment_intent'] }),
+      );
       if (!session) return null;
       const setupIntent = session.setup_intent && typeof session.setup_intent === 'object' ? session.setup_intent : null;
+      const payment = session.payment_intent && typeof session.payment_intent === 'object' ? session.payment_intent : null;
       return {
         id: session.id,
         mode: session.mode,
@@ -367,6 +399,8 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
         customerId: idOf(session.customer),
         subscriptionId: idOf(session.subscription),
         setupPaymentMethod: setupIntent?.status === 'succeeded' ? idOf(setupIntent.payment_method) : null,
+        savedPaymentMethod:
+          payment?.status === 'succeeded' && payment.setup_future_usage === 'off_session' ? idOf(payment.payment_method) : null,
         metadata: { ...session.metadata },
       };
     },
@@ -426,6 +460,62 @@ export function createStripeGateway(settings: StripeSettings, onError: (err: unk
               ],
         ),
       };
+    },
+
+    async retrieveInvoice(id: string): Promise<InvoiceState | null> {
+      const invoice = await find('retrieve invoice', () => stripe.invoices.retrieve(id));
+      if (!invoice?.id) return null;
+      return {
+        id: invoice.id,
+        customerId: idOf(invoice.customer) ?? '',
+        status: invoice.status ?? 'draft',
+        subscriptionId: idOf(invoice.parent?.subscription_details?.subscription),
+        metadata: { ...invoice.metadata },
+      };
+    },
+
+    /**
+     * Automatic top-up's purchase (decision 045): an invoice of one pack, finalized and paid off
+     * session with the saved card, so it is on the customer's invoices. Each request's idempotency
+     * key derives from the crossing's, so a retry of the same top-up (another instance, a restart)
+     * is the same invoice and the same payment at Stripe. A card Stripe refused voids the invoice
+     * (nothing is owed) and answers its code; other failures throw the usual 502.
+     */
+    async chargeTopUp(order: TopUpOrder): Promise<TopUpCharge> {
+      const key = (step: string) => ({ idempotencyKey: `${order.key}:${step}` });
+      const invoice = await call('create invoice', () =>
+        stripe.invoices.create(
+          {
+            customer: order.customerId,
+            currency: order.currency,
+            collection_method: 'charge_automatically',
+            auto_advance: false,
+            pending_invoice_items_behavior: 'exclude',
+            description: order.description,
+            metadata: order.metadata,
+          },
+          key('invoice'),
+        ),
+      );
+      const invoiceId = invoice.id ?? '';
+      await call('create invoice item', () =>
+        stripe.invoiceItems.create(
+          { customer: order.customerId, invoice: invoiceId, pricing: { price: order.priceId }, metadata: order.metadata },
+          key('item'),
+        ),
+      );
+      await call('finalize invoice', () => stripe.invoices.finalizeInvoice(invoiceId, { auto_advance: false }, key('finalize')));
+      try {
+        await stripe.invoices.pay(invoiceId, { off_session: true, payment_method: order.paymentMethod }, key('pay'));
+        return { paid: true, invoiceId };
+      } catch (err) {
+        if (!(err instanceof Stripe.errors.StripeCardError)) {
+          onError(err, 'stripe pay invoice');
+          throw new AppError(502, 'payment_provider_error', PROVIDER_FAILED, { cause: err });
+        }
+        await call('void invoice', () => stripe.invoices.voidInvoice(invoiceId, {}, key('void')));
+        return { paid: false, invoiceId, code: err.code, message: err.message };
+      }
     },
 
     async retrieveCustomer(id: string): Promise<CustomerState | null> {

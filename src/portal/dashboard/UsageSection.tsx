@@ -2,6 +2,7 @@ import { Alert, AlertTitle, Box, Button, Card, CardContent, LinearProgress, Skel
 import { useId, type ReactNode } from 'react';
 import type { UsageSummary } from '../../../contract/usage';
 import { USAGE_PERIOD_CSV_PATH, useUsageSummary } from '../../api/usage';
+import { TopUpCard } from './topUp/TopUpCard';
 import { UsageHistoryCard } from './UsageHistoryCard';
 import { allowanceView, inProgressText, orgPaysText, planName } from './usageRules';
 import { Field } from './Field';
@@ -104,7 +105,7 @@ function PeriodCard() {
   );
 }
 
-/** The Usage section of the dashboard (issue 26): this period's allowance and credits, and where queries went. */
+/** The Usage section of the dashboard (issue 26): this period's allowance and credits, automatic top-up (issue 39), and where queries went. */
 export function UsageSection() {
   return (
     <Box component="section" aria-labelledby="dashboard-usage-heading">
@@ -113,6 +114,7 @@ export function UsageSection() {
       </Typography>
       <Stack spacing={3}>
         <PeriodCard />
+        <TopUpCard />
         <UsageHistoryCard />
       </Stack>
     </Box>
