@@ -4,15 +4,14 @@
  * On PostgreSQL the uses are spread over two apps with pools of their own, as several instances
  * over one database are; SQLite is one instance's embedded file.
  */
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageRecorded, UsageRemaining } from '../../contract/usage';
 import { openDatabase, type Db } from '../../server/db';
 import type { SageApp } from '../../server/app';
-import { subscriptionRow, userRow } from './adminFlow';
 import { buildExtraApp, databases, withSearchPath, type OpenedDatabase } from './harness';
+import { meteredAccount } from './usageFixtures';
 
 const SERVICE_TOKEN = 'c'.repeat(40);
 
@@ -37,37 +36,6 @@ describe.each(databases)('concurrent uses on $label', (database) => {
     await opened.dispose();
   });
 
-  /** A user with a plan of `allowance` queries (null: Unlimited) and `credits` pack credits. */
-  async function account(allowance: number | null, credits: number): Promise<string> {
-    const db = opened.db;
-    const user = userRow();
-    await db.insertInto('users').values(user).execute();
-    const productId = `prod_${randomUUID()}`;
-    const metadata = JSON.stringify(allowance === null ? {} : { credits_amount: String(allowance) });
-    await db
-      .insertInto('billing_products')
-      .values({ id: productId, name: 'Plan', description: null, images: '[]', active: 1, metadata, synced_at: Date.now() })
-      .execute();
-    await db
-      .insertInto('billing_subscriptions')
-      .values(subscriptionRow(user.id, { product_id: productId }))
-      .execute();
-    if (credits > 0) {
-      await db
-        .insertInto('credit_ledger')
-        .values({
-          id: randomUUID(),
-          user_id: user.id,
-          amount: credits,
-          reason: 'Pack',
-          source: `checkout:${randomUUID()}`,
-          created_at: Date.now(),
-        })
-        .execute();
-    }
-    return user.id;
-  }
-
   const record = (instance: number, body: object) =>
     apps[instance % apps.length]!.inject({
       method: 'POST',
@@ -86,7 +54,7 @@ describe.each(databases)('concurrent uses on $label', (database) => {
           maxLength: 24,
         }),
         async (allowance, credits, uses) => {
-          const userId = await account(allowance, credits);
+          const userId = await meteredAccount(opened.db, allowance, credits);
           // Some uses are sent twice at once under one requestId: a retry racing its original.
           const sent = uses.flatMap((u, i) => {
             const body = { userId, requestId: `r${i}`, units: u.units };

@@ -6,61 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { HoldSettled, UsageHeld, UsageRecorded, UsageRemaining, UsageSummary } from '../../contract/usage';
-import type { Db } from '../../server/db';
-import { createMeteringService } from '../../server/services/metering';
-import { signedInUser, subscriptionRow, type Signed } from './adminFlow';
+import { signedInUser, type Signed } from './adminFlow';
 import { databases, errorBody, type TestClient, useTestServer } from './harness';
 import { accounts, studio } from './orgFixtures';
+import { grantPack, housekeepingMeter, subscribeTo } from './usageFixtures';
 
 const SERVICE_TOKEN = 'h'.repeat(40);
 const HOLDS_URL = '/api/ingest/usage/holds';
 const MINUTE_MS = 60_000;
-
-async function subscribeTo(db: Db, userId: string, queries: number) {
-  const productId = `prod_${randomUUID()}`;
-  await db
-    .insertInto('billing_products')
-    .values({
-      id: productId,
-      name: 'Sage Pro',
-      description: null,
-      images: '[]',
-      active: 1,
-      metadata: JSON.stringify({ credits_amount: String(queries) }),
-      synced_at: Date.now(),
-    })
-    .execute();
-  await db
-    .insertInto('billing_subscriptions')
-    .values(subscriptionRow(userId, { product_id: productId }))
-    .execute();
-}
-
-async function grantPack(db: Db, userId: string, credits: number) {
-  await db
-    .insertInto('credit_ledger')
-    .values({
-      id: randomUUID(),
-      user_id: userId,
-      amount: credits,
-      reason: 'Credit pack',
-      source: `checkout:cs_${randomUUID()}`,
-      created_at: Date.now(),
-    })
-    .execute();
-}
-
-/** The meter as another instance's housekeeping runs it, on the suite's database and a clock of the test's. */
-const housekeeping = (db: Db) =>
-  createMeteringService({
-    db,
-    freeQueriesPerMonth: 0,
-    retentionDays: 400,
-    holdMinutes: 15,
-    mailer: { send: async () => undefined },
-    publicUrl: 'http://sage.test',
-    onMailError: () => undefined,
-  });
 
 describe.each(databases)('usage holds on $label', (database) => {
   const server = useTestServer(database, { AI_SERVICE_TOKEN: SERVICE_TOKEN, FREE_QUERIES_PER_MONTH: '0' });
@@ -81,7 +34,7 @@ describe.each(databases)('usage holds on $label', (database) => {
 
   it('holds 5, counts them as taken and in progress, settles 2 and gives 3 back', async () => {
     const user = await licensed();
-    await subscribeTo(server().db, user.id, 10);
+    await subscribeTo(server().db, user.id, '10');
 
     const held = await hold(service(), { userId: user.id, units: 5, projectId: 'p1', engineVersion: '5.6' });
     expect(held.statusCode).toBe(201);
@@ -117,7 +70,7 @@ describe.each(databases)('usage holds on $label', (database) => {
 
   it('gives back pack credits before the allowance, through the ledger', async () => {
     const user = await licensed();
-    await subscribeTo(server().db, user.id, 3);
+    await subscribeTo(server().db, user.id, '3');
     await grantPack(server().db, user.id, 10);
     const answer = (await hold(user.plugin, { units: 6 })).json<UsageHeld>();
     expect(answer.charged).toEqual({ allowance: 3, credits: 3 });
@@ -144,7 +97,7 @@ describe.each(databases)('usage holds on $label', (database) => {
 
   it('holds what is left down to minUnits, and refuses with 402 below it', async () => {
     const user = await licensed();
-    await subscribeTo(server().db, user.id, 2);
+    await subscribeTo(server().db, user.id, '2');
     const refused = await hold(user.plugin, { units: 5 });
     expect(refused.statusCode).toBe(402);
     expect(errorBody(refused).error).toBe('quota_exhausted');
@@ -161,7 +114,7 @@ describe.each(databases)('usage holds on $label', (database) => {
 
   it('answers a retried hold or settlement with its first answer, and 409 to another body', async () => {
     const user = await licensed();
-    await subscribeTo(server().db, user.id, 10);
+    await subscribeTo(server().db, user.id, '10');
     const body = { requestId: `q-${randomUUID()}`, units: 4, feature: 'chat' };
     const first = await user.plugin.post(HOLDS_URL, body);
     const again = await user.plugin.post(HOLDS_URL, body);
@@ -190,7 +143,7 @@ describe.each(databases)('usage holds on $label', (database) => {
   it("keeps a license token to its own user's holds, and knows no other", async () => {
     const owner = await licensed('owner');
     const stranger = await licensed('stranger');
-    await subscribeTo(server().db, owner.id, 10);
+    await subscribeTo(server().db, owner.id, '10');
     const { holdId } = (await hold(owner.plugin, { units: 2 })).json<UsageHeld>();
     for (const [client, id] of [
       [stranger.plugin, holdId],
@@ -239,7 +192,7 @@ describe.each(databases)('usage holds on $label', (database) => {
 
   it('releases a hold left open after its time, once, whichever instance gets there', async () => {
     const user = await licensed();
-    await subscribeTo(server().db, user.id, 3);
+    await subscribeTo(server().db, user.id, '3');
     await grantPack(server().db, user.id, 4);
     const answer = (await hold(user.plugin, { units: 5 })).json<UsageHeld>();
     expect(answer.charged).toEqual({ allowance: 3, credits: 2 });
@@ -247,11 +200,11 @@ describe.each(databases)('usage holds on $label', (database) => {
 
     // Before its time nothing is released; after it, two instances' housekeeping race and one releases it.
     // (The suite's other tests leave holds open too: this one's is followed through its user.)
-    await housekeeping(server().db).releaseExpired(expiresAt - 1);
+    await housekeepingMeter(server().db).releaseExpired(expiresAt - 1);
     expect((await user.plugin.get('/api/usage/remaining')).json<UsageRemaining>()).toMatchObject({ allowance: 0, credits: 2, held: 5 });
     const released = await Promise.all([
-      housekeeping(server().db).releaseExpired(expiresAt + MINUTE_MS),
-      housekeeping(server().db).releaseExpired(expiresAt + MINUTE_MS),
+      housekeepingMeter(server().db).releaseExpired(expiresAt + MINUTE_MS),
+      housekeepingMeter(server().db).releaseExpired(expiresAt + MINUTE_MS),
     ]);
     expect(released[0] + released[1]).toBeGreaterThanOrEqual(1);
     const givenBack = await server()

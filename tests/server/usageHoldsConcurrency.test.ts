@@ -4,16 +4,14 @@
  * embedded file on SQLite), nothing is charged beyond what there was, no hold is settled twice,
  * and whatever a hold did not keep is given back.
  */
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HoldSettled, UsageHeld, UsageRecorded, UsageRemaining } from '../../contract/usage';
 import { openDatabase, type Db } from '../../server/db';
 import type { SageApp } from '../../server/app';
-import { createMeteringService } from '../../server/services/metering';
-import { subscriptionRow, userRow } from './adminFlow';
 import { buildExtraApp, databases, withSearchPath, type OpenedDatabase } from './harness';
+import { housekeepingMeter, meteredAccount } from './usageFixtures';
 
 const SERVICE_TOKEN = 'k'.repeat(40);
 const AFTER_EXPIRY_MS = 16 * 60_000;
@@ -37,27 +35,16 @@ describe.each(databases)('concurrent holds on $label', (database) => {
   let opened: OpenedDatabase;
   let second: Db | undefined;
   const apps: SageApp[] = [];
-  const meters: ReturnType<typeof createMeteringService>[] = [];
-  const meterOf = (db: Db) =>
-    createMeteringService({
-      db,
-      freeQueriesPerMonth: 0,
-      retentionDays: 400,
-      holdMinutes: 15,
-      mailer: { send: async () => undefined },
-      publicUrl: 'http://sage.test',
-      onMailError: () => undefined,
-    });
-
+  const meters: ReturnType<typeof housekeepingMeter>[] = [];
   beforeAll(async () => {
     opened = await database.open();
     apps.push(await buildExtraApp(opened.db, { AI_SERVICE_TOKEN: SERVICE_TOKEN }));
-    meters.push(meterOf(opened.db));
+    meters.push(housekeepingMeter(opened.db));
     if (database.kind === 'postgres') {
       const { schema } = (await sql<{ schema: string }>`select current_schema() as schema`.execute(opened.db)).rows[0]!;
       second = openDatabase({ databaseUrl: withSearchPath(process.env.TEST_DATABASE_URL!, schema), dataDir: '/tmp' });
       apps.push(await buildExtraApp(second, { AI_SERVICE_TOKEN: SERVICE_TOKEN }));
-      meters.push(meterOf(second));
+      meters.push(housekeepingMeter(second));
     }
   });
   afterAll(async () => {
@@ -65,42 +52,6 @@ describe.each(databases)('concurrent holds on $label', (database) => {
     await second?.destroy();
     await opened.dispose();
   });
-
-  async function account(allowance: number, credits: number): Promise<string> {
-    const db = opened.db;
-    const user = userRow();
-    await db.insertInto('users').values(user).execute();
-    const productId = `prod_${randomUUID()}`;
-    await db
-      .insertInto('billing_products')
-      .values({
-        id: productId,
-        name: 'Plan',
-        description: null,
-        images: '[]',
-        active: 1,
-        metadata: JSON.stringify({ credits_amount: String(allowance) }),
-        synced_at: Date.now(),
-      })
-      .execute();
-    await db
-      .insertInto('billing_subscriptions')
-      .values(subscriptionRow(user.id, { product_id: productId }))
-      .execute();
-    if (credits > 0)
-      await db
-        .insertInto('credit_ledger')
-        .values({
-          id: randomUUID(),
-          user_id: user.id,
-          amount: credits,
-          reason: 'Pack',
-          source: `checkout:${randomUUID()}`,
-          created_at: Date.now(),
-        })
-        .execute();
-    return user.id;
-  }
 
   const post = (instance: number, url: string, body: object) =>
     apps[instance % apps.length]!.inject({ method: 'POST', url, headers: { authorization: `Bearer ${SERVICE_TOKEN}` }, payload: body });
@@ -112,7 +63,7 @@ describe.each(databases)('concurrent holds on $label', (database) => {
         fc.integer({ min: 0, max: 8 }),
         fc.array(step, { minLength: 1, maxLength: 16 }),
         async (allowance, credits, steps) => {
-          const userId = await account(allowance, credits);
+          const userId = await meteredAccount(opened.db, allowance, credits);
           const twice = <T>(repeat: boolean, one: () => Promise<T>) => Promise.all(repeat ? [one(), one()] : [one()]);
 
           // Uses and holds at once (a retry racing its original), then each hold's settlement racing

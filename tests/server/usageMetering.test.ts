@@ -6,47 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { UsageRecorded, UsageRemaining, UsageSummary } from '../../contract/usage';
-import type { Db } from '../../server/db';
-import { signedInAdmin, signedInUser, subscriptionRow, type Signed } from './adminFlow';
+import { signedInAdmin, signedInUser, type Signed } from './adminFlow';
 import { databases, errorBody, type TestClient, useTestServer } from './harness';
+import { grantPack, subscribeTo } from './usageFixtures';
 
 const SERVICE_TOKEN = 's'.repeat(40);
 const USAGE_URL = '/api/ingest/usage';
-
-/** A plan product whose `credits_amount` is `queries` ('' for Unlimited), and a live subscription of the user to it. */
-async function subscribeTo(db: Db, userId: string, queries: string, overrides: Parameters<typeof subscriptionRow>[1] = {}) {
-  const productId = `prod_${randomUUID()}`;
-  await db
-    .insertInto('billing_products')
-    .values({
-      id: productId,
-      name: 'Sage Pro',
-      description: null,
-      images: '[]',
-      active: 1,
-      metadata: JSON.stringify(queries ? { credits_amount: queries } : {}),
-      synced_at: Date.now(),
-    })
-    .execute();
-  await db
-    .insertInto('billing_subscriptions')
-    .values(subscriptionRow(userId, { product_id: productId, ...overrides }))
-    .execute();
-}
-
-async function grantPack(db: Db, userId: string, credits: number) {
-  await db
-    .insertInto('credit_ledger')
-    .values({
-      id: randomUUID(),
-      user_id: userId,
-      amount: credits,
-      reason: 'Credit pack',
-      source: `checkout:cs_${randomUUID()}`,
-      created_at: Date.now(),
-    })
-    .execute();
-}
 
 describe.each(databases)('usage metering on $label', (database) => {
   const server = useTestServer(database, { AI_SERVICE_TOKEN: SERVICE_TOKEN, FREE_QUERIES_PER_MONTH: '0' });

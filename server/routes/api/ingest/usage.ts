@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import {
   holdParamsSchema,
   holdSettledSchema,
@@ -18,6 +19,12 @@ import type { App, RouteContext } from '../../../http/types';
 export async function ingestUsageRoutes(app: App, ctx: RouteContext) {
   const { services } = ctx;
   const { caller, ownerOf } = ingestCallers(app, ctx);
+  /** Whom a use or hold is for: the license token's user, or the one the service token names. */
+  const userOf = async (request: FastifyRequest, named: string | undefined): Promise<string> => {
+    const userId = await ownerOf(caller(request), named);
+    if (!userId) throw badRequest('invalid_request', 'userId is required with the service token');
+    return userId;
+  };
 
   // Usage metering (issue 26): 201 with what was charged and what is left; 402 when nothing can pay.
   const config = ingestionAccess({
@@ -26,8 +33,7 @@ export async function ingestUsageRoutes(app: App, ctx: RouteContext) {
     409: 'The requestId was recorded before for a different use (request_id_reused)',
   });
   app.post('/usage', { schema: { body: recordUsageSchema, response: { 201: usageRecordedSchema } }, config }, async (request, reply) => {
-    const userId = await ownerOf(caller(request), request.body.userId);
-    if (!userId) throw badRequest('invalid_request', 'userId is required with the service token');
+    const userId = await userOf(request, request.body.userId);
     reply.code(201);
     return services.metering.record(userId, request.body);
   });
@@ -42,8 +48,7 @@ export async function ingestUsageRoutes(app: App, ctx: RouteContext) {
     '/usage/holds',
     { schema: { body: holdUsageSchema, response: { 201: usageHeldSchema } }, config: holdConfig },
     async (request, reply) => {
-      const userId = await ownerOf(caller(request), request.body.userId);
-      if (!userId) throw badRequest('invalid_request', 'userId is required with the service token');
+      const userId = await userOf(request, request.body.userId);
       reply.code(201);
       return services.metering.hold(userId, request.body);
     },
