@@ -274,6 +274,10 @@ export const AUDIT_ACTIONS = [
   'org.billing.details',
   'org.seats.change',
   'org.credits.grant',
+  // Automatic top-up of the shared pool (issue 39): its settings; its pause (no actor) and its credits (Stripe's webhook).
+  'org.top_up.change',
+  'org.top_up.pause',
+  'org.credits.top_up',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -30,6 +30,8 @@ export const TOP_UP_ERRORS = {
 
 export const TOP_UP_MESSAGES = {
   noSavedCard: 'Automatic top-up pays with the card you saved when you bought credits. Buy a credit pack once first, then turn it on.',
+  noSavedCardOrg:
+    'Automatic top-up pays with the card saved when the studio bought credits. Buy a credit pack for the shared pool once first, then turn it on.',
   unknownPack: 'Choose one of the credit packs on sale.',
   capBelowPack: 'The monthly cap must be at least the price of one pack.',
 } as const;

@@ -240,6 +240,7 @@ export async function buildApp(deps: AppDeps) {
     await services.passwordReset.settle();
     await services.billing.customerEmails.settle();
     await services.topUps.settle();
+    await services.orgTopUps.settle();
     await deps.rateLimiter.close();
   });
 

@@ -32,6 +32,7 @@ import * as m024 from './migrations/024_org_invitations';
 import * as m025 from './migrations/025_org_billing';
 import * as m026 from './migrations/026_usage_holds';
 import * as m027 from './migrations/027_automatic_top_up';
+import * as m028 from './migrations/028_org_top_up';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -139,6 +140,7 @@ const migrations: Record<string, Migration> = {
   '025_org_billing': m025,
   '026_usage_holds': m026,
   '027_automatic_top_up': m027,
+  '028_org_top_up': m028,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

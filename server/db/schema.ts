@@ -557,6 +557,18 @@ export interface TopUpsTable {
   updated_at: number;
 }
 
+/** A studio's automatic top-up of its shared pool (migration 028): a user's settings, keyed by the organisation. */
+export interface OrgTopUpSettingsTable extends Omit<TopUpSettingsTable, 'user_id'> {
+  org_id: string;
+  /** The billing member who last saved them. */
+  updated_by: string | null;
+}
+
+/** One top-up of a studio's pool (migration 028), as a user's: `crossing` is `org-use:<use id>` or `org-saved:<id>`. */
+export interface OrgTopUpsTable extends Omit<TopUpsTable, 'user_id'> {
+  org_id: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -599,4 +611,6 @@ export interface Database {
   org_usage_daily: OrgUsageDailyTable;
   top_up_settings: TopUpSettingsTable;
   top_ups: TopUpsTable;
+  org_top_up_settings: OrgTopUpSettingsTable;
+  org_top_ups: OrgTopUpsTable;
 }

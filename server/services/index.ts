@@ -30,6 +30,7 @@ import { createMeteringService } from './metering';
 import { createCreditService } from './metering/credits';
 import { createPackRefundService } from './metering/packRefunds';
 import { createTopUpService } from './topUp';
+import { createOrgTopUpService } from './topUp/org';
 import type { ScryptCost } from './passwords';
 import { createPasswordResetService } from './passwordReset';
 import { createPluginHandOffService } from './pluginHandOff';
@@ -123,7 +124,7 @@ export function createServices(deps: ServiceDeps) {
     ...loadLicenseSigningKey({ configured: deps.config.licenseSigningKey, dataDir: deps.config.dataDir }),
   });
   const builds = createBuildService(deps.db, audit);
-  const topUps = createTopUpService({
+  const topUpDeps = {
     db: deps.db,
     gateway: stripeGateway,
     audit,
@@ -131,7 +132,9 @@ export function createServices(deps: ServiceDeps) {
     publicUrl: deps.config.publicUrl,
     onMailError: deps.onMailError,
     onError: deps.onError,
-  });
+  };
+  const topUps = createTopUpService(topUpDeps);
+  const orgTopUps = createOrgTopUpService(topUpDeps);
   const metering = createMeteringService({
     db: deps.db,
     freeQueriesPerMonth: deps.config.usage.freeQueriesPerMonth,
@@ -142,6 +145,8 @@ export function createServices(deps: ServiceDeps) {
     onMailError: deps.onMailError,
     // Automatic top-up (issue 39): a use that takes credits under the user's threshold buys a pack.
     onCreditsTaken: topUps.creditsTaken,
+    // …and one that takes a studio's shared pool under its threshold buys a pack for the pool.
+    onPoolTaken: orgTopUps.poolTaken,
   });
   const pluginInstalls = createPluginInstallService(deps.db);
   const pluginHandOff = createPluginHandOffService({
@@ -220,6 +225,7 @@ export function createServices(deps: ServiceDeps) {
     messages: createMessageService(deps.db),
     metering,
     topUps,
+    orgTopUps,
     credits: createCreditService({ db: deps.db, audit }),
     packRefunds: createPackRefundService({
       db: deps.db,

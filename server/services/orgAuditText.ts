@@ -58,6 +58,14 @@ export function orgAuditText(action: AuditAction, before: unknown, after: unknow
       return `Changed the plan from ${String(field(before, 'seats'))} to ${String(field(after, 'seats'))} seats`;
     case 'org.credits.grant':
       return `Sage staff added ${String(field(after, 'amount'))} credits to the shared pool: ${text(field(after, 'reason'))}`;
+    case 'org.top_up.change':
+      return field(after, 'enabled') === true
+        ? `Turned on automatic top-up of the shared pool under ${String(field(after, 'threshold'))} credits`
+        : 'Turned off automatic top-up of the shared pool';
+    case 'org.top_up.pause':
+      return `Automatic top-up of the shared pool paused: ${text(field(after, 'reason'))}`;
+    case 'org.credits.top_up':
+      return `Automatic top-up added ${String(field(after, 'amount'))} credits to the shared pool`;
     default:
       return action;
   }

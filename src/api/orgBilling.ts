@@ -2,6 +2,7 @@ import { accountInvoicesSchema, type AccountInvoices } from '../../contract/acco
 import { redirectResponseSchema } from '../../contract/billing';
 import { orgBillingSchema, type BillingDetailsInput, type OrgBilling } from '../../contract/orgBilling';
 import { orgUsageSchema, type OrgUsage } from '../../contract/orgUsage';
+import { topUpSchema, type TopUp, type TopUpSettings } from '../../contract/topUp';
 import type { UsageRange } from '../../contract/usage';
 import { getJson, patch, post, put } from './client';
 
@@ -32,3 +33,8 @@ export async function orgCheckout(orgId: string, priceId: string, seats?: number
   const answer = await post(`${org(orgId)}/checkout`, redirectResponseSchema, { priceId, seats, successUrl: back, cancelUrl: back });
   return answer.url;
 }
+
+/** Automatic top-up of the shared pool (issue 39): the user's settings and answer, for the studio. */
+export const orgTopUpKey = (orgId: string) => ['orgs', orgId, 'top-up'] as const;
+export const fetchOrgTopUp = (orgId: string): Promise<TopUp> => getJson(`${org(orgId)}/top-up`, topUpSchema);
+export const saveOrgTopUp = (orgId: string, settings: TopUpSettings): Promise<TopUp> => put(`${org(orgId)}/top-up`, topUpSchema, settings);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrgBilling } from '../../contract/orgBilling';
 import type { Org, OrgMember } from '../../contract/orgs';
 import type { OrgUsage } from '../../contract/orgUsage';
+import type { TopUp } from '../../contract/topUp';
 import { DashboardPage } from '../../src/portal/dashboard/DashboardPage';
 import { bodyOf, expectToast, json, renderScreen, stubFetch } from './render';
 
@@ -85,6 +86,15 @@ const PRODUCTS = [
   },
 ];
 
+const TOP_UP: TopUp = {
+  settings: null,
+  paused: null,
+  thisMonth: null,
+  last: null,
+  savedCard: true,
+  packs: [{ priceId: 'price_pack', name: 'Credit pack', credits: 500, amount: 999, currency: 'usd' }],
+};
+
 function stubStudio(billing: OrgBilling, extra: Parameters<typeof stubFetch>[0] = {}) {
   return stubFetch({
     'GET /api/user': () => json(ada),
@@ -94,6 +104,7 @@ function stubStudio(billing: OrgBilling, extra: Parameters<typeof stubFetch>[0] 
     'GET /api/orgs/o1/audit': () => json({ entries: [] }),
     'GET /api/orgs/o1/billing': () => json(billing),
     'GET /api/orgs/o1/invoices': () => json({ invoices: [], hasMore: false }),
+    'GET /api/orgs/o1/top-up': () => json(TOP_UP),
     'GET /api/orgs/o1/usage': () => json(USAGE),
     'GET /api/stripe/products': () => json({ ok: true, products: PRODUCTS }),
     ...extra,
@@ -199,5 +210,36 @@ describe("a studio's plan and seats", () => {
       'href',
       '/api/orgs/o1/usage/period.csv',
     );
+  });
+
+  it("turns on automatic top-up of the shared pool with the Usage section's form, and says when it is paused", async () => {
+    const billing: OrgBilling = { details: DETAILS, subscription: PLAN, seats: { bought: 3, assigned: 1 }, pool: 400 };
+    const sent: unknown[] = [];
+    const paused: TopUp = {
+      ...TOP_UP,
+      settings: { enabled: true, threshold: 200, priceId: 'price_pack', monthlyCap: 3000 },
+      paused: { at: '2026-11-20T12:00:00.000Z', reason: 'authentication_required' },
+    };
+    stubStudio(billing, {
+      'PUT /api/orgs/o1/top-up': (init) => {
+        sent.push(bodyOf(init));
+        return json(paused);
+      },
+    });
+    const user = userEvent.setup();
+    renderScreen(<DashboardPage />, '/dashboard#organisations');
+    const region = await screen.findByRole('region', { name: 'Automatic top-up of the shared pool' });
+    const form = await within(region).findByRole('form', { name: 'Automatic top-up settings' });
+    await user.click(within(form).getByRole('switch', { name: 'Top up the shared pool automatically when it runs low' }));
+    const threshold = within(form).getByLabelText(/When credits fall below/);
+    await user.clear(threshold);
+    await user.type(threshold, '200');
+    const cap = within(form).getByLabelText(/Monthly cap \(USD\)/);
+    await user.clear(cap);
+    await user.type(cap, '30');
+    await user.click(within(form).getByRole('button', { name: 'Save top-up settings' }));
+    await waitFor(() => expect(sent).toEqual([{ enabled: true, threshold: 200, priceId: 'price_pack', monthlyCap: 3000 }]));
+    await expectToast('Automatic top-up saved');
+    expect(await within(region).findByText(/The studio's card needs its holder to confirm the payment/)).toBeInTheDocument();
   });
 });

@@ -42,6 +42,7 @@ const VALID_BODY: Record<string, unknown> = {
   'PATCH /api/orgs/:id/subscription': { seats: 3 },
   'POST /api/admin/orgs/:id/credits': { amount: 100, reason: 'Goodwill after an outage' },
   'PUT /api/usage/top-up': { enabled: true, threshold: 100, priceId: 'price_1', monthlyCap: 3000 },
+  'PUT /api/orgs/:id/top-up': { enabled: true, threshold: 100, priceId: 'price_1', monthlyCap: 3000 },
 };
 
 /** A path the route matches: its parameters filled in (`:product` must be a known product). */

@@ -10,6 +10,7 @@ import {
   seatCountSchema,
 } from '../../../contract/orgBilling';
 import { orgParamsSchema } from '../../../contract/orgs';
+import { topUpSchema, topUpSettingsSchema } from '../../../contract/topUp';
 import { z } from 'zod';
 import type { App, RouteContext } from '../../http/types';
 import { csvAttachment } from '../../http/apiDoc';
@@ -117,6 +118,32 @@ export async function orgBillingRoutes(app: App, { services }: RouteContext) {
       reply.header('content-disposition', `attachment; filename="organisation-usage-${new Date(start).toISOString().slice(0, 10)}.csv"`);
       return reply.send(services.orgUsage.periodCsv(request.params.id, start));
     },
+  );
+
+  // Automatic top-up of the shared pool (issue 39, decision 045): the user's settings, for the studio.
+  app.get(
+    '/orgs/:id/top-up',
+    { schema: { params: orgParamsSchema, response: { 200: topUpSchema } }, config: access.org('manageBilling') },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return services.orgTopUps.view(request.user.id, request.params.id);
+    },
+  );
+
+  app.put(
+    '/orgs/:id/top-up',
+    {
+      schema: { params: orgParamsSchema, body: topUpSettingsSchema, response: { 200: topUpSchema } },
+      config: access.org('manageBilling', {
+        errors: {
+          400: 'Not a credit pack on sale (unknown_pack), or a monthly cap under its price (cap_below_pack)',
+          409: "Turning top-up on needs a card saved by the studio's earlier pack purchase (no_saved_card)",
+          502: 'Stripe could not be read (payment_provider_error)',
+          503: BILLING_OFF,
+        },
+      }),
+    },
+    async (request) => services.orgTopUps.save(actor(request), request.params.id, request.body),
   );
 
   app.get(

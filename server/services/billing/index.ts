@@ -146,6 +146,9 @@ export function createBillingService(deps: BillingDeps) {
       const orgId = await orgOfCustomer(session.customerId);
       const packCredits = Number(session.metadata.credits_amount);
       if (orgId && Number.isInteger(packCredits) && packCredits > 0) {
+        // The card a pool's pack was paid with becomes its customer's default: the one its top-up charges.
+        if (session.savedPaymentMethod)
+          await requireGateway().setCustomerDefaultPaymentMethod(session.customerId, session.savedPaymentMethod);
         const reason = `Credit pack ${session.metadata.price_id ?? ''}`.trim();
         return (m) => m.addOrgCredits(orgId, packCredits, reason, `checkout:${session.id}`);
       }

@@ -222,6 +222,8 @@ export function createOrgBillingService(deps: {
             success_url: withSessionId(back),
             cancel_url: cancel,
             metadata: { ...metadata, credits_amount: credits },
+            // The card is kept on the organisation's customer for its automatic top-up (decision 045).
+            payment_intent_data: { setup_future_usage: 'off_session' },
           }),
         );
       }

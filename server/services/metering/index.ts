@@ -105,6 +105,17 @@ export interface MeteringDeps {
    * balance before and after it, and the use's id, which is the same for every retry of the use.
    */
   onCreditsTaken?: (taken: CreditsTaken) => void;
+  /** As `onCreditsTaken`, for a use whose studio's shared pool paid part of it: the pool before and after. */
+  onPoolTaken?: (taken: PoolTaken) => void;
+}
+
+/** A use that took credits from a studio's shared pool, as committed. */
+export interface PoolTaken {
+  orgId: string;
+  useId: string;
+  before: number;
+  after: number;
+  at: number;
 }
 
 /** A use that took pack credits, as committed. */
@@ -234,7 +245,7 @@ export function createMeteringService(deps: MeteringDeps) {
     const [plan, seatPlan] = await Promise.all([planOfUse(userId, now, freeQueriesPerMonth), seats.planOf(userId, now)]);
     // Uses arriving together share one transaction and one commit (decision 044).
     // A seat holder's use takes the seat and the pool, outside the users' order: alone on PostgreSQL.
-    const { answer, notices, orgNotices, creditsTaken } = await commits.run(
+    const { answer, notices, orgNotices, creditsTaken, poolTaken } = await commits.run(
       async (trx) => {
         const seatAtUse = seatPlan ? { orgId: seatPlan.orgId, periodStart: seatPlan.period.start } : null;
         const account = await statements.lockAndRead(trx, userId, plan.period.start, input.requestId, seatAtUse);
@@ -242,7 +253,13 @@ export function createMeteringService(deps: MeteringDeps) {
         if (seen) {
           if (seen.fingerprint !== fingerprint)
             throw conflict('request_id_reused', 'This requestId was already recorded for a different use');
-          return { answer: JSON.parse(seen.answer) as UsageRecorded | UsageHeld, notices: [], orgNotices: [], creditsTaken: null };
+          return {
+            answer: JSON.parse(seen.answer) as UsageRecorded | UsageHeld,
+            notices: [],
+            orgNotices: [],
+            creditsTaken: null,
+            poolTaken: null,
+          };
         }
         // After the replay above: a retry of a use already recorded gets its first answer, always.
         const occurredAt = occurredAtOf(input, now, deps.retentionDays);
@@ -345,12 +362,17 @@ export function createMeteringService(deps: MeteringDeps) {
           notices,
           orgNotices: org ? org.notices.map((notice) => ({ orgId: org.orgId, orgName: org.orgName, notice })) : [],
           creditsTaken: paid.credits > 0 ? { userId, useId, before: credits, after: after.credits, at: now } : null,
+          poolTaken:
+            org && seat && org.paid.pool > 0
+              ? { orgId: org.orgId, useId, before: seat.pool, after: seat.pool - org.paid.pool, at: now }
+              : null,
         };
       },
       userId,
       seatPlan !== null,
     );
     if (creditsTaken) deps.onCreditsTaken?.(creditsTaken);
+    if (poolTaken) deps.onPoolTaken?.(poolTaken);
     await sendNotices(userId, notices);
     await sendOrgNotices(userId, orgNotices);
     return answer;

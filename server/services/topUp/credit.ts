@@ -7,7 +7,9 @@ import { lockAccount } from '../metering/standing';
 /** The metadata automatic top-up puts on its invoices (and reads back from Stripe's webhook). */
 export interface TopUpInvoiceMetadata {
   top_up_id: string;
-  user_id: string;
+  /** The user whose credits it buys, or (a studio's pool, migration 028) the organisation. */
+  user_id?: string;
+  org_id?: string;
   price_id: string;
   credits_amount: string;
 }
@@ -28,6 +30,7 @@ export async function creditTopUp(trx: Db, invoice: InvoiceState, now = Date.now
   if (invoice.status !== 'paid' || !isTopUpInvoice(invoice)) return false;
   const metadata = invoice.metadata as Partial<TopUpInvoiceMetadata>;
   const credits = Number(metadata.credits_amount);
+  if (metadata.org_id) return creditOrgTopUp(trx, invoice, metadata, credits, now);
   const owner = await trx
     .selectFrom('billing_customers')
     .select('user_id')
@@ -54,6 +57,44 @@ export async function creditTopUp(trx: Db, invoice: InvoiceState, now = Date.now
     .set({ status: 'credited', invoice_id: invoice.id, updated_at: now })
     .where('id', '=', metadata.top_up_id ?? '')
     .where('user_id', '=', userId)
+    .execute();
+  return true;
+}
+
+/**
+ * A studio's paid top-up (migration 028): its credits into the pool as a bought pool pack's land
+ * (addOrgCredits, once per invoice), audited, the top-up marked credited. Only an invoice of the
+ * organisation's own customer counts.
+ */
+async function creditOrgTopUp(
+  trx: Db,
+  invoice: InvoiceState,
+  metadata: Partial<TopUpInvoiceMetadata>,
+  credits: number,
+  now: number,
+): Promise<boolean> {
+  const orgId = metadata.org_id ?? '';
+  const billing = await trx.selectFrom('org_billing').select('customer_id').where('org_id', '=', orgId).executeTakeFirst();
+  if (!billing || billing.customer_id !== invoice.customerId || !Number.isInteger(credits) || credits <= 0) return false;
+  const before = Number((await trx.selectFrom('org_pools').select('credits').where('org_id', '=', orgId).executeTakeFirst())?.credits ?? 0);
+  const reason = `Automatic top-up: credit pack ${metadata.price_id ?? ''}`.trim();
+  if (!(await createBillingMirror(trx).addOrgCredits(orgId, credits, reason, topUpSource(invoice.id), now))) return false;
+  await createAuditService(trx).record(
+    null,
+    {
+      action: 'org.credits.top_up',
+      targetType: 'org',
+      targetId: orgId,
+      before: { pool: before },
+      after: { amount: credits, reason, invoiceId: invoice.id },
+    },
+    trx,
+  );
+  await trx
+    .updateTable('org_top_ups')
+    .set({ status: 'credited', invoice_id: invoice.id, updated_at: now })
+    .where('id', '=', metadata.top_up_id ?? '')
+    .where('org_id', '=', orgId)
     .execute();
   return true;
 }

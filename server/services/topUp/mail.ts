@@ -32,16 +32,23 @@ const WHY: Record<TopUpPauseReason, readonly [subject: string, line: string]> = 
  * The mail when top-up pauses (issue 39): what it tried to buy and why it could not, a link to buy
  * credits by hand, and where to turn top-up back on.
  */
-export function topUpPausedMail(reason: TopUpPauseReason, purchase: PausedPurchase, publicUrl: string) {
-  const buy = `${publicUrl}/products-checkout`;
-  const usage = `${publicUrl}/dashboard#usage`;
-  const [subject, why] = WHY[reason];
-  const tried = `Your Sage credits fell below ${purchase.threshold.toLocaleString('en')}, so automatic top-up tried to buy ${purchase.packName} for ${purchase.price} with your saved card.`;
-  const after = 'Automatic top-up is paused until you turn it back on in the Usage section of your dashboard.';
+export function topUpPausedMail(reason: TopUpPauseReason, purchase: PausedPurchase, publicUrl: string, org?: { name: string }) {
+  // A studio's pool (migration 028): its packs are bought by hand on the studio's page.
+  const buy = org ? `${publicUrl}/dashboard#organisations` : `${publicUrl}/products-checkout`;
+  const usage = org ? buy : `${publicUrl}/dashboard#usage`;
+  const [mine, why] = WHY[reason];
+  const subject = org ? `${org.name}: ${mine.replace('your card', "the studio's card")}` : mine;
+  const threshold = purchase.threshold.toLocaleString('en');
+  const tried = org
+    ? `${org.name}'s shared credits fell below ${threshold}, so automatic top-up tried to buy ${purchase.packName} for ${purchase.price} with the studio's saved card.`
+    : `Your Sage credits fell below ${threshold}, so automatic top-up tried to buy ${purchase.packName} for ${purchase.price} with your saved card.`;
+  const after = org
+    ? "Automatic top-up of the shared pool is paused until its owner or a billing manager turns it back on on the studio's page."
+    : 'Automatic top-up is paused until you turn it back on in the Usage section of your dashboard.';
   const text = `${tried}\n\n${why}\n\nBuy credits by hand, paying with your card now:\n${buy}\n\n${after}\n${usage}\n`;
   const html =
     `<p>${escapeHtml(tried)}</p><p>${escapeHtml(why)}</p>` +
     `<p><a href="${escapeHtml(buy)}">Buy credits by hand</a></p>` +
-    `<p>${escapeHtml(after)} <a href="${escapeHtml(usage)}">Open your dashboard's Usage section</a></p>`;
+    `<p>${escapeHtml(after)} <a href="${escapeHtml(usage)}">${org ? "Open the studio's page" : "Open your dashboard's Usage section"}</a></p>`;
   return { subject, text, html };
 }

@@ -7,6 +7,7 @@ import { orgKey } from '../../../api/orgs';
 import { InvoiceTable } from '../account/InvoicesPanel';
 import { BillingDetailsForm } from './BillingDetailsForm';
 import { OrgPlan } from './OrgPlan';
+import { OrgTopUp } from './OrgTopUp';
 
 /**
  * Back from Stripe's Checkout (`?org=…&session_id=…`): the outcome is read now rather than when its
@@ -56,6 +57,8 @@ export function OrgBillingPanel({ org }: { org: Org }) {
       {billing.data && (
         <Stack spacing={3}>
           <OrgPlan org={org} billing={billing.data} />
+          <Divider />
+          <OrgTopUp org={org} />
           <Divider />
           <BillingDetailsForm org={org} details={billing.data.details} />
           {billing.data.details && <OrgInvoices org={org} />}

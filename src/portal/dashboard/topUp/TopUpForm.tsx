@@ -7,7 +7,18 @@ import { useContractForm, useProblemToast } from '../../forms/contractForm';
 import { formValuesOf, packLabel, topUpFormSchema, type TopUpFormValues } from './topUpForm';
 
 /** The settings of automatic top-up: on or off, when, which pack, and the monthly cap in the pack's money. */
-export function TopUpForm({ view, saving, onSave }: { view: TopUp; saving: boolean; onSave: (settings: TopUpSettings) => void }) {
+export function TopUpForm({
+  view,
+  saving,
+  onSave,
+  switchLabel = 'Top up automatically when my credits run low',
+}: {
+  view: TopUp;
+  saving: boolean;
+  onSave: (settings: TopUpSettings) => void;
+  /** What the switch says: a studio's pool is not "my credits". */
+  switchLabel?: string;
+}) {
   const schema = useMemo(() => topUpFormSchema(view.packs), [view.packs]);
   const { register, control, handleSubmit, reset, watch, formState } = useContractForm<TopUpFormValues, TopUpSettings>(schema);
   const showProblem = useProblemToast();
@@ -38,7 +49,7 @@ export function TopUpForm({ view, saving, onSave }: { view: TopUp; saving: boole
                   slotProps={{ input: { ref } }}
                 />
               }
-              label="Top up automatically when my credits run low"
+              label={switchLabel}
             />
           )}
         />
