@@ -226,6 +226,7 @@ export async function buildApp(deps: AppDeps) {
         .sendOutdated()
         .catch((err: unknown) => app.log.error({ err }, 'sending account e-mails to Stripe failed'));
       services.topUps.retryPending().catch((err: unknown) => app.log.error({ err }, 'retrying automatic top-ups failed'));
+      services.orgTopUps.retryPending().catch((err: unknown) => app.log.error({ err }, "retrying studios' automatic top-ups failed"));
     }, PURGE_INTERVAL_MS);
     purge.unref();
     // Holds not settled in USAGE_HOLD_MINUTES are given back within a minute of their expiry.

@@ -9,6 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { Org } from '../../contract/orgs';
 import type { TopUp, TopUpSettings } from '../../contract/topUp';
+import { createAuditService } from '../../server/services/audit';
+import { createStripeGateway } from '../../server/services/billing/stripeGateway';
+import { createOrgTopUpService } from '../../server/services/topUp/org';
 import { seedCatalogue, sessionIdOf, signedInUser, useBillingServer, type Catalogue, type Customer } from './billingFlow';
 import { databases, PUBLIC_URL } from './harness';
 import { SERVICE_TOKEN, TOP_UP_ENV } from './topUpFlow';
@@ -163,6 +166,46 @@ describe.each(databases)("automatic top-up of a studio's pool on $label", (datab
       thisMonth: { spent: 999, currency: 'usd' },
       last: { status: 'credited', credits: 500 },
     });
+  });
+
+  it("buys a studio's top-up left pending (its process stopped) once, whichever instance's housekeeping gets there, and gives up a day-old one", async () => {
+    const { catalogue, owner, orgId } = await studio();
+    await save(owner, orgId, settings(catalogue));
+    const tenMinutesAgo = Date.now() - 10 * 60_000;
+    const row = (crossing: string, at: number) => ({
+      id: randomUUID(),
+      org_id: orgId,
+      crossing,
+      month: new Date().toISOString().slice(0, 7),
+      price_id: catalogue.pack.price,
+      credits: 500,
+      amount: 999,
+      currency: 'usd',
+      status: 'pending',
+      invoice_id: null,
+      failure: null,
+      created_at: at,
+      updated_at: at,
+    });
+    await server()
+      .db.insertInto('org_top_ups')
+      .values([row(`org-use:${randomUUID()}`, tenMinutesAgo), row(`org-use:${randomUUID()}`, Date.now() - 24 * 3_600_000)])
+      .execute();
+    const housekeeping = () =>
+      createOrgTopUpService({
+        db: server().db,
+        gateway: createStripeGateway(server().config.stripe!, () => undefined),
+        audit: createAuditService(server().db),
+        mailer: { send: async () => undefined },
+        publicUrl: server().config.publicUrl,
+        onMailError: () => undefined,
+        onError: () => undefined,
+      });
+    const [retried, again] = await Promise.all([housekeeping().retryPending(), housekeeping().retryPending()]);
+    expect(retried + again).toBe(1);
+    const rows = await settled(orgId, 2);
+    expect(rows.map((r) => r.status).sort()).toEqual(['credited', 'failed']);
+    await vi.waitFor(async () => expect(await pool(orgId)).toBe(1000));
   });
 
   it("refuses a top-up that would pass the month's cap", async () => {

@@ -33,11 +33,7 @@ import {
   spentIn,
   triggerOf,
 } from './store';
-
-/** A top-up left `pending` this long (its process stopped, Stripe unreachable) is tried again by housekeeping… */
-const RETRY_AFTER_MS = 5 * 60_000;
-/** …with the same idempotency keys, which Stripe keeps for 24 hours; after that it is given up. */
-const GIVE_UP_AFTER_MS = 23 * 3_600_000;
+import { retryPending } from './pending';
 
 export interface TopUpDeps {
   db: Db;
@@ -279,33 +275,7 @@ export function createTopUpService(deps: TopUpDeps) {
      * instance gets there; those older than Stripe keeps keys for are given up.
      */
     async retryPending(now = Date.now()): Promise<number> {
-      await db
-        .updateTable('top_ups')
-        .set({ status: 'failed', failure: 'Stripe could not be reached', updated_at: now })
-        .where('status', '=', 'pending')
-        .where('created_at', '<', now - GIVE_UP_AFTER_MS)
-        .execute();
-      const stale = await db
-        .selectFrom('top_ups')
-        .selectAll()
-        .where('status', '=', 'pending')
-        .where('updated_at', '<', now - RETRY_AFTER_MS)
-        .execute();
-      let retried = 0;
-      for (const topUp of stale) {
-        // Taken by moving its time on: another instance's housekeeping then leaves it.
-        const taken = await db
-          .updateTable('top_ups')
-          .set({ updated_at: now })
-          .where('id', '=', topUp.id)
-          .where('status', '=', 'pending')
-          .where('updated_at', '=', topUp.updated_at)
-          .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) === 0) continue;
-        await buy(topUp, now).catch((err: unknown) => deps.onError(err, 'automatic top-up retry'));
-        retried += 1;
-      }
-      return retried;
+      return retryPending(db, 'top_ups', buy, (err) => deps.onError(err, 'automatic top-up retry'), now);
     },
 
     /** Waits for the purchases under way (the server closing, a test). */

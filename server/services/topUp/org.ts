@@ -19,6 +19,7 @@ import type { TopUpInvoiceMetadata } from './credit';
 import type { TopUpDeps } from './index';
 import { moneyText, topUpPausedMail } from './mail';
 import { capAllows, crossesThreshold, monthOf, pauseReasonOf, saveSetsOff } from './rules';
+import { retryPending } from './pending';
 import { packsOnSale, SPENDING } from './store';
 
 /**
@@ -324,6 +325,11 @@ export function createOrgTopUpService(deps: TopUpDeps) {
     },
 
     /** Waits for the purchases under way (the server closing, a test). */
+    /** Housekeeping: the studio's top-ups left pending, bought again with their keys (pending.ts). */
+    async retryPending(now = Date.now()): Promise<number> {
+      return retryPending(db, 'org_top_ups', buy, (err) => deps.onError(err, 'automatic top-up of a pool, retry'), now);
+    },
+
     async settle(): Promise<void> {
       while (inFlight.size > 0) await Promise.all([...inFlight]);
     },
