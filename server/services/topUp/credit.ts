@@ -3,6 +3,7 @@ import { createAuditService } from '../audit';
 import { createBillingMirror } from '../billing/mirror';
 import type { InvoiceState } from '../billing/stripeGateway';
 import { lockAccount } from '../metering/standing';
+import { markCredited, ORG_TOP_UPS, USER_TOP_UPS } from './store';
 
 /** The metadata automatic top-up puts on its invoices (and reads back from Stripe's webhook). */
 export interface TopUpInvoiceMetadata {
@@ -52,12 +53,7 @@ export async function creditTopUp(trx: Db, invoice: InvoiceState, now = Date.now
     },
     trx,
   );
-  await trx
-    .updateTable('top_ups')
-    .set({ status: 'credited', invoice_id: invoice.id, updated_at: now })
-    .where('id', '=', metadata.top_up_id ?? '')
-    .where('user_id', '=', userId)
-    .execute();
+  await markCredited(trx, USER_TOP_UPS, metadata.top_up_id ?? '', userId, invoice.id, now);
   return true;
 }
 
@@ -90,11 +86,6 @@ async function creditOrgTopUp(
     },
     trx,
   );
-  await trx
-    .updateTable('org_top_ups')
-    .set({ status: 'credited', invoice_id: invoice.id, updated_at: now })
-    .where('id', '=', metadata.top_up_id ?? '')
-    .where('org_id', '=', orgId)
-    .execute();
+  await markCredited(trx, ORG_TOP_UPS, metadata.top_up_id ?? '', orgId, invoice.id, now);
   return true;
 }

@@ -1,13 +1,10 @@
 import type { Db } from '../../db';
-import type { TopUpsTable } from '../../db/schema';
+import { accountTopUp, asUsers, type AccountTopUp, type TopUpTables } from './store';
 
 /** How long a pending top-up is left to its own process before housekeeping buys it again. */
 const RETRY_AFTER_MS = 5 * 60_000;
 /** Stripe keeps an idempotency key for 24 hours: a top-up still pending after 23 is given up. */
 const GIVE_UP_AFTER_MS = 23 * 3_600_000;
-
-/** The columns a user's and a studio's top-ups share, which housekeeping reads and moves on. */
-type Pending = Pick<TopUpsTable, 'id' | 'updated_at'>;
 
 /**
  * Housekeeping of a user's (`top_ups`) or a studio's (`org_top_ups`) top-ups: those left pending
@@ -15,15 +12,14 @@ type Pending = Pick<TopUpsTable, 'id' | 'updated_at'>;
  * invoice and payment at Stripe), once each, whichever instance gets there; those older than
  * Stripe keeps keys for are given up. Answers how many this call bought again.
  */
-export async function retryPending<Row extends Pending>(
+export async function retryPending(
   db: Db,
-  table: 'top_ups' | 'org_top_ups',
-  buy: (topUp: Row, now: number) => Promise<void>,
+  tables: TopUpTables,
+  buy: (topUp: AccountTopUp, now: number) => Promise<void>,
   onError: (err: unknown) => void,
   now: number,
 ): Promise<number> {
-  // The two tables have these columns alike; Kysely types one table at a time.
-  const rows = table as 'top_ups';
+  const rows = asUsers(tables).topUps;
   await db
     .updateTable(rows)
     .set({ status: 'failed', failure: 'Stripe could not be reached', updated_at: now })
@@ -47,7 +43,7 @@ export async function retryPending<Row extends Pending>(
       .where('updated_at', '=', topUp.updated_at)
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) === 0) continue;
-    await buy(topUp as unknown as Row, now).catch(onError);
+    await buy(accountTopUp(tables, topUp), now).catch(onError);
     retried += 1;
   }
   return retried;
