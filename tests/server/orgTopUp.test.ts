@@ -9,25 +9,24 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type { Org } from '../../contract/orgs';
 import type { TopUp, TopUpSettings } from '../../contract/topUp';
-import { createAuditService } from '../../server/services/audit';
-import { createStripeGateway } from '../../server/services/billing/stripeGateway';
 import { createOrgTopUpService } from '../../server/services/topUp/org';
-import { seedCatalogue, sessionIdOf, signedInUser, useBillingServer, type Catalogue, type Customer } from './billingFlow';
+import { ORG_TOP_UPS } from '../../server/services/topUp/store';
+import { seedCatalogue, sessionIdOf, signedInUser, useBillingServer, type Customer } from './billingFlow';
 import { databases, PUBLIC_URL } from './harness';
-import { SERVICE_TOKEN, TOP_UP_ENV } from './topUpFlow';
+import {
+  housekeepingDeps,
+  pendingTopUp,
+  SERVICE_TOKEN,
+  settledTopUps,
+  TOP_UP_ENV,
+  topUpSettings as settings,
+  topUpsOf as topUpsOfAccount,
+} from './topUpFlow';
 
 const DETAILS = { companyName: 'Grove Studio Ltd', addressLine1: '1 Road', city: 'London', postalCode: 'N1 1AA', country: 'gb' };
 
 describe.each(databases)("automatic top-up of a studio's pool on $label", (database) => {
   const { server, stripe } = useBillingServer(database, TOP_UP_ENV);
-
-  const settings = (catalogue: Catalogue, changes: Partial<TopUpSettings> = {}): TopUpSettings => ({
-    enabled: true,
-    threshold: 450,
-    priceId: catalogue.pack.price,
-    monthlyCap: 3000,
-    ...changes,
-  });
 
   const use = (userId: string, units: number) =>
     server()
@@ -42,21 +41,8 @@ describe.each(databases)("automatic top-up of a studio's pool on $label", (datab
   const pool = async (orgId: string) =>
     Number((await server().db.selectFrom('org_pools').select('credits').where('org_id', '=', orgId).executeTakeFirst())?.credits ?? 0);
 
-  const topUpsOf = (orgId: string) =>
-    server().db.selectFrom('org_top_ups').selectAll().where('org_id', '=', orgId).orderBy('created_at').execute();
-
-  async function settled(orgId: string, count: number) {
-    await vi.waitFor(
-      async () => {
-        await stripe().settle();
-        const rows = await topUpsOf(orgId);
-        expect(rows.map((r) => r.status).filter((s) => s === 'pending' || s === 'paid')).toEqual([]);
-        expect(rows).toHaveLength(count);
-      },
-      { timeout: 20_000, interval: 50 },
-    );
-    return topUpsOf(orgId);
-  }
+  const topUpsOf = (orgId: string) => topUpsOfAccount(server().db, orgId, ORG_TOP_UPS);
+  const settled = (orgId: string, count: number) => settledTopUps(server().db, stripe(), orgId, count, ORG_TOP_UPS);
 
   /**
    * A studio whose owner bought a plan of one seat (no allowance: the pool pays every use) and a
@@ -172,35 +158,12 @@ describe.each(databases)("automatic top-up of a studio's pool on $label", (datab
     const { catalogue, owner, orgId } = await studio();
     await save(owner, orgId, settings(catalogue));
     const tenMinutesAgo = Date.now() - 10 * 60_000;
-    const row = (crossing: string, at: number) => ({
-      id: randomUUID(),
-      org_id: orgId,
-      crossing,
-      month: new Date().toISOString().slice(0, 7),
-      price_id: catalogue.pack.price,
-      credits: 500,
-      amount: 999,
-      currency: 'usd',
-      status: 'pending',
-      invoice_id: null,
-      failure: null,
-      created_at: at,
-      updated_at: at,
-    });
+    const row = (crossing: string, at: number) => ({ ...pendingTopUp(catalogue, crossing, at), org_id: orgId });
     await server()
       .db.insertInto('org_top_ups')
       .values([row(`org-use:${randomUUID()}`, tenMinutesAgo), row(`org-use:${randomUUID()}`, Date.now() - 24 * 3_600_000)])
       .execute();
-    const housekeeping = () =>
-      createOrgTopUpService({
-        db: server().db,
-        gateway: createStripeGateway(server().config.stripe!, () => undefined),
-        audit: createAuditService(server().db),
-        mailer: { send: async () => undefined },
-        publicUrl: server().config.publicUrl,
-        onMailError: () => undefined,
-        onError: () => undefined,
-      });
+    const housekeeping = () => createOrgTopUpService(housekeepingDeps(server()));
     const [retried, again] = await Promise.all([housekeeping().retryPending(), housekeeping().retryPending()]);
     expect(retried + again).toBe(1);
     const rows = await settled(orgId, 2);
@@ -225,9 +188,12 @@ describe.each(databases)("automatic top-up of a studio's pool on $label", (datab
     const [topUp] = await settled(orgId, 1);
     expect(topUp).toMatchObject({ status: 'authentication_required' });
     expect(await pool(orgId)).toBe(440);
-    expect((await owner.client.get(`/api/orgs/${orgId}/top-up`)).json<TopUp>()).toMatchObject({
-      paused: { reason: 'authentication_required' },
-    });
+    // The top-up's status is written before the pause, in a transaction of its own: wait for both.
+    await vi.waitFor(async () =>
+      expect((await owner.client.get(`/api/orgs/${orgId}/top-up`)).json<TopUp>()).toMatchObject({
+        paused: { reason: 'authentication_required' },
+      }),
+    );
     for (const person of [owner, billing]) {
       const mail = await server().smtp.waitForMail(person.email);
       expect(mail.subject).toBe("Grove Studio: Automatic top-up is paused: the studio's card needs you to confirm the payment");

@@ -6,27 +6,28 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
-import type { TopUpSettings } from '../../contract/topUp';
+import { describe, expect, it, vi } from 'vitest';
 import type { SageApp } from '../../server/app';
 import { openDatabase, type Db } from '../../server/db';
-import { createAuditService } from '../../server/services/audit';
-import { createStripeGateway } from '../../server/services/billing/stripeGateway';
 import { createTopUpService } from '../../server/services/topUp';
-import { seedCatalogue, sessionIdOf, signedInUser, useBillingServer, type Catalogue } from './billingFlow';
+import { seedCatalogue, sessionIdOf, signedInUser, useBillingServer } from './billingFlow';
 import { buildExtraApp, databases, withSearchPath } from './harness';
-import { balanceOf, packBuyer, saveTopUp, settledTopUps, TOP_UP_ENV, topUpsOf, topUpView, use } from './topUpFlow';
+import {
+  balanceOf,
+  housekeepingDeps,
+  packBuyer,
+  pendingTopUp,
+  saveTopUp,
+  settledTopUps,
+  TOP_UP_ENV,
+  topUpSettings as settings,
+  topUpsOf,
+  topUpView,
+  use,
+} from './topUpFlow';
 
 describe.each(databases)('automatic top-up on $label', (database) => {
   const { server, stripe } = useBillingServer(database, TOP_UP_ENV);
-
-  const settings = (catalogue: Catalogue, changes: Partial<TopUpSettings> = {}): TopUpSettings => ({
-    enabled: true,
-    threshold: 450,
-    priceId: catalogue.pack.price,
-    monthlyCap: 3000,
-    ...changes,
-  });
 
   /** Another instance over the same database (its own pool on PostgreSQL), closed by `done`. */
   async function secondInstance(): Promise<{ app: SageApp; done: () => Promise<void> }> {
@@ -210,8 +211,10 @@ describe.each(databases)('automatic top-up on $label', (database) => {
       expect(topUp).toMatchObject({ status, credits: 500 });
       expect(stripe().invoices.get(topUp!.invoice_id!)?.status).toBe('void');
       expect(await balanceOf(customer)).toBe(440);
-      const view = await topUpView(customer);
-      expect(view).toMatchObject({ paused: { reason }, last: { status }, thisMonth: { spent: 0 } });
+      // The top-up's status is written before the pause, in a transaction of its own: wait for both.
+      await vi.waitFor(async () =>
+        expect(await topUpView(customer)).toMatchObject({ paused: { reason }, last: { status }, thisMonth: { spent: 0 } }),
+      );
 
       const mail = await server().smtp.waitForMail(customer.email);
       expect(mail.subject).toBe(subject);
@@ -246,21 +249,7 @@ describe.each(databases)('automatic top-up on $label', (database) => {
     const tenMinutesAgo = Date.now() - 10 * 60_000;
     await server()
       .db.insertInto('top_ups')
-      .values({
-        id,
-        user_id: customer.userId,
-        crossing,
-        month: new Date().toISOString().slice(0, 7),
-        price_id: catalogue.pack.price,
-        credits: 500,
-        amount: 999,
-        currency: 'usd',
-        status: 'pending',
-        invoice_id: null,
-        failure: null,
-        created_at: tenMinutesAgo,
-        updated_at: tenMinutesAgo,
-      })
+      .values({ ...pendingTopUp(catalogue, crossing, tenMinutesAgo, id), user_id: customer.userId })
       .execute();
     // What the stopped process had asked of Stripe: the invoice, under the crossing's key.
     const metadata = { top_up_id: id, user_id: customer.userId, price_id: catalogue.pack.price, credits_amount: '500' };
@@ -279,15 +268,7 @@ describe.each(databases)('automatic top-up on $label', (database) => {
         { idempotencyKey: `top-up:${crossing}:invoice` },
       );
 
-    const topUps = createTopUpService({
-      db: server().db,
-      gateway: createStripeGateway(server().config.stripe!, () => undefined),
-      audit: createAuditService(server().db),
-      mailer: { send: async () => undefined },
-      publicUrl: server().config.publicUrl,
-      onMailError: () => undefined,
-      onError: () => undefined,
-    });
+    const topUps = createTopUpService(housekeepingDeps(server()));
     const [retried, again] = await Promise.all([topUps.retryPending(), topUps.retryPending()]);
     expect(retried + again).toBe(1);
     const [topUp] = await settledTopUps(server().db, stripe(), customer.userId, 1);
