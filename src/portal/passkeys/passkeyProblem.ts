@@ -1,4 +1,4 @@
-import { PASSKEY_CANCELLED, PASSKEY_UNSUPPORTED } from '../../../contract/passkeys';
+import { PASSKEY_CANCELLED, PASSKEY_UNSUPPORTED } from '../../../contract/passkeyWords';
 import { HttpError } from '../../api/client';
 
 /** A device that already holds a passkey for this account (the options excluded it). */
