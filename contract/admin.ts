@@ -243,6 +243,10 @@ export const AUDIT_ACTIONS = [
   'account.install.forget',
   'account.email.change',
   'account.delete',
+  // Passkeys (issue 40, decision 049): the user's own, added, renamed or removed.
+  'account.passkey.add',
+  'account.passkey.rename',
+  'account.passkey.remove',
   // Automatic top-up (issue 39): the user's settings; its pause (no actor) and its credits (Stripe's webhook).
   'account.top_up.change',
   'user.top_up.pause',
@@ -333,8 +337,8 @@ export const licenseReissuedSchema = adminUserSchema;
 export const sessionsRevokedSchema = z.object({ ended: z.number().int().min(0) });
 export type SessionsRevoked = z.infer<typeof sessionsRevokedSchema>;
 
-/** How a session was started: Sign in with Epic, or the legacy e-mail and password. */
-export const SIGN_IN_METHODS = ['epic', 'password'] as const;
+/** How a session was started: Sign in with Epic, the legacy e-mail and password, or a passkey (issue 40). */
+export const SIGN_IN_METHODS = ['epic', 'password', 'passkey'] as const;
 
 /** One subscription of the Stripe mirror as admins see it. Amounts in minor units; times ISO 8601. */
 export const adminSubscriptionSchema = z.object({

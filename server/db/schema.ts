@@ -35,8 +35,8 @@ export interface UsersTable {
   staff_role?: string | null;
 }
 
-/** How a session was started: Sign in with Epic, or the legacy e-mail and password. */
-export type SignInMethod = 'epic' | 'password';
+/** How a session was started: Sign in with Epic, the legacy e-mail and password, or a passkey (issue 40). */
+export type SignInMethod = 'epic' | 'password' | 'passkey';
 
 export interface SessionsTable {
   /** SHA-256 of the cookie token; the token itself is never stored. */
@@ -569,6 +569,39 @@ export interface OrgTopUpsTable extends Omit<TopUpsTable, 'user_id'> {
   org_id: string;
 }
 
+/** A WebAuthn credential of a password account (migration 030, decision 049). */
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: string;
+  /** What the user called it. */
+  name: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The authenticator's signature counter at its last use (0 for authenticators that keep none). */
+  counter: number;
+  /** JSON array of transports, or null. */
+  transports: string | null;
+  /** `singleDevice` or `multiDevice`. */
+  device_type: string;
+  backed_up: number;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn ceremony's challenge (migration 030): single use, five minutes. */
+export interface WebauthnChallengesTable {
+  /** SHA-256 of the token the browser holds. */
+  id: string;
+  /** The user it was made for; null for a passkey sign-in, which finds the user by the credential. */
+  user_id: string | null;
+  purpose: 'register' | 'sign_in' | 'second_factor';
+  challenge: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -613,4 +646,6 @@ export interface Database {
   top_ups: TopUpsTable;
   org_top_up_settings: OrgTopUpSettingsTable;
   org_top_ups: OrgTopUpsTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
 }

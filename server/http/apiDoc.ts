@@ -3,6 +3,7 @@
  * its groups, and failures several routes answer. Each route says the rest beside its schema, in
  * its access declaration (http/endpointAccess.ts).
  */
+import { PASSKEY_COOKIE } from './passkeyCookie';
 import { SESSION_COOKIE, SIGN_IN_COOKIE } from './sessionCookie';
 
 export const SECURITY_SCHEMES = {
@@ -17,6 +18,13 @@ export const SECURITY_SCHEMES = {
     in: 'cookie',
     name: SIGN_IN_COOKIE,
     description: 'Ties a browser to its Epic sign-in in progress (set by GET /api/auth/login, path /api).',
+  },
+  passkeyCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: PASSKEY_COOKIE,
+    description:
+      'Ties a browser to its passkey ceremony in progress: the challenge of the options it asked for (HttpOnly, path /api, 5 minutes).',
   },
   bearerToken: {
     type: 'http',
@@ -43,6 +51,9 @@ export const SESSION_OPTIONAL: Security = [{ sessionCookie: [] }, {}];
 export const SIGN_IN: Security = [{ signInCookie: [] }];
 export const SIGN_IN_OPTIONAL: Security = [{ signInCookie: [] }, {}];
 export const BEARER: Security = [{ bearerToken: [] }];
+export const PASSKEY_CHALLENGE: Security = [{ passkeyCookie: [] }];
+/** A signed-in user's answer to the passkey ceremony their session started. */
+export const SESSION_AND_PASSKEY_CHALLENGE: [{ sessionCookie: []; passkeyCookie: [] }] = [{ sessionCookie: [], passkeyCookie: [] }];
 
 /** The document's groups: each route is in one. */
 export type ApiTag =

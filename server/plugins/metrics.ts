@@ -70,7 +70,7 @@ export function createMetrics(): AppMetrics {
   });
   const signIns = new Counter({
     name: `${PREFIX}sign_ins_total`,
-    help: 'Finished sign-ins, by method (password or epic) and outcome (success or failure).',
+    help: 'Finished sign-ins, by method (password, epic or passkey) and outcome (success or failure).',
     labelNames: ['method', 'outcome'] as const,
     registers,
   });

@@ -15,6 +15,7 @@ import { accountEmailRoutes } from './api/account/email';
 import { accountInvoiceRoutes } from './api/account/invoices';
 import { accountSessionRoutes } from './api/account/sessions';
 import { accountDataRoutes } from './api/account/data';
+import { accountPasskeyRoutes } from './api/account/passkeys';
 import { adminConsoleRoutes } from './api/admin/console';
 import { adminUsageRoutes } from './api/admin/usage';
 import { adminNoteRoutes } from './api/admin/notes';
@@ -28,6 +29,7 @@ import { epicLinkRoutes } from './api/epicLink';
 import { ingestionRoutes } from './api/ingest/messages';
 import { ingestUsageRoutes } from './api/ingest/usage';
 import { licenseRoutes } from './api/licenses';
+import { passkeySignInRoutes } from './api/login/passkey';
 import { orgRoutes } from './api/orgs';
 import { orgBillingRoutes } from './api/orgBilling';
 import { productRoutes } from './api/product';
@@ -50,7 +52,9 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     accountEmailRoutes,
     accountInvoiceRoutes,
     accountDataRoutes,
+    accountPasskeyRoutes,
   ],
+  '/api/login': [passkeySignInRoutes],
   '/api/auth': [epicRoutes, pluginHandOffRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],

@@ -44,6 +44,7 @@ import { createOrgSeatService } from './orgSeats';
 import { createOrgUsageService } from './orgUsage';
 import { createOrgBillingService } from './billing/orgBilling';
 import { createOrgInvitationService } from './orgInvitations';
+import { createPasskeyService } from './passkeys';
 
 export interface ServiceDeps {
   config: Config;
@@ -247,6 +248,13 @@ export function createServices(deps: ServiceDeps) {
     }),
     adminOrgs: createAdminOrgService({ db: deps.db, audit }),
     orgInvitations: createOrgInvitationService({ db: deps.db, audit, mailer, publicUrl: deps.config.publicUrl }),
+    passkeys: createPasskeyService({
+      db: deps.db,
+      audit,
+      mailer,
+      publicUrl: deps.config.publicUrl,
+      onMailError: deps.onMailError,
+    }),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,
     metrics,

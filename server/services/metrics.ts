@@ -3,7 +3,7 @@
  * Prometheus). Labels are small fixed sets chosen here, never request data: no addresses, e-mails
  * or ids, so every series stays bounded however the product is used.
  */
-export type SignInMethod = 'password' | 'epic';
+export type SignInMethod = 'password' | 'epic' | 'passkey';
 export type SignInOutcome = 'success' | 'failure';
 export type MailOutcome = 'sent' | 'failed';
 /** `invalid_signature` and `invalid_event` deliveries are counted under the type `unverified`: their type is not trusted. */

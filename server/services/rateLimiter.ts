@@ -54,6 +54,16 @@ export const AUTH_RATE_LIMITS = {
   pluginExchangePerIp: { limit: 30, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/**
+ * Passkeys (issue 40). A sign-in's answer counts against sign-in's own rules (AUTH_RATE_LIMITS:
+ * the address's, and the account's once its passkey is known). Asking for a sign-in's options
+ * writes a challenge: bounded per address; adding, renaming or removing one per user.
+ */
+export const PASSKEY_RATE_LIMITS = {
+  signInOptionsPerIp: { limit: 60, windowMs: 15 * 60_000 },
+  changesPerUser: { limit: 30, windowMs: 15 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
 /** The `/ingest` proxy to PostHog, per browser address. */
 export const ANALYTICS_RATE_LIMITS = {
   proxyPerIp: { limit: 600, windowMs: 60_000 },

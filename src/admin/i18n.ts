@@ -347,6 +347,7 @@ export const messages: TranslationMessages = {
       method: {
         epic: 'Epic',
         password: 'email and password',
+        passkey: 'a passkey',
         unknown: 'an unknown method',
       },
       creditBalance: 'Credit balance',

@@ -181,7 +181,7 @@ export const EVENT_PLACES: Record<AnalyticsEvent, string | null> = {
   'Project Action': null,
   'File Action': null,
   'Time on Page': 'leaving a page after more than 3 s',
-  'User Login': 'e-mail sign-in/registration success and failure; Epic sign-in success and failure',
+  'User Login': 'e-mail sign-in/registration success and failure; Epic sign-in success and failure; passkey sign-in success and failure',
   'User Logout': 'navigation bar Logout',
   'File Download': 'download page UE buttons',
   'Extension Download': null,

@@ -10,6 +10,7 @@ import { useContractForm, useProblemToast } from './forms/contractForm';
 import { FormTextField } from './forms/FormTextField';
 import { EmailChangeNoticeSlot } from './login/EmailChangeNoticeSlot';
 import { loadLoginFormSchemas, modeFromSearch, type LoginFormValues, type LoginMode } from './login/loginForm';
+import { PasskeySignIn } from './login/PasskeySignIn';
 import { PasswordField } from './login/PasswordField';
 import { useLoginActions } from './login/useLoginActions';
 
@@ -100,6 +101,7 @@ export function LoginPage() {
             Sign in with Epic is not available on this server yet.
           </Typography>
         )}
+        {mode === 'signin' && <PasskeySignIn disabled={busy} />}
 
         <Divider sx={{ my: 3 }}>or</Divider>
 

@@ -59,25 +59,33 @@ export async function runCli(dataDir: string, args: string[]): Promise<string> {
  * Starts the compiled server (what `npm start` runs once dist/ is built) on a free port with a
  * fresh data directory, and waits until GET /healthz answers 200.
  */
-export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
+export async function startProduct(extraEnv: Record<string, string> = {}, opts: ProductHost = {}): Promise<Product> {
   // A free port is free when asked, not when the product binds it: stories start in parallel, and
   // each product's own stand-ins take ports the system picks. Taken meanwhile: another port.
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await startProductOn(await freePort(), extraEnv);
+      return await startProductOn(await freePort(), extraEnv, opts.hostname ?? '127.0.0.1');
     } catch (err) {
       if (attempt === 3 || !(err instanceof Error && err.message.includes('is already in use'))) throw err;
     }
   }
 }
 
-async function startProductOn(port: number, extraEnv: Record<string, string>): Promise<Product> {
+/**
+ * The name the browser reaches the product by (default 127.0.0.1). WebAuthn needs a host name, not
+ * an IP address, for its relying party: the passkey story uses `localhost`, also PUBLIC_URL's.
+ */
+export interface ProductHost {
+  hostname?: '127.0.0.1' | 'localhost';
+}
+
+async function startProductOn(port: number, extraEnv: Record<string, string>, hostname: string): Promise<Product> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sage-e2e-data-'));
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${hostname}:${port}`;
   const [command, argv] = nodeOn('main');
   const child = spawn(command, [...argv], {
     cwd: ROOT,
-    env: productEnv(port, dataDir, extraEnv, ['VITEST']),
+    env: productEnv(port, dataDir, { PUBLIC_URL: url, ...extraEnv }, ['VITEST']),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -102,7 +110,8 @@ async function startProductOn(port: number, extraEnv: Record<string, string>): P
   };
 
   try {
-    await waitUntilHealthy(url, child, { timeoutMs: 60_000, label: 'product', output: () => output });
+    // Asked on the address the product listens on, whatever name the browser uses.
+    await waitUntilHealthy(`http://127.0.0.1:${port}`, child, { timeoutMs: 60_000, label: 'product', output: () => output });
   } catch (err) {
     await stop();
     throw err;
@@ -354,7 +363,7 @@ export interface StoryPage {
  * and every story gets a fresh browser context (no shared cookies), closed after it. `env` adds
  * settings to the product's environment.
  */
-export function setupStories(options: { env?: () => Record<string, string> } = {}) {
+export function setupStories(options: { env?: () => Record<string, string> } & ProductHost = {}) {
   let product: Product | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
@@ -362,7 +371,7 @@ export function setupStories(options: { env?: () => Record<string, string> } = {
   beforeAll(async () => {
     browser = await launchBrowser();
     // A function: the settings of fixtures started by the file's earlier hooks (the Stripe server).
-    product = await startProduct(options.env?.() ?? {});
+    product = await startProduct(options.env?.() ?? {}, { hostname: options.hostname });
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((c) => c.close()));

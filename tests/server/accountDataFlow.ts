@@ -165,6 +165,22 @@ export async function seedAccountData(db: Db, userId: string, opts: { messages?:
     .insertInto('plugin_installs')
     .values({ id: installId, user_id: userId, engine_version: '5.6', plugin_version: '1.2.0', created_at: now, last_used_at: now })
     .execute();
+  // A passkey (issue 40): its name and dates go into the file, its public key never.
+  await db
+    .insertInto('passkeys')
+    .values({
+      id: `cred-${uniqueTag()}`,
+      user_id: userId,
+      name: `${marker} laptop`,
+      public_key: `${marker}-public-key`,
+      counter: 7,
+      transports: '["internal"]',
+      device_type: 'multiDevice',
+      backed_up: 1,
+      created_at: now,
+      last_used_at: null,
+    })
+    .execute();
   const emailChangeToken = newToken();
   await db
     .insertInto('email_changes')

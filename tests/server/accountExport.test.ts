@@ -88,6 +88,10 @@ describe.each(databases)('the data export on $label', (database) => {
       created: '2023-11-14T22:13:20.000Z',
     });
     expect(rowsOf(file, 'pluginInstalls').map((i) => i.id)).toEqual([mine.installId]);
+    expect(rowsOf(file, 'passkeys')).toEqual([
+      expect.objectContaining({ name: `${mine.marker} laptop`, transports: ['internal'], backedUp: true, lastUsedAt: null }),
+    ]);
+    expect(text.includes(`${mine.marker}-public-key`)).toBe(false);
     expect(rowsOf(file, 'emailChanges')[0]).toMatchObject({ newEmail: `${mine.marker}@example.net`, usedAt: null });
     expect(rowsOf(file, 'usageDaily')[0]?.day).toMatch(/^\d{4}-\d\d-\d\dT00:00:00\.000Z$/);
     expect(rowsOf(file, 'sessions')).toHaveLength(1);
@@ -114,7 +118,14 @@ describe.each(databases)('the data export on $label', (database) => {
     expect(text.includes('staff@sage.test')).toBe(false);
     // What is left out is said, with why.
     expect(file.withheld.map((w) => w.what)).toEqual(
-      expect.arrayContaining(['users.password_hash', 'users.license_token', 'sessions.token_hash', 'password_reset_tokens']),
+      expect.arrayContaining([
+        'users.password_hash',
+        'users.license_token',
+        'sessions.token_hash',
+        'password_reset_tokens',
+        'passkeys.public_key',
+        'webauthn_challenges',
+      ]),
     );
   });
 

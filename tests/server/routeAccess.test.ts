@@ -26,6 +26,18 @@ const VALID_BODY: Record<string, unknown> = {
   'POST /api/account/password': { currentPassword: 'one-time-password', newPassword: 'a-password-of-my-own' },
   'POST /api/account/email': { newEmail: 'new-address@example.com' },
   'DELETE /api/account': { confirm: 'someone' },
+  'POST /api/account/passkeys': {
+    name: 'Work laptop',
+    response: {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+      clientExtensionResults: {},
+    },
+  },
+  'PATCH /api/account/passkeys/:id': { name: 'Work laptop' },
+  'DELETE /api/account/passkeys/:id': { password: 'a-password' },
   'POST /api/orgs': { name: 'Studio' },
   'PATCH /api/orgs/:id': { name: 'Studio' },
   'POST /api/orgs/:id/transfer': { userId: 'someone' },

@@ -66,6 +66,20 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     ms: ['created_at', 'last_seen_at', 'expires_at'],
     flags: ['persistent'],
   },
+  // Passkeys (issue 40): their names and dates; the public key is no use to anyone but this site.
+  {
+    key: 'passkeys',
+    table: 'passkeys',
+    owned: byUser,
+    order: ['created_at', 'id'],
+    withheld: {
+      public_key: "Each passkey's public key: what this site checks your passkey's signatures with, of no use anywhere else.",
+      counter: "Each passkey's signature counter: a number this site compares to spot a copied passkey.",
+    },
+    ms: ['created_at', 'last_used_at'],
+    flags: ['backed_up'],
+    json: ['transports'],
+  },
   { key: 'pluginInstalls', table: 'plugin_installs', owned: byUser, order: ['id'], ms: ['created_at', 'last_used_at'] },
   {
     key: 'emailChanges',
@@ -177,6 +191,7 @@ export const LEFT_OUT_TABLES: Readonly<Partial<Record<TableName | 'user_search_i
   sign_in_flows: 'A Sign in with Epic in progress in one browser: it lasts 30 minutes and holds nothing your profile does not.',
   plugin_hand_off_codes: 'The one-time codes that hand the plugin its license after a sign-in: one-way hashes, used within minutes.',
   revoked_license_tokens: 'One-way hashes of license tokens staff replaced, kept only to tell an old plugin to sign in again.',
+  webauthn_challenges: 'The random challenges of a passkey being added or signing in: single use, gone five minutes after they were made.',
   user_search_ids: "The staff's search index of usernames and e-mail addresses (SQLite only): a copy of what your profile holds.",
 };
 

@@ -4,12 +4,13 @@ import { EmailPanel } from './EmailPanel';
 import { ExportPanel } from './ExportPanel';
 import { InvoicesPanel } from './InvoicesPanel';
 import { LicensePanel } from './LicensePanel';
+import { PasskeysPanel } from './PasskeysPanel';
 import { PasswordPanel } from './PasswordPanel';
 import { SessionsPanel } from './SessionsPanel';
 
 /**
  * The dashboard's Account section (issue 27): what a customer can do for themselves — where they
- * are signed in, their license, password and e-mail, invoices, and their data. Loaded only when
+ * are signed in, their license, password, passkeys and e-mail, invoices, and their data. Loaded only when
  * opened (DashboardPage). Each panel is a card of its own, in this order.
  */
 export function AccountSection() {
@@ -21,6 +22,7 @@ export function AccountSection() {
       <SessionsPanel />
       <LicensePanel />
       <PasswordPanel />
+      <PasskeysPanel />
       <EmailPanel />
       <InvoicesPanel />
       <ExportPanel />
