@@ -278,6 +278,9 @@ export const AUDIT_ACTIONS = [
   'org.top_up.change',
   'org.top_up.pause',
   'org.credits.top_up',
+  // An Epic Games account linked to or unlinked from a Sage account (issue 40, decision 047).
+  'account.epic.link',
+  'account.epic.unlink',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -218,6 +218,7 @@ export async function buildApp(deps: AppDeps) {
         ['email verification', services.emailVerification.purgeExpired],
         ['e-mail change link', services.emailChange.purgeExpired],
         ['hand-off code', services.pluginHandOff.purgeExpired],
+        ['Epic link', services.epicLinking.purgeExpired],
         ['usage event', () => services.metering.prune(config.usage.retentionDays)],
       ] as const) {
         purgeExpired().catch((err: unknown) => app.log.error({ err }, `${name} purge failed`));
@@ -239,6 +240,7 @@ export async function buildApp(deps: AppDeps) {
     clearInterval(purge);
     clearInterval(holdSweep);
     await services.passwordReset.settle();
+    await services.epicLinking.settle();
     await services.billing.customerEmails.settle();
     await services.topUps.settle();
     await services.orgTopUps.settle();
