@@ -26,6 +26,8 @@ const VALID_BODY: Record<string, unknown> = {
   'POST /api/account/password': { currentPassword: 'one-time-password', newPassword: 'a-password-of-my-own' },
   'POST /api/account/email': { newEmail: 'new-address@example.com' },
   'DELETE /api/account': { confirm: 'someone' },
+  'DELETE /api/account/epic': { password: 'a-password' },
+  'POST /api/epic/link-signed-in': { password: 'a-password' },
   'POST /api/orgs': { name: 'Studio' },
   'PATCH /api/orgs/:id': { name: 'Studio' },
   'POST /api/orgs/:id/transfer': { userId: 'someone' },
