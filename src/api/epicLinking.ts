@@ -2,18 +2,16 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { okResponseSchema } from '../../contract/auth';
 import { epicLinkStatusSchema, linkedResponseSchema, neutralResponseSchema, type EpicLinkStatus } from '../../contract/epicLinking';
 import { getJson, post, remove } from './client';
+import { EPIC_LINK_STATUS_QUERY_KEY } from './epicLinkStatus';
 
 /** Linking an Epic Games account to an existing Sage account (issue 40, decision 047). */
 
-export const EPIC_LINK_STATUS_QUERY_KEY = ['account', 'epic'] as const;
+export { EPIC_LINK_STATUS_QUERY_KEY, LINK_EPIC_URL } from './epicLinkStatus';
 
 /** `GET /api/account/epic`: whether Epic is linked, and whether it may be unlinked. */
 export const fetchEpicLinkStatus = (): Promise<EpicLinkStatus> => getJson('/api/account/epic', epicLinkStatusSchema);
 
 export const useEpicLinkStatus = () => useQuery(queryOptions({ queryKey: EPIC_LINK_STATUS_QUERY_KEY, queryFn: fetchEpicLinkStatus }));
-
-/** Starts Epic's sign-in for linking to the signed-in account: a navigation, not a fetch. */
-export const LINK_EPIC_URL = '/api/auth/login?client=web&intent=link';
 
 /** `DELETE /api/account/epic`. */
 export const unlinkEpic = (password: string) => remove('/api/account/epic', okResponseSchema, { password });
@@ -26,6 +24,3 @@ export const linkSignIn = (email: string, password: string) => post('/api/epic/l
 
 /** The link page: mail the typed account a single-use link that links it. */
 export const linkByEmail = (email: string) => post('/api/epic/link-by-email', neutralResponseSchema, { email });
-
-/** The login page with LEGACY_LOGIN=off: mail an account without Epic its way in. */
-export const requestSignInLink = (email: string) => post('/api/login/link-request', neutralResponseSchema, { email });
