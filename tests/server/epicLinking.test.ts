@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ACCOUNT_EXISTS_MESSAGE } from '../../contract/user';
 import { hashPassword } from '../../server/services/passwords';
 import { signInAtProvider } from '../fixtures/identityProvider';
-import { userRow } from './adminFlow';
+import { insertUsers, listUsers, signedInAdmin, subscriptionRow, uniqueTag, userRow } from './adminFlow';
 import {
   devAccountId,
   existingEpicUser,
@@ -201,6 +201,35 @@ describe.each(databases)('linking Epic to an existing account on $label', (datab
       // The first browser's waiting sign-in linked nothing.
       expect(browser.session).toBeUndefined();
     });
+  });
+});
+
+describe.each(databases)("the console's view of the e-mail login's retirement on $label", (database) => {
+  const server = useTestServer(database);
+
+  it("counts active subscribers without Epic on the Home, and the User List filters 'No Epic link'", async () => {
+    const admin = await signedInAdmin(server());
+    const count = async () =>
+      (await admin.client.get('/api/admin/grove-metrics')).json<{ userStats: { subscribersWithoutEpic: number } }>().userStats.subscribersWithoutEpic;
+    const before = await count();
+    const tag = uniqueTag('noepic');
+    const [legacy, linked, lapsed] = await insertUsers(server().db, [
+      userRow({ username: `${tag}-legacy` }),
+      userRow({ username: `${tag}-linked`, epic_account_id: `epic-${tag}`, epic_display_name: tag }),
+      userRow({ username: `${tag}-lapsed` }),
+    ]);
+    await server()
+      .db.insertInto('billing_subscriptions')
+      .values([subscriptionRow(legacy!.id), subscriptionRow(linked!.id), subscriptionRow(lapsed!.id, { status: 'canceled' })])
+      .execute();
+    expect(await count()).toBe(before + 1);
+
+    const filtered = await listUsers(admin.client, { filter: { q: tag, noEpic: true } });
+    expect(filtered.users.map((u) => u.username).sort()).toEqual([`${tag}-lapsed`, `${tag}-legacy`]);
+    const all = await listUsers(admin.client, { filter: { noEpic: true }, range: [0, 999] });
+    expect(all.users.every((u) => u.epicDisplayName === null)).toBe(true);
+    expect(all.users.map((u) => u.id)).toEqual(expect.arrayContaining([legacy!.id, lapsed!.id]));
+    expect(all.users.map((u) => u.id)).not.toContain(linked!.id);
   });
 });
 
