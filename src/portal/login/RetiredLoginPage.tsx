@@ -13,12 +13,15 @@ import { useRuntimeConfig } from '../../runtimeConfig';
  */
 export function RetiredLoginPage() {
   const { epicSignIn } = useRuntimeConfig();
-  const [email, setEmail] = useState('');
-  const request = useMutation({ mutationFn: () => requestSignInLink(email.trim()) });
+  const [missing, setMissing] = useState(false);
+  const request = useMutation({ mutationFn: (email: string) => requestSignInLink(email) });
 
-  function onSubmit(event: FormEvent) {
+  // The field keeps its own text: what was typed on the pre-rendered page is what is sent (decision 010).
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (email.trim() && !request.isPending) request.mutate();
+    const email = String(new FormData(event.currentTarget).get('email') ?? '').trim();
+    setMissing(email === '');
+    if (email && !request.isPending) request.mutate(email);
   }
 
   return (
@@ -49,13 +52,14 @@ export function RetiredLoginPage() {
             label="Email"
             type="email"
             autoComplete="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            name="email"
+            error={missing}
+            helperText={missing ? 'Email is required' : ' '}
             required
             fullWidth
             margin="normal"
           />
-          <Button type="submit" variant="outlined" fullWidth disabled={request.isPending || !email.trim()}>
+          <Button type="submit" variant="outlined" fullWidth disabled={request.isPending}>
             Email me a sign-in link
           </Button>
         </Box>
