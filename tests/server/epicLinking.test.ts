@@ -171,6 +171,22 @@ describe.each(databases)('linking Epic to an existing account on $label', (datab
       expect((await userByEmail(server(), known.email))?.epic_account_id).toBe(devAccountId(known.displayName));
     });
 
+    it('links one Epic account to one account when two browsers link it to two accounts at once', async () => {
+      const [a, b] = [await legacyUser(server()), await legacyUser(server())];
+      const name = uniqueDisplayName('Race');
+      const [first, second] = [server().client(), server().client()];
+      expect(location(await signInWithEpic(first, name))).toBe('/epic_account_link?client=web');
+      expect(location(await signInWithEpic(second, name))).toBe('/epic_account_link?client=web');
+      const answers = await Promise.all([
+        first.post('/api/epic/link-sign-in', { email: a.email, password: PASSWORD }),
+        second.post('/api/epic/link-sign-in', { email: b.email, password: PASSWORD }),
+      ]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      expect(errorBody(answers.find((r) => r.statusCode === 409)!).error).toBe('epic_account_taken');
+      const holders = await server().db.selectFrom('users').select('email').where('epic_account_id', '=', devAccountId(name)).execute();
+      expect(holders).toHaveLength(1);
+    });
+
     it('links through the e-mailed link in the same browser; the link works once; unknown addresses get the same answer', async () => {
       const user = await legacyUser(server());
       const { browser, displayName } = await pendingEpicBrowser(server());
