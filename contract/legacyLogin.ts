@@ -48,8 +48,7 @@ export const passwordResetAllowed = (mode: LegacyLoginMode, account: AccountSign
   passwordSignInAllowed(mode, { ...account, hasPassword: true });
 
 /** `off`: forgot-password and the login page's link request mail an account without Epic its way in. */
-export const emailedLinkSignInAllowed = (mode: LegacyLoginMode, account: AccountSignInFacts): boolean =>
-  mode === 'off' && !account.hasEpic;
+export const emailedLinkSignInAllowed = (mode: LegacyLoginMode, account: AccountSignInFacts): boolean => mode === 'off' && !account.hasEpic;
 
 /** The "link your Epic Games account" banner on every signed-in page. */
 export const linkBannerShown = (mode: LegacyLoginMode, account: AccountSignInFacts): boolean => mode === 'link-only' && !account.hasEpic;

@@ -120,7 +120,9 @@ export function createEpicLinkingService(deps: {
   }
 
   /** The flow whose new Epic account waits on the link page; 403 otherwise. */
-  async function pendingFlow(token: string | undefined): Promise<SignInFlowsTable & { epic_account_id: string; epic_display_name: string }> {
+  async function pendingFlow(
+    token: string | undefined,
+  ): Promise<SignInFlowsTable & { epic_account_id: string; epic_display_name: string }> {
     const flow = await flowOf(token);
     if (!flow?.epic_account_id || !flow.epic_display_name) {
       throw forbidden('no_pending_sign_in', 'No Epic sign-in is waiting for an email here. Please sign in with Epic again.');
@@ -151,7 +153,8 @@ export function createEpicLinkingService(deps: {
         if (!user || isSuspended(user.status)) return { kind: 'refused', reason: 'account_suspended' };
         const owner = await users.findByEpicAccount(account.accountId, trx);
         if (owner && owner.id !== user.id) return { kind: 'refused', reason: 'epic_account_taken' };
-        if (user.epic_account_id !== null && user.epic_account_id !== account.accountId) return { kind: 'refused', reason: 'epic_already_linked' };
+        if (user.epic_account_id !== null && user.epic_account_id !== account.accountId)
+          return { kind: 'refused', reason: 'epic_already_linked' };
         const fresh = user.epic_account_id === null;
         if (fresh) {
           // Only onto an account that still has none: of two links at once, one wins.
@@ -202,8 +205,15 @@ export function createEpicLinkingService(deps: {
     }
     if (mailTo) mailer.send({ to: mailTo, ...epicLinkedMail(account.displayName, accountLink) }).catch(deps.onMailError);
     if (result.kind === 'refused' && flow) {
-      const message = result.reason === 'account_suspended' ? 'Account suspended' : TEXT[result.reason === 'epic_account_taken' ? 'taken' : 'alreadyLinked'].message;
-      await db.updateTable('sign_in_flows').set({ ue_status: 'failed', ue_message: message, link_user_id: null }).where('id', '=', flow.id).execute();
+      const message =
+        result.reason === 'account_suspended'
+          ? 'Account suspended'
+          : TEXT[result.reason === 'epic_account_taken' ? 'taken' : 'alreadyLinked'].message;
+      await db
+        .updateTable('sign_in_flows')
+        .set({ ue_status: 'failed', ue_message: message, link_user_id: null })
+        .where('id', '=', flow.id)
+        .execute();
     }
     return result;
   }
@@ -228,7 +238,14 @@ export function createEpicLinkingService(deps: {
     const now = Date.now();
     await db
       .insertInto('epic_link_tokens')
-      .values({ token_hash: hashToken(token), user_id: user.id, flow_id: flowId, created_at: now, expires_at: now + EPIC_LINK_TOKEN_TTL_MS, used_at: null })
+      .values({
+        token_hash: hashToken(token),
+        user_id: user.id,
+        flow_id: flowId,
+        created_at: now,
+        expires_at: now + EPIC_LINK_TOKEN_TTL_MS,
+        used_at: null,
+      })
       .execute();
     const link = `${publicUrl}/api/auth/link-email?token=${encodeURIComponent(token)}`;
     mailer.send({ to: user.email, ...epicLinkRequestMail(link, flowId === null) }).catch(deps.onMailError);
@@ -286,7 +303,14 @@ export function createEpicLinkingService(deps: {
       }
       const account = { accountId: flow.epic_account_id, displayName: flow.epic_display_name };
       return linkedOrThrow(
-        await attach({ userId: user.id, account, proof: 'session_password', flow, client: flow.client, signIn: { previousSession, origin } }),
+        await attach({
+          userId: user.id,
+          account,
+          proof: 'session_password',
+          flow,
+          client: flow.client,
+          signIn: { previousSession, origin },
+        }),
       );
     },
 
@@ -306,7 +330,9 @@ export function createEpicLinkingService(deps: {
       if (!user) return null;
       requirePasswordPath(user);
       const account = { accountId: flow.epic_account_id, displayName: flow.epic_display_name };
-      return linkedOrThrow(await attach({ userId: user.id, account, proof: 'password', flow, client: flow.client, signIn: { previousSession, origin } }));
+      return linkedOrThrow(
+        await attach({ userId: user.id, account, proof: 'password', flow, client: flow.client, signIn: { previousSession, origin } }),
+      );
     },
 
     /**
@@ -359,7 +385,14 @@ export function createEpicLinkingService(deps: {
       const flow = await flowOf(signInToken);
       if (row.flow_id !== null && flow?.id === row.flow_id && flow.epic_account_id && flow.epic_display_name) {
         const account = { accountId: flow.epic_account_id, displayName: flow.epic_display_name };
-        return attach({ userId: row.user_id, account, proof: 'emailed_link', flow, client: flow.client, signIn: { previousSession, origin } });
+        return attach({
+          userId: row.user_id,
+          account,
+          proof: 'emailed_link',
+          flow,
+          client: flow.client,
+          signIn: { previousSession, origin },
+        });
       }
       return { kind: 'start_link', userId: row.user_id };
     },
@@ -367,7 +400,8 @@ export function createEpicLinkingService(deps: {
     /** `DELETE /api/account/epic`: only while the password would still sign the account in. */
     async unlink(user: UsersTable, password: string): Promise<void> {
       if (user.epic_account_id === null) throw conflict(TEXT.notLinked.error, TEXT.notLinked.message);
-      if (!unlinkAllowed(deps.legacyLogin, facts(user)) || !user.password_hash) throw conflict(TEXT.cannotUnlink.error, TEXT.cannotUnlink.message);
+      if (!unlinkAllowed(deps.legacyLogin, facts(user)) || !user.password_hash)
+        throw conflict(TEXT.cannotUnlink.error, TEXT.cannotUnlink.message);
       if (!(await verifyPassword(password, user.password_hash))) throw badRequest(TEXT.wrongPassword.error, TEXT.wrongPassword.message);
       const epicAccountId = user.epic_account_id;
       const displayName = user.epic_display_name ?? epicAccountId;
@@ -381,7 +415,12 @@ export function createEpicLinkingService(deps: {
         if (Number(updated.numUpdatedRows) !== 1) throw new AppError(409, TEXT.notLinked.error, TEXT.notLinked.message);
         await audit.record(
           { id: user.id, email: user.email },
-          { action: 'account.epic.unlink', targetType: 'user', targetId: user.id, before: { epicAccountId, epicDisplayName: user.epic_display_name } },
+          {
+            action: 'account.epic.unlink',
+            targetType: 'user',
+            targetId: user.id,
+            before: { epicAccountId, epicDisplayName: user.epic_display_name },
+          },
           trx,
         );
       });

@@ -96,7 +96,9 @@ describe('EpicAccountLinkPage linking (§4 Epic link, §8)', () => {
     await submit();
     await expectToast(EXISTS_TITLE, EXISTS_TEXT);
     expect(linkCalls(fetchSpy)).toEqual(['POST /api/user/check-exists']);
-    expect(bodyOf(fetchSpy.mock.calls.find(([input]) => String(input) === '/api/user/check-exists')?.[1])).toEqual({ email: 'ada@example.com' });
+    expect(bodyOf(fetchSpy.mock.calls.find(([input]) => String(input) === '/api/user/check-exists')?.[1])).toEqual({
+      email: 'ada@example.com',
+    });
     expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
   });
 
@@ -268,14 +270,17 @@ describe('EpicAccountLinkPage Cancel (§4 Epic link)', () => {
 });
 
 describe('EpicAccountLinkPage meets an existing account (issue 40, decision 047)', () => {
-  const signedIn = () => json({ authenticated: true, user: { email: 'legacy@example.com' }, ue: { enabled: false, status: null, message: null } });
+  const signedIn = () =>
+    json({ authenticated: true, user: { email: 'legacy@example.com' }, ue: { enabled: false, status: null, message: null } });
 
   it('offers the account the browser is signed in to, linking it after its password', async () => {
     const fetchSpy = stubFetch({
       'GET /api/auth/status': signedIn,
-      'GET /api/user': () => json({ id: 'u1', username: 'legacy', email: 'legacy@example.com', status: 'Active', isAdmin: false, staffRole: null }),
+      'GET /api/user': () =>
+        json({ id: 'u1', username: 'legacy', email: 'legacy@example.com', status: 'Active', isAdmin: false, staffRole: null }),
       'GET /api/account/epic': () => json({ linked: false, displayName: null, hasPassword: true, canUnlink: false }),
-      'POST /api/epic/link-signed-in': () => json({ ok: true, message: 'Your Epic Games account is linked.', next: '/login_completed?client=ue' }),
+      'POST /api/epic/link-signed-in': () =>
+        json({ ok: true, message: 'Your Epic Games account is linked.', next: '/login_completed?client=ue' }),
     });
     renderScreen(<EpicAccountLinkPage />, '/epic_account_link?client=ue');
     const link = await screen.findByRole('button', { name: "Link to the account you're signed in as (legacy@example.com)" });
@@ -284,7 +289,9 @@ describe('EpicAccountLinkPage meets an existing account (issue 40, decision 047)
     await u.type(screen.getByLabelText(/^Password/), 'the password');
     await u.click(link);
     await waitFor(() => expect(currentLocation()).toBe('/login_completed?client=ue'));
-    expect(bodyOf(fetchSpy.mock.calls.find(([input]) => String(input) === '/api/epic/link-signed-in')?.[1])).toEqual({ password: 'the password' });
+    expect(bodyOf(fetchSpy.mock.calls.find(([input]) => String(input) === '/api/epic/link-signed-in')?.[1])).toEqual({
+      password: 'the password',
+    });
   });
 
   it('keeps the e-mail field one click away', async () => {

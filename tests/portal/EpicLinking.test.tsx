@@ -57,7 +57,10 @@ describe('LEGACY_LOGIN in the portal (decision 048)', () => {
     stubFetch({ 'GET /api/user': user, 'GET /api/account/epic': notLinked });
     renderScreen(<LegacyLoginBanner />, '/dashboard', { config: { ...testConfig, legacyLogin: 'link-only' } });
     expect(await screen.findByText(/Link your Epic Games account to keep signing in to Sage/)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Link your Epic Games account' })).toHaveAttribute('href', '/api/auth/login?client=web&intent=link');
+    expect(screen.getByRole('link', { name: 'Link your Epic Games account' })).toHaveAttribute(
+      'href',
+      '/api/auth/login?client=web&intent=link',
+    );
   });
 
   it('link-only: no banner once Epic is linked; on: no banner and no question asked', async () => {

@@ -26,7 +26,12 @@ const LINK_SENT = 'If an account can use this email, a link to sign in and link 
 /** A legacy account (e-mail and password, no Epic), written as a row: registration is rate limited and may be closed. */
 async function legacyUser(server: TestServer, overrides: Parameters<typeof userRow>[0] = {}) {
   const email = uniqueEmail('legacy');
-  const row = userRow({ email, password_hash: await hashPassword(PASSWORD, TEST_SCRYPT_COST), email_verified_at: Date.now(), ...overrides });
+  const row = userRow({
+    email,
+    password_hash: await hashPassword(PASSWORD, TEST_SCRYPT_COST),
+    email_verified_at: Date.now(),
+    ...overrides,
+  });
   await server.db.insertInto('users').values(row).execute();
   return row as typeof row & { email: string };
 }
@@ -55,7 +60,12 @@ describe.each(databases)('linking Epic to an existing account on $label', (datab
   describe('from the Account section', () => {
     it('links the Epic account to the signed-in account, audited and mailed, and lands on the Account section', async () => {
       const { user, browser } = await signedInLegacy(server());
-      expect((await browser.get('/api/account/epic')).json()).toEqual({ linked: false, displayName: null, hasPassword: true, canUnlink: false });
+      expect((await browser.get('/api/account/epic')).json()).toEqual({
+        linked: false,
+        displayName: null,
+        hasPassword: true,
+        canUnlink: false,
+      });
       const name = uniqueDisplayName('Legacy');
       expect(location(await signInWithEpic(browser, name, LINK_FROM_ACCOUNT))).toBe(ACCOUNT_LINKED);
       const row = await userByEmail(server(), user.email);
@@ -63,7 +73,12 @@ describe.each(databases)('linking Epic to an existing account on $label', (datab
       expect(row?.epic_display_name).toBe(name);
       expect(await auditOf(server(), user.id, 'account.epic.link')).toHaveLength(1);
       expect((await nthMail(server(), user.email)).subject).toBe('An Epic Games account was linked to your Sage account');
-      expect((await browser.get('/api/account/epic')).json()).toEqual({ linked: true, displayName: name, hasPassword: true, canUnlink: true });
+      expect((await browser.get('/api/account/epic')).json()).toEqual({
+        linked: true,
+        displayName: name,
+        hasPassword: true,
+        canUnlink: true,
+      });
       // The same browser is still signed in as the same account; Epic now signs it in too.
       expect((await browser.get('/api/user')).json()).toMatchObject({ email: user.email });
       const elsewhere = server().client();
@@ -162,7 +177,11 @@ describe.each(databases)('linking Epic to an existing account on $label', (datab
 
     it('refuses an account that already has another Epic account (no merge)', async () => {
       const known = await existingEpicUser(server());
-      await server().db.updateTable('users').set({ password_hash: await hashPassword(PASSWORD, TEST_SCRYPT_COST) }).where('email', '=', known.email).execute();
+      await server()
+        .db.updateTable('users')
+        .set({ password_hash: await hashPassword(PASSWORD, TEST_SCRYPT_COST) })
+        .where('email', '=', known.email)
+        .execute();
       const { browser } = await pendingEpicBrowser(server());
       const refused = await browser.post('/api/epic/link-sign-in', { email: known.email, password: PASSWORD });
       expect(refused.statusCode).toBe(409);
@@ -226,7 +245,8 @@ describe.each(databases)("the console's view of the e-mail login's retirement on
   it("counts active subscribers without Epic on the Home, and the User List filters 'No Epic link'", async () => {
     const admin = await signedInAdmin(server());
     const count = async () =>
-      (await admin.client.get('/api/admin/grove-metrics')).json<{ userStats: { subscribersWithoutEpic: number } }>().userStats.subscribersWithoutEpic;
+      (await admin.client.get('/api/admin/grove-metrics')).json<{ userStats: { subscribersWithoutEpic: number } }>().userStats
+        .subscribersWithoutEpic;
     const before = await count();
     const tag = uniqueTag('noepic');
     const [legacy, linked, lapsed] = await insertUsers(server().db, [

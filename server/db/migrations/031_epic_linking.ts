@@ -7,7 +7,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   // sign-in is to be linked to, once Epic answers; and whether that sign-in then starts a session
   // (1: the account was proved by an e-mailed link, not by a session of this browser).
   await db.schema.alterTable('sign_in_flows').addColumn('link_user_id', 'text').execute();
-  await db.schema.alterTable('sign_in_flows').addColumn('link_signs_in', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('sign_in_flows')
+    .addColumn('link_signs_in', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   // The e-mailed single-use links that prove an account to link Epic to: from the link page
   // (`flow_id`: the sign-in waiting for it) or, with LEGACY_LOGIN=off, from the login page.
   await db.schema

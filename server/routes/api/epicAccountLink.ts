@@ -55,7 +55,13 @@ export async function epicAccountLinkRoutes(app: App, { config, services }: Rout
     async (request, reply) => {
       const { user } = request;
       await limitSignIn(request.ip, user.email);
-      const linked = await epicLinking.linkSignedIn(user, signInToken(request), request.body.password, sessionToken(request), sessionOrigin(request));
+      const linked = await epicLinking.linkSignedIn(
+        user,
+        signInToken(request),
+        request.body.password,
+        sessionToken(request),
+        sessionOrigin(request),
+      );
       if (user.email) await services.rateLimiter.giveBack(`login:email:${normalizeEmail(user.email)}`);
       if (linked.session) setSessionCookie(reply, linked.session, secure);
       services.metrics.signIn('epic', 'success');

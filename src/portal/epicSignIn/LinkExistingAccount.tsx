@@ -54,7 +54,12 @@ export function LinkSignedInAccount({ email, fallback, onUseAnother }: { email: 
       <Typography color="text.secondary">
         You are signed in to Sage as {email}. Enter its password to link your Epic Games account to it.
       </Typography>
-      <PasswordField id="link-signed-in-password" value={password} onChange={setPassword} error={link.isError ? link.error.message : undefined} />
+      <PasswordField
+        id="link-signed-in-password"
+        value={password}
+        onChange={setPassword}
+        error={link.isError ? link.error.message : undefined}
+      />
       <Stack spacing={1} sx={{ mt: 1 }}>
         <Button type="submit" variant="contained" fullWidth disabled={busy || !password}>
           {busy ? 'Linking...' : `Link to the account you're signed in as (${email})`}
@@ -90,7 +95,12 @@ export function SignInToLink({ email, fallback }: { email: string; fallback: str
       </Typography>
       <Typography color="text.secondary">If {email} is your account, prove it and your Epic Games account is linked to it.</Typography>
       <Box component="form" noValidate onSubmit={onSubmit} aria-label="Sign in to link">
-        <PasswordField id="sign-in-to-link-password" value={password} onChange={setPassword} error={signIn.isError ? signIn.error.message : undefined} />
+        <PasswordField
+          id="sign-in-to-link-password"
+          value={password}
+          onChange={setPassword}
+          error={signIn.isError ? signIn.error.message : undefined}
+        />
         <Button type="submit" variant="contained" fullWidth disabled={busy || !password}>
           {busy ? 'Linking...' : 'Sign in and link'}
         </Button>

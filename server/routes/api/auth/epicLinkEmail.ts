@@ -31,7 +31,12 @@ export async function epicLinkEmailRoutes(app: App, { config, services }: RouteC
     async (request, reply) => {
       await enforceLimits(services, TOO_MANY, [[`epic-start:ip:${request.ip}`, AUTH_RATE_LIMITS.epicStartPerIp]]);
       if (request.validationError) return reply.redirect(INVALID_LINK_PAGE);
-      const outcome = await services.epicLinking.openEmailedLink(request.query.token, signInToken(request), sessionToken(request), sessionOrigin(request));
+      const outcome = await services.epicLinking.openEmailedLink(
+        request.query.token,
+        signInToken(request),
+        sessionToken(request),
+        sessionOrigin(request),
+      );
       if (outcome.kind === 'invalid') return reply.redirect(INVALID_LINK_PAGE);
       if (outcome.kind === 'refused') return reply.redirect(failurePath(outcome.reason));
       if (outcome.kind === 'linked') {

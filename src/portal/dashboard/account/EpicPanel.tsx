@@ -50,7 +50,9 @@ export function EpicPanel() {
           {unlinked && !data.linked && <Alert severity="success">{unlinked}</Alert>}
           {data.linked ? (
             <>
-              <Typography color="text.secondary">Linked to the Epic Games account {data.displayName ?? ''}: you can sign in with Epic Games.</Typography>
+              <Typography color="text.secondary">
+                Linked to the Epic Games account {data.displayName ?? ''}: you can sign in with Epic Games.
+              </Typography>
               {data.canUnlink ? (
                 <Box component="form" noValidate onSubmit={onUnlink}>
                   <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
