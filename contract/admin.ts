@@ -61,10 +61,12 @@ export const userListFilterSchema = z.strictObject(
       })
       .max(MAX_PAGE_SIZE, `filter id must list at most ${MAX_PAGE_SIZE} ids`)
       .optional(),
+    /** Only accounts with no Epic Games account linked (issue 40, decision 048): who the e-mail login's retirement still concerns. */
+    noEpic: z.boolean({ error: 'filter noEpic must be true or false' }).optional(),
   },
   {
     error: (issue) =>
-      issue.code === 'unrecognized_keys' ? 'filter may only have q and id' : 'filter must be an object, like {"q":"smith"}',
+      issue.code === 'unrecognized_keys' ? 'filter may only have q, id and noEpic' : 'filter must be an object, like {"q":"smith"}',
   },
 );
 
@@ -88,6 +90,8 @@ export interface UserListRequest {
   offset: number;
   limit: number;
   q?: string;
+  /** Only accounts without an Epic link. */
+  noEpic?: boolean;
 }
 
 /** §5 Admin search: an empty term gives `Please enter a search term`. The console's Search tab checks this. */
@@ -130,7 +134,13 @@ export const ADMIN_MESSAGES = {
 } as const;
 
 /** §3 Grove metrics. */
-export const groveMetricsSchema = z.object({ userStats: z.object({ totalUsers: z.number().int() }) });
+export const groveMetricsSchema = z.object({
+  userStats: z.object({
+    totalUsers: z.number().int(),
+    /** Active subscribers whose account has no Epic link yet (issue 40, decision 048). */
+    subscribersWithoutEpic: z.number().int().optional(),
+  }),
+});
 export type GroveMetrics = z.infer<typeof groveMetricsSchema>;
 
 /** §3 AI history: at most 10 threads (§9), newest first, each with its messages in order. */
@@ -282,6 +292,9 @@ export const AUDIT_ACTIONS = [
   'org.top_up.change',
   'org.top_up.pause',
   'org.credits.top_up',
+  // An Epic Games account linked to or unlinked from a Sage account (issue 40, decision 047).
+  'account.epic.link',
+  'account.epic.unlink',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

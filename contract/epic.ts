@@ -17,6 +17,10 @@ export const AUTH_FAILURE_REASONS = [
   'verification_required',
   'rate_limited',
   'account_suspended',
+  // Linking Epic to an existing account (issue 40, decision 047).
+  'epic_account_taken',
+  'epic_already_linked',
+  'link_invalid',
 ] as const;
 export type AuthFailureReason = (typeof AUTH_FAILURE_REASONS)[number];
 

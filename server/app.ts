@@ -219,6 +219,7 @@ export async function buildApp(deps: AppDeps) {
         ['e-mail change link', services.emailChange.purgeExpired],
         ['hand-off code', services.pluginHandOff.purgeExpired],
         ['passkey challenge', services.passkeys.purgeExpired],
+        ['Epic link', services.epicLinking.purgeExpired],
         ['usage event', () => services.metering.prune(config.usage.retentionDays)],
       ] as const) {
         purgeExpired().catch((err: unknown) => app.log.error({ err }, `${name} purge failed`));
@@ -240,6 +241,7 @@ export async function buildApp(deps: AppDeps) {
     clearInterval(purge);
     clearInterval(holdSweep);
     await services.passwordReset.settle();
+    await services.epicLinking.settle();
     await services.billing.customerEmails.settle();
     await services.topUps.settle();
     await services.orgTopUps.settle();

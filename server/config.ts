@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BUILD_VERSION } from '../contract/builds';
+import { LEGACY_LOGIN_MODES, type LegacyLoginMode } from '../contract/legacyLogin';
 import { parseLicenseSigningKey } from './services/licenseKey';
 
 const optionalUrl = z
@@ -107,6 +108,8 @@ const envSchema = z.object({
       return parsed;
     }),
   EPIC_CLIENT_ID: z.string().trim().optional(),
+  /** Retiring the e-mail login (decision 048): on, link-only or off. */
+  LEGACY_LOGIN: z.enum(LEGACY_LOGIN_MODES).default('on'),
   EPIC_CLIENT_SECRET: z.string().trim().optional(),
   EPIC_ISSUER: z.url().default('https://api.epicgames.dev/epic/oauth/v2'),
   EPIC_AUTHORIZE_URL: z.url().default('https://www.epicgames.com/id/authorize'),
@@ -232,6 +235,7 @@ export interface Config {
       ue57Url: string;
     };
     epicSignIn: 'epic' | 'development' | 'unavailable';
+    legacyLogin: LegacyLoginMode;
     analytics: { key: string; apiHost: string; excludedUserIds: string[]; ipLocation: boolean } | null;
   };
 }
@@ -359,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ue57Url: e.DEFAULT_BUILD_UE57_URL ?? downloadUrl('5.7'),
       },
       epicSignIn: epic ? 'epic' : devIdentityProvider ? 'development' : 'unavailable',
+      legacyLogin: e.LEGACY_LOGIN,
       analytics: analytics
         ? {
             key: analytics.key,

@@ -34,6 +34,7 @@ import * as m026 from './migrations/026_usage_holds';
 import * as m027 from './migrations/027_automatic_top_up';
 import * as m028 from './migrations/028_org_top_up';
 import * as m030 from './migrations/030_passkeys';
+import * as m031 from './migrations/031_epic_linking';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -143,6 +144,7 @@ const migrations: Record<string, Migration> = {
   '027_automatic_top_up': m027,
   '028_org_top_up': m028,
   '030_passkeys': m030,
+  '031_epic_linking': m031,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -100,6 +100,23 @@ export interface SignInFlowsTable {
   /** The engine and plugin versions the plugin said at the start (migration 013). */
   plugin_engine_version: string | null;
   plugin_version: string | null;
+  /**
+   * The user this Epic sign-in links its Epic account to (migration 031, decision 047), and 1 when
+   * it then signs the browser in (the account was proved by an e-mailed link). Optional as below.
+   */
+  link_user_id?: string | null;
+  link_signs_in?: number;
+}
+
+/** An e-mailed single-use link proving an account to link Epic to (migration 031); stored hashed. */
+export interface EpicLinkTokensTable {
+  token_hash: string;
+  user_id: string;
+  /** The sign-in flow waiting for it (the link page's mail); null from the login page's request. */
+  flow_id: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** Staff's note on a user (migration 018): never deleted; editable by its author for 15 minutes. */
@@ -606,6 +623,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   password_reset_tokens: PasswordResetTokensTable;
+  epic_link_tokens: EpicLinkTokensTable;
   sage_builds: SageBuildsTable;
   sign_in_flows: SignInFlowsTable;
   email_verifications: EmailVerificationsTable;

@@ -26,6 +26,9 @@ import { epicRoutes } from './api/auth/epic';
 import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
 import { emailVerificationRoutes } from './api/email/verification';
 import { epicLinkRoutes } from './api/epicLink';
+import { epicAccountLinkRoutes } from './api/epicAccountLink';
+import { epicLinkEmailRoutes } from './api/auth/epicLinkEmail';
+import { accountEpicRoutes } from './api/account/epic';
 import { ingestionRoutes } from './api/ingest/messages';
 import { ingestUsageRoutes } from './api/ingest/usage';
 import { licenseRoutes } from './api/licenses';
@@ -44,7 +47,17 @@ export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 /** Every route module, by its folder under server/routes/, which is also its URL prefix. */
 export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '': [healthRoutes],
-  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes, topUpRoutes, orgRoutes, orgBillingRoutes],
+  '/api': [
+    productRoutes,
+    accountRoutes,
+    epicLinkRoutes,
+    epicAccountLinkRoutes,
+    licenseRoutes,
+    usageRoutes,
+    topUpRoutes,
+    orgRoutes,
+    orgBillingRoutes,
+  ],
   '/api/account': [
     accountLicenseRoutes,
     accountPasswordRoutes,
@@ -53,9 +66,10 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     accountInvoiceRoutes,
     accountDataRoutes,
     accountPasskeyRoutes,
+    accountEpicRoutes,
   ],
   '/api/login': [passkeySignInRoutes],
-  '/api/auth': [epicRoutes, pluginHandOffRoutes],
+  '/api/auth': [epicRoutes, pluginHandOffRoutes, epicLinkEmailRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
   '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes, adminOrgRoutes],

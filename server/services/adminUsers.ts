@@ -145,6 +145,25 @@ export function createAdminUserService(deps: {
   return {
     totalUsers: countAll,
 
+    /** Active subscribers (active or trialing) whose account has no Epic link yet: the console Home's count (issue 40). */
+    async subscribersWithoutEpic(): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('epic_account_id', 'is', null)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('billing_subscriptions')
+              .select('billing_subscriptions.id')
+              .whereRef('billing_subscriptions.user_id', '=', 'users.id')
+              .where('billing_subscriptions.status', 'in', ['active', 'trialing']),
+          ),
+        )
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
     /**
      * One page of users and how many match in all. The whole list seeks (decision 011): the page's
      * first row is found on the sort key's index alone, then the page is read from it as a range,
@@ -165,6 +184,7 @@ export function createAdminUserService(deps: {
           .selectFrom('users')
           .select(['id', sortKey.as('sort_key')])
           .where(matches(query.q, SEARCH_LIST_LIMIT))
+          .$if(query.noEpic === true, (qb) => qb.where('epic_account_id', 'is', null))
           .limit(SEARCH_LIST_LIMIT);
         const rows = await db
           .with(
@@ -202,6 +222,18 @@ export function createAdminUserService(deps: {
               ).n,
             );
         return { users: rows.map(toAdminUser), total };
+      }
+      if (query.noEpic) {
+        // "No Epic link" (issue 40): fewer every day as accounts link; paged by offset, counted as it goes.
+        const [rows, counted] = await Promise.all([
+          page().where('epic_account_id', 'is', null).offset(offset).execute(),
+          db
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .where('epic_account_id', 'is', null)
+            .executeTakeFirstOrThrow(),
+        ]);
+        return { users: rows.map(toAdminUser), total: Number(counted.n) };
       }
       if (offset === 0) {
         const [rows, total] = await Promise.all([page().execute(), countAll()]);

@@ -3,7 +3,7 @@ import type { ConsoleHome } from '../../contract/boot';
 import { DEFAULT_INSIGHT_RANGE, type InsightRange, type Insights } from '../../contract/insights';
 
 interface ConsoleHomeDeps {
-  adminUsers: { totalUsers(): Promise<number> };
+  adminUsers: { totalUsers(): Promise<number>; subscribersWithoutEpic(): Promise<number> };
   insights: { forRange(days: InsightRange): Promise<Insights> };
 }
 
@@ -12,7 +12,10 @@ interface ConsoleHomeDeps {
  * server renders /admin with, so the Home shows them before the console's JavaScript has run (issue 28).
  */
 export function createConsoleHomeService({ adminUsers, insights }: ConsoleHomeDeps) {
-  const groveMetrics = async (): Promise<GroveMetrics> => ({ userStats: { totalUsers: await adminUsers.totalUsers() } });
+  const groveMetrics = async (): Promise<GroveMetrics> => {
+    const [totalUsers, subscribersWithoutEpic] = await Promise.all([adminUsers.totalUsers(), adminUsers.subscribersWithoutEpic()]);
+    return { userStats: { totalUsers, subscribersWithoutEpic } };
+  };
   return {
     groveMetrics,
     /** The Home's first reads: Grove Users and the default range's insights. */

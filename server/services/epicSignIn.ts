@@ -6,6 +6,7 @@ import type { SignInFlowsTable, UsersTable } from '../db/schema';
 import { AppError, conflict, forbidden } from '../errors';
 import { EpicSignInError, type EpicOAuth } from './epicOAuth';
 import type { NewSession, SessionOrigin, SessionService } from './sessions';
+import type { EpicLinkingService } from './epicLinking';
 import { hashToken, newToken, safeEqual } from './tokens';
 import { normalizeEmail, type UserService } from './users';
 
@@ -26,6 +27,8 @@ export interface PluginRequest {
 export type CallbackOutcome =
   | { kind: 'signed_in'; user: UsersTable; client: SignInClient; session: NewSession }
   | { kind: 'link_email'; client: SignInClient }
+  /** An Epic account linked to an existing account (decision 047); `session` when this step signed the browser in. */
+  | { kind: 'linked'; user: UsersTable; client: SignInClient; session: NewSession | null }
   | { kind: 'failed'; reason: AuthFailureReason };
 
 const NO_PENDING_SIGN_IN = 'No Epic sign-in is waiting for an email here. Please sign in with Epic again.';
@@ -39,6 +42,8 @@ export function createEpicSignInService(deps: {
   sessions: SessionService;
   /** Null when Epic is not configured: sign-in is unavailable. */
   epic: EpicOAuth | null;
+  /** Links the Epic account of a sign-in started for linking (epicLinking.ts). */
+  linking?: Pick<EpicLinkingService, 'linkFromCallback'>;
   onError: (err: unknown, step: string) => void;
 }) {
   const { db, users, sessions, epic } = deps;
@@ -69,7 +74,12 @@ export function createEpicSignInService(deps: {
     available: epic !== null,
 
     /** Starts a sign-in; the token goes into the browser's sign-in cookie and nowhere else. */
-    async start(client: SignInClient, plugin: PluginRequest | null): Promise<{ token: string; authorizeUrl: string; expiresAt: number }> {
+    async start(
+      client: SignInClient,
+      plugin: PluginRequest | null,
+      /** A sign-in for linking the Epic account to this user (decision 047); `signsIn` when an e-mailed link proved it. */
+      link?: { userId: string; signsIn: boolean },
+    ): Promise<{ token: string; authorizeUrl: string; expiresAt: number }> {
       if (!epic) throw new AppError(503, 'epic_unavailable', 'Sign in with Epic is not configured on this server');
       const token = newToken();
       const state = epic.newState();
@@ -88,6 +98,8 @@ export function createEpicSignInService(deps: {
           plugin_code_challenge: plugin?.codeChallenge ?? null,
           plugin_engine_version: plugin?.engineVersion ?? null,
           plugin_version: plugin?.pluginVersion ?? null,
+          link_user_id: link?.userId ?? null,
+          link_signs_in: link?.signsIn ? 1 : 0,
           epic_account_id: null,
           epic_display_name: null,
           link_email: null,
@@ -156,6 +168,13 @@ export function createEpicSignInService(deps: {
       } catch (err) {
         deps.onError(err, 'epic callback');
         return fail(err instanceof EpicSignInError ? err.reason : 'server_error');
+      }
+      if (flow.link_user_id && deps.linking) {
+        const sessionUser = previousSession ? await sessions.userFor(previousSession) : null;
+        const linked = await deps.linking.linkFromCallback(flow, account, sessionUser?.id ?? null, previousSession, origin);
+        // Started from a session that is no longer this browser's: nothing is linked.
+        if (!linked) return fail('state_mismatch');
+        return linked.kind === 'linked' ? linked : { kind: 'failed', reason: linked.reason };
       }
       const user = await users.findByEpicAccount(account.accountId);
       if (user?.email) {

@@ -18,6 +18,8 @@ import { createBuildService } from './builds';
 import { createEmailVerificationService } from './emailVerification';
 import { createEpicOAuth } from './epicOAuth';
 import { createEpicSignInService } from './epicSignIn';
+import { createEpicLinkingService } from './epicLinking';
+import { passwordResetAllowed } from '../../contract/legacyLogin';
 import { loadLicenseSigningKey } from './licenseKey';
 import { createLicenseService } from './licenses';
 import type { Mailer } from './mailer';
@@ -83,12 +85,27 @@ export function createServices(deps: ServiceDeps) {
     absoluteMs: deps.config.sessionAbsoluteMs,
   });
   const users = createUserService(deps.db, deps.scryptCost);
+  const audit = createAuditService(deps.db);
+  const legacyLogin = deps.config.runtime.legacyLogin;
   const passwordReset = createPasswordResetService({
     db: deps.db,
     users,
     sessions,
     mailer,
     publicUrl: deps.config.publicUrl,
+    // The switch decides whose password may still be reset (decision 048).
+    resetAllowed: (user) => passwordResetAllowed(legacyLogin, { hasPassword: true, hasEpic: user.epic_account_id !== null }),
+    onMailError: deps.onMailError,
+    onError: deps.onError,
+  });
+  const epicLinking = createEpicLinkingService({
+    db: deps.db,
+    users,
+    sessions,
+    audit,
+    mailer,
+    publicUrl: deps.config.publicUrl,
+    legacyLogin,
     onMailError: deps.onMailError,
     onError: deps.onError,
   });
@@ -97,6 +114,7 @@ export function createServices(deps: ServiceDeps) {
     users,
     sessions,
     epic: deps.config.epic ? createEpicOAuth(deps.config.epic) : null,
+    linking: epicLinking,
     onError: deps.onError,
   });
   const emailVerification = createEmailVerificationService({
@@ -116,7 +134,6 @@ export function createServices(deps: ServiceDeps) {
     onError: deps.onError,
     onWebhook: metrics.webhook,
   });
-  const audit = createAuditService(deps.db);
   // Read (or generated) once, at start: a bad key stops the server here rather than at the first download.
   const licenses = createLicenseService({
     db: deps.db,
@@ -182,6 +199,7 @@ export function createServices(deps: ServiceDeps) {
     passwordReset,
     builds,
     epicSignIn,
+    epicLinking,
     emailVerification,
     pluginHandOff,
     billing,

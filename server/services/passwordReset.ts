@@ -7,6 +7,7 @@ import { voidPendingCredentials } from './pendingCredentials';
 import type { SessionService } from './sessions';
 import { hashToken, newToken } from './tokens';
 import type { UserService } from './users';
+import type { UsersTable } from '../db/schema';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -37,6 +38,8 @@ export function createPasswordResetService(deps: {
   sessions: SessionService;
   mailer: Mailer;
   publicUrl: string;
+  /** Whether this account's password may be reset (LEGACY_LOGIN, decision 048); all by default. */
+  resetAllowed?: (user: UsersTable) => boolean;
   onMailError: (err: unknown) => void;
   onError: (err: unknown, step: string) => void;
 }) {
@@ -48,6 +51,7 @@ export function createPasswordResetService(deps: {
     const user = await users.findByEmail(email);
     // A suspended account gets no link (issue 36): its owner is told to write to support instead.
     if (!user?.email || isSuspended(user.status)) return;
+    if (deps.resetAllowed && !deps.resetAllowed(user)) return;
     const token = newToken();
     const now = Date.now();
     await db
@@ -99,8 +103,9 @@ export function createPasswordResetService(deps: {
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) !== 1) throw badRequest('invalid_token', INVALID_LINK);
         // Read after the claim, in its transaction: a suspension racing the link wins.
-        const owner = await trx.selectFrom('users').select('status').where('id', '=', row.user_id).executeTakeFirst();
-        if (!owner) throw badRequest('invalid_token', INVALID_LINK);
+        const owner = await trx.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
+        // A link mailed before the switch turned resets off for this account spends nothing.
+        if (!owner || (deps.resetAllowed && !deps.resetAllowed(owner))) throw badRequest('invalid_token', INVALID_LINK);
         if (isSuspended(owner.status)) throw forbidden(ACCOUNT_SUSPENDED.error, ACCOUNT_SUSPENDED.message);
         await users.setPasswordHash(row.user_id, passwordHash, trx);
         await sessions.endAllForUser(row.user_id, trx);

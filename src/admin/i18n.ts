@@ -91,6 +91,7 @@ export const messages: TranslationMessages = {
     },
     home: {
       groveUsers: 'Grove Users',
+      subscribersWithoutEpic: '%{count} active subscribers have no Epic link yet',
       refresh: 'Refresh',
       retry: 'Retry',
       failed: 'Failed to fetch user count',
@@ -176,6 +177,7 @@ export const messages: TranslationMessages = {
     users: {
       fetchFailed: 'Failed to fetch users',
       searchLimited: 'A search lists at most %{limit} users. Add to it to narrow it down.',
+      noEpicLink: 'No Epic link',
       updateErrorTitle: 'Update Error',
       deleteFailed: 'Failed to delete user',
       export: 'Export',

@@ -13,6 +13,8 @@ import { loadLoginFormSchemas, modeFromSearch, type LoginFormValues, type LoginM
 import { PasskeySignIn } from './login/PasskeySignIn';
 import { PasswordField } from './login/PasswordField';
 import { useLoginActions } from './login/useLoginActions';
+import { RetiredLoginPage } from './login/RetiredLoginPage';
+import { emailFormShown, registrationAllowed } from '../../contract/legacyLogin';
 
 const TEXT: Record<LoginMode, { heading: string; submit: string; switchPrompt: string; switchAction: string }> = {
   signin: {
@@ -48,7 +50,7 @@ export function LoginPage() {
   const { submit, requestPasswordReset } = useLoginActions();
   const busy = submit.isPending;
   const text = TEXT[mode];
-  const { epicSignIn } = useRuntimeConfig();
+  const { epicSignIn, legacyLogin } = useRuntimeConfig();
 
   // The tab names the mode on screen, also after a toggle, which leaves the URL as it was.
   useEffect(() => {
@@ -65,6 +67,9 @@ export function LoginPage() {
     // Confirm Password leaves the form in sign-in mode, so it comes back empty.
     setMode((m) => (m === 'signin' ? 'register' : 'signin'));
   }
+
+  // LEGACY_LOGIN=off: no e-mail form at all (decision 048).
+  if (!emailFormShown(legacyLogin)) return <RetiredLoginPage />;
 
   return (
     <Container maxWidth="xs" sx={{ py: { xs: 4, sm: 8 } }}>
@@ -152,7 +157,7 @@ export function LoginPage() {
           </Button>
         </Box>
 
-        <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
+        <Typography variant="body2" sx={{ mt: 3, textAlign: 'center', display: registrationAllowed(legacyLogin) ? undefined : 'none' }}>
           {text.switchPrompt}{' '}
           <Link component="button" type="button" variant="body2" disabled={busy} onClick={toggleMode}>
             {text.switchAction}

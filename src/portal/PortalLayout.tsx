@@ -2,6 +2,7 @@ import { Box, Link } from '@mui/material';
 import { useRef, type MouseEvent } from 'react';
 import { Outlet } from 'react-router-dom';
 import { NavBar } from './NavBar';
+import { LegacyLoginBanner } from './LegacyLoginBanner';
 
 /** Every portal screen: the top navigation bar, then the routed page. */
 export function PortalLayout() {
@@ -31,6 +32,7 @@ export function PortalLayout() {
         Skip to content
       </Link>
       <NavBar />
+      <LegacyLoginBanner />
       <Box ref={main} component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
         <Outlet />
       </Box>

@@ -34,6 +34,8 @@ async function submit(email = 'ada@example.com') {
 }
 
 const calls = (spy: ReturnType<typeof stubFetch>) => spy.mock.calls.map(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}`);
+/** The page's calls but its first read of who is signed in (decision 047: a signed-in account is offered first). */
+const linkCalls = (spy: ReturnType<typeof stubFetch>) => calls(spy).filter((call) => call !== 'GET /api/auth/status');
 
 describe('EpicAccountLinkPage form (§2, §5)', () => {
   it('asks for the e-mail with Continue and Cancel', () => {
@@ -59,7 +61,7 @@ describe('EpicAccountLinkPage form (§2, §5)', () => {
     expect(emailField()).toHaveAttribute('aria-invalid', 'true');
     // Focus goes back to the field, so the message is read out with it.
     expect(emailField()).toHaveFocus();
-    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(linkCalls(fetchSpy)).toEqual([]);
     expect(currentLocation()).toBe('/epic_account_link');
   });
 
@@ -93,8 +95,10 @@ describe('EpicAccountLinkPage linking (§4 Epic link, §8)', () => {
     renderScreen(<EpicAccountLinkPage />, '/epic_account_link');
     await submit();
     await expectToast(EXISTS_TITLE, EXISTS_TEXT);
-    expect(calls(fetchSpy)).toEqual(['POST /api/user/check-exists']);
-    expect(bodyOf(fetchSpy.mock.calls[0]?.[1])).toEqual({ email: 'ada@example.com' });
+    expect(linkCalls(fetchSpy)).toEqual(['POST /api/user/check-exists']);
+    expect(bodyOf(fetchSpy.mock.calls.find(([input]) => String(input) === '/api/user/check-exists')?.[1])).toEqual({
+      email: 'ada@example.com',
+    });
     expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
   });
 
@@ -129,7 +133,7 @@ describe('EpicAccountLinkPage linking (§4 Epic link, §8)', () => {
     renderScreen(<EpicAccountLinkPage />, '/epic_account_link');
     await submit();
     await expectToast('Error', 'Failed to link Epic account');
-    expect(calls(fetchSpy)).toEqual(['POST /api/user/check-exists']);
+    expect(linkCalls(fetchSpy)).toEqual(['POST /api/user/check-exists']);
   });
 
   it('forgets an earlier send of the address, so the waiting page mails the new link', async () => {
@@ -155,8 +159,8 @@ describe('EpicAccountLinkPage linking (§4 Epic link, §8)', () => {
     await expectToast('Email Verification Required', /check your email for a verification code/i);
     // The router commits a navigation as a transition: it may land a render after the toast.
     await waitFor(() => expect(currentLocation()).toBe(next));
-    expect(calls(fetchSpy)).toEqual(['POST /api/user/check-exists', 'POST /api/epic/link']);
-    expect(bodyOf(fetchSpy.mock.calls[1]?.[1])).toEqual({ email: 'ada@example.com' });
+    expect(linkCalls(fetchSpy)).toEqual(['POST /api/user/check-exists', 'POST /api/epic/link']);
+    expect(bodyOf(fetchSpy.mock.calls.find(([input]) => String(input) === '/api/epic/link')?.[1])).toEqual({ email: 'ada@example.com' });
     expect(assignLocation).not.toHaveBeenCalled();
   });
 
@@ -262,5 +266,63 @@ describe('EpicAccountLinkPage Cancel (§4 Epic link)', () => {
     await waitFor(() => expect(currentLocation()).toBe('/login_completed?client=web'));
     expect(await screen.findByRole('button', { name: 'Try Again' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'One more thing...' })).not.toBeInTheDocument();
+  });
+});
+
+describe('EpicAccountLinkPage meets an existing account (issue 40, decision 047)', () => {
+  const signedIn = () =>
+    json({ authenticated: true, user: { email: 'legacy@example.com' }, ue: { enabled: false, status: null, message: null } });
+
+  it('offers the account the browser is signed in to, linking it after its password', async () => {
+    const fetchSpy = stubFetch({
+      'GET /api/auth/status': signedIn,
+      'GET /api/user': () =>
+        json({ id: 'u1', username: 'legacy', email: 'legacy@example.com', status: 'Active', isAdmin: false, staffRole: null }),
+      'GET /api/account/epic': () => json({ linked: false, displayName: null, hasPassword: true, canUnlink: false }),
+      'POST /api/epic/link-signed-in': () =>
+        json({ ok: true, message: 'Your Epic Games account is linked.', next: '/login_completed?client=ue' }),
+    });
+    renderScreen(<EpicAccountLinkPage />, '/epic_account_link?client=ue');
+    const link = await screen.findByRole('button', { name: "Link to the account you're signed in as (legacy@example.com)" });
+    expect(link).toBeDisabled();
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText(/^Password/), 'the password');
+    await u.click(link);
+    await waitFor(() => expect(currentLocation()).toBe('/login_completed?client=ue'));
+    expect(bodyOf(fetchSpy.mock.calls.find(([input]) => String(input) === '/api/epic/link-signed-in')?.[1])).toEqual({
+      password: 'the password',
+    });
+  });
+
+  it('keeps the e-mail field one click away', async () => {
+    stubFetch({
+      'GET /api/auth/status': signedIn,
+      'GET /api/account/epic': () => json({ linked: false, displayName: null, hasPassword: true, canUnlink: false }),
+    });
+    renderScreen(<EpicAccountLinkPage />, '/epic_account_link?client=ue');
+    await userEvent.setup().click(await screen.findByRole('button', { name: 'Use another email address' }));
+    expect(emailField()).toBeInTheDocument();
+  });
+
+  it('under Email Already Exists, offers to sign in to that account to link it, by password or by a mailed link', async () => {
+    const fetchSpy = stubFetch({
+      'POST /api/user/check-exists': () => json({ ok: true, exists: true, message: 'Taken' }),
+      'POST /api/epic/link-by-email': () => json({ ok: true, message: 'If an account can use this email, a link has been sent.' }),
+      'POST /api/epic/link-sign-in': () => json({ ok: true, message: 'Linked', next: '/login_completed?client=ue' }),
+    });
+    renderScreen(<EpicAccountLinkPage />, '/epic_account_link?client=ue');
+    const u = await submit('legacy@example.com');
+    await expectToast(EXISTS_TITLE, EXISTS_TEXT);
+    const way = await screen.findByRole('region', { name: 'Sign in to that account to link it' });
+    expect(way).toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Email me a link instead' }));
+    expect(await screen.findByText(/a link has been sent/)).toBeInTheDocument();
+    await u.type(screen.getByLabelText(/^Password/), 'the password');
+    await u.click(screen.getByRole('button', { name: 'Sign in and link' }));
+    await waitFor(() => expect(currentLocation()).toBe('/login_completed?client=ue'));
+    expect(bodyOf(fetchSpy.mock.calls.find(([input]) => String(input) === '/api/epic/link-sign-in')?.[1])).toEqual({
+      email: 'legacy@example.com',
+      password: 'the password',
+    });
   });
 });

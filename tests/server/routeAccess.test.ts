@@ -38,6 +38,8 @@ const VALID_BODY: Record<string, unknown> = {
   },
   'PATCH /api/account/passkeys/:id': { name: 'Work laptop' },
   'DELETE /api/account/passkeys/:id': { password: 'a-password' },
+  'DELETE /api/account/epic': { password: 'a-password' },
+  'POST /api/epic/link-signed-in': { password: 'a-password' },
   'POST /api/orgs': { name: 'Studio' },
   'PATCH /api/orgs/:id': { name: 'Studio' },
   'POST /api/orgs/:id/transfer': { userId: 'someone' },

@@ -15,6 +15,8 @@ import { clearSessionCookie, sessionOrigin, sessionToken, sessionUser, setSessio
 import type { App, RouteContext } from '../../http/types';
 import { SESSION_OPTIONAL, SUSPENDED } from '../../http/apiDoc';
 import { access } from '../../http/endpointAccess';
+import { EPIC_LINKING_TEXT } from '../../../contract/epicLinking';
+import { refusePasswordSignIn, refuseRegistration, refuseRetiredLogin } from '../../http/legacyLogin';
 
 const TOO_MANY = {
   login: 'Too many sign-in attempts. Please wait a few minutes and try again.',
@@ -52,10 +54,14 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
   const signIn = access.public('signing in', {
     tag: 'Account',
     limited: true,
-    errors: { 401: 'Wrong e-mail or password (invalid_credentials)', 403: SUSPENDED },
+    errors: {
+      401: 'Wrong e-mail or password (invalid_credentials)',
+      403: `${SUSPENDED}; or LEGACY_LOGIN refuses password sign-in here or for this account (password_sign_in_off)`,
+    },
   });
   app.post('/login', { schema: { body: loginRequestSchema, response: OK }, config: signIn }, async (request, reply) => {
     const { email, password, rememberMe } = request.body;
+    refuseRetiredLogin(config.runtime.legacyLogin);
     // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
     // of them failed. Only failures count per account (else anyone could lock a known address out
     // by signing in as it): a success gives its attempt back.
@@ -70,6 +76,7 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
     await services.rateLimiter.giveBack(emailKey);
+    refusePasswordSignIn(config.runtime.legacyLogin, user);
     await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
     services.metrics.signIn('password', 'success');
     return { ok: true as const, message: 'Signed in' };
@@ -78,10 +85,14 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
   const register = access.public('creating an account', {
     tag: 'Account',
     limited: true,
-    errors: { 409: 'The e-mail has an account already (email_taken)' },
+    errors: {
+      403: 'LEGACY_LOGIN is link-only or off: new accounts come through Epic (registration_closed)',
+      409: 'The e-mail has an account already (email_taken)',
+    },
   });
   app.post('/register', { schema: { body: registerRequestSchema, response: CREATED }, config: register }, async (request, reply) => {
     const { email, password } = request.body;
+    refuseRegistration(config.runtime.legacyLogin);
     await limit(TOO_MANY.register, [
       [`register:ip:${request.ip}`, AUTH_RATE_LIMITS.registerPerIp],
       [`register:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.registerPerEmail],
@@ -128,6 +139,11 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
       [`forgot:ip:${request.ip}`, AUTH_RATE_LIMITS.forgotPerIp],
       [`forgot:email:${normalizeEmail(email)}`, AUTH_RATE_LIMITS.forgotPerEmail],
     ]);
+    // LEGACY_LOGIN=off: no password to reset; an account without Epic is mailed its way in instead.
+    if (config.runtime.legacyLogin === 'off') {
+      services.epicLinking.requestSignInLink(email);
+      return { ok: true as const, message: EPIC_LINKING_TEXT.linkSent };
+    }
     services.passwordReset.request(email);
     return {
       ok: true as const,

@@ -189,6 +189,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
 export const LEFT_OUT_TABLES: Readonly<Partial<Record<TableName | 'user_search_ids', string>>> = {
   password_reset_tokens: 'Password reset links: a one-way hash of each, single use, gone an hour after it was sent.',
   sign_in_flows: 'A Sign in with Epic in progress in one browser: it lasts 30 minutes and holds nothing your profile does not.',
+  epic_link_tokens: 'E-mailed links to link an Epic Games account: one-way hashes, single use, gone 30 minutes after they were sent.',
   plugin_hand_off_codes: 'The one-time codes that hand the plugin its license after a sign-in: one-way hashes, used within minutes.',
   revoked_license_tokens: 'One-way hashes of license tokens staff replaced, kept only to tell an old plugin to sign in again.',
   webauthn_challenges: 'The random challenges of a passkey being added or signing in: single use, gone five minutes after they were made.',

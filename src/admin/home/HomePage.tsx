@@ -38,9 +38,16 @@ function GroveUsersCard() {
         ) : metrics.isError ? (
           <Typography color="error">{translate('admin.home.failed')}</Typography>
         ) : (
-          <Typography variant="h3" component="p">
-            {formatCount(metrics.data.userStats.totalUsers)}
-          </Typography>
+          <>
+            <Typography variant="h3" component="p">
+              {formatCount(metrics.data.userStats.totalUsers)}
+            </Typography>
+            {metrics.data.userStats.subscribersWithoutEpic !== undefined && (
+              <Typography color="text.secondary">
+                {translate('admin.home.subscribersWithoutEpic', { count: formatCount(metrics.data.userStats.subscribersWithoutEpic) })}
+              </Typography>
+            )}
+          </>
         )}
       </CardContent>
       <CardActions>

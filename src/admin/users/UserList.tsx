@@ -1,5 +1,6 @@
 import {
   BooleanField,
+  BooleanInput,
   Datagrid,
   DateField,
   List,
@@ -27,7 +28,11 @@ function UserSearchInput(props: SearchInputProps) {
   return <SearchInput {...props} slotProps={{ htmlInput: { 'aria-label': translate('ra.action.search') } }} />;
 }
 
-const filters = [<UserSearchInput key="q" source="q" alwaysOn />];
+const filters = [
+  <UserSearchInput key="q" source="q" alwaysOn />,
+  // Accounts the e-mail login's retirement still concerns (issue 40, decision 048).
+  <BooleanInput key="noEpic" source="noEpic" label="admin.users.noEpicLink" />,
+];
 
 function UserListActions() {
   return (

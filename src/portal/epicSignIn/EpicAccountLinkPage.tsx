@@ -1,11 +1,14 @@
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { emailRequestSchema, type EmailRequest } from '../../../contract/epic';
 import { HttpError } from '../../api/client';
 import { cancelEpicLink, checkEmailExists, linkEpicAccount } from '../../api/epic';
-import { useRefreshAuthStatus } from '../../authProvider/authStatus';
+import { fetchEpicLinkStatus } from '../../api/epicLinking';
+import { useAuthStatus, useRefreshAuthStatus } from '../../authProvider/authStatus';
+import { LinkSignedInAccount, SignInToLink } from './LinkExistingAccount';
 import { PageCard } from '../../ui/PageCard';
 import { useContractForm } from '../forms/contractForm';
 import { FormTextField } from '../forms/FormTextField';
@@ -39,12 +42,20 @@ export function EpicAccountLinkPage() {
   const followNext = useFollowNext();
   const refreshAuthStatus = useRefreshAuthStatus();
   const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // A browser signed in to an account without Epic is offered that account first (decision 047).
+  const status = useAuthStatus();
+  const signedInEmail = status.data?.authenticated ? (status.data.user?.email ?? null) : null;
+  const signedInEpic = useQuery({ queryKey: ['account', 'epic'], queryFn: fetchEpicLinkStatus, enabled: signedInEmail !== null });
+  const [useAnother, setUseAnother] = useState(false);
+  const [existing, setExisting] = useState<string | null>(null);
+  const linkedFallback = client === 'ue' ? '/login_completed?client=ue' : '/dashboard#account';
   useEffect(() => () => clearTimeout(pending.current), []);
 
   const link = useMutation({
     mutationFn: async (address: string) => {
       const { exists } = await checkEmailExists(address);
       // Taken already: refused as the link itself would be (409), without asking it.
+      setExisting(exists ? address : null);
       if (exists) throw new HttpError({ status: 409, message: EMAIL_ALREADY_EXISTS.description });
       return linkEpicAccount(address);
     },
@@ -79,6 +90,14 @@ export function EpicAccountLinkPage() {
   // Once linked or cancelled the page is on its way elsewhere: it stays busy until it has gone.
   const busy = link.isPending || link.isSuccess || !cancel.isIdle;
 
+  if (signedInEmail !== null && signedInEpic.data?.linked === false && !useAnother) {
+    return (
+      <PageCard title="One more thing..." width="xs">
+        <LinkSignedInAccount email={signedInEmail} fallback={linkedFallback} onUseAnother={() => setUseAnother(true)} />
+      </PageCard>
+    );
+  }
+
   return (
     <PageCard title="One more thing..." width="xs">
       <Typography color="text.secondary">
@@ -108,6 +127,7 @@ export function EpicAccountLinkPage() {
           </Button>
         </Stack>
       </Box>
+      {existing !== null && <SignInToLink email={existing} fallback={linkedFallback} />}
     </PageCard>
   );
 }

@@ -1,5 +1,6 @@
 import type { AuthStatus, SignInClient } from '../../../contract/epic';
 import { ACCOUNT_SUSPENDED } from '../../../contract/suspension';
+import { EPIC_LINKING_TEXT } from '../../../contract/epicLinkingText';
 
 /** What /authentication_failed says for a reason (§2 Authentication failed; decision 005). */
 export interface FailureText {
@@ -44,6 +45,10 @@ const FAILURES: Record<string, FailureText> = {
     description: 'Your email address has not been verified yet. Open the link in the verification email, then try again.',
   },
   account_suspended: { title: 'Account Suspended', description: ACCOUNT_SUSPENDED.message, contactSupport: true },
+  // Linking Epic to an existing account (decision 047): nothing was changed.
+  epic_account_taken: { title: 'Epic Account Already Linked', description: EPIC_LINKING_TEXT.taken.message },
+  epic_already_linked: { title: 'Already Linked', description: EPIC_LINKING_TEXT.alreadyLinked.message },
+  link_invalid: { title: 'Link Expired', description: EPIC_LINKING_TEXT.invalidLink.message },
 };
 
 /** The title and description for `reason`; unknown or missing reasons get the unexpected-error text. */

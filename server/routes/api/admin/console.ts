@@ -71,6 +71,7 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
         offset: start,
         limit: end - start + 1,
         q: filter?.q || undefined,
+        noEpic: filter?.noEpic === true || undefined,
       });
       return sendList(reply, 'users', start, users, total);
     },

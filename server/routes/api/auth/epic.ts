@@ -34,6 +34,8 @@ const loginQuerySchema = z.object({
   // The plugin's own words, kept with its install (issue 27); optional, so older plugins sign in as before.
   engineVersion: pluginVersionLabel('engineVersion').optional(),
   pluginVersion: pluginVersionLabel('pluginVersion').optional(),
+  // `link`: the signed-in user links an Epic account from the Account section (decision 047).
+  intent: z.enum(['link']).optional(),
 });
 
 const callbackQuerySchema = z.object({
@@ -49,6 +51,9 @@ const PLUGIN_STATE = /^[\x21-\x7e]{1,512}$/;
 
 export const failurePath = (reason: AuthFailureReason) => `/authentication_failed?reason=${reason}`;
 
+/** Where a browser lands once its Epic account is linked: the plugin's hand-off, or the Account section. */
+export const linkedPath = (client: 'web' | 'ue') => (client === 'ue' ? loginCompletedPath('ue') : '/dashboard?epic=linked#account');
+
 /** Epic sign-in (OAuth 2.0 + PKCE) under `/api/auth`; its e-mail linking is in ../epicLink.ts, the plugin hand-off in pluginHandOff.ts. */
 export async function epicRoutes(app: App, { config, services }: RouteContext) {
   const secure = config.publicUrl.startsWith('https:');
@@ -62,6 +67,11 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
     }
     // The pages of the link carry the client, so that Cancel and Back lead where it started.
     if (outcome.kind === 'link_email') return reply.redirect(`/epic_account_link?client=${outcome.client}`);
+    if (outcome.kind === 'linked') {
+      // Linked to an existing account (decision 047): signed in here only when an e-mailed link proved it.
+      if (outcome.session) setSessionCookie(reply, outcome.session, secure);
+      return reply.redirect(linkedPath(outcome.client));
+    }
     // The service started the session (and ended this browser's earlier one) with the flow's last step.
     setSessionCookie(reply, outcome.session, secure);
     services.metrics.signIn('epic', 'success');
@@ -98,7 +108,7 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
         tag: 'Epic sign-in',
         limited: true,
         redirect:
-          'Starts Sign in with Epic (client=ue: the plugin hand-off, docs/plugin-sign-in.md): to Epic, or to /authentication_failed',
+          'Starts Sign in with Epic (client=ue: the plugin hand-off, docs/plugin-sign-in.md; intent=link: the signed-in user links Epic, docs/epic-linking.md): to Epic, or to /authentication_failed',
       }),
     },
     async (request, reply) => {
@@ -118,7 +128,14 @@ export async function epicRoutes(app: App, { config, services }: RouteContext) {
         request.log.warn('Sign in with Epic was requested but Epic is not configured (EPIC_CLIENT_ID)');
         return reply.redirect(failurePath('server_error'));
       }
-      const started = await epicSignIn.start(request.query.client, plugin);
+      let link: { userId: string; signsIn: boolean } | undefined;
+      if (request.query.intent === 'link') {
+        const user = await sessionUser(request, services);
+        if (!user) return reply.redirect('/login');
+        if (user.epic_account_id !== null) return reply.redirect(failurePath('epic_already_linked'));
+        link = { userId: user.id, signsIn: false };
+      }
+      const started = await epicSignIn.start(request.query.client, plugin, link);
       setSignInCookie(reply, started.token, started.expiresAt, secure);
       return reply.redirect(started.authorizeUrl);
     },

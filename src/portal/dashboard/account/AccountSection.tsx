@@ -1,6 +1,7 @@
 import { Stack, Typography } from '@mui/material';
 import { DeleteAccountPanel } from './DeleteAccountPanel';
 import { EmailPanel } from './EmailPanel';
+import { EpicPanel } from './EpicPanel';
 import { ExportPanel } from './ExportPanel';
 import { InvoicesPanel } from './InvoicesPanel';
 import { LicensePanel } from './LicensePanel';
@@ -21,6 +22,7 @@ export function AccountSection() {
       </Typography>
       <SessionsPanel />
       <LicensePanel />
+      <EpicPanel />
       <PasswordPanel />
       <PasskeysPanel />
       <EmailPanel />
