@@ -278,6 +278,11 @@ export const AUDIT_ACTIONS = [
   'org.top_up.change',
   'org.top_up.pause',
   'org.credits.top_up',
+  // Two-step sign-in (issue 40, decision 046): the owner's changes, and staff's reset on the support path.
+  'account.second_factor.enable',
+  'account.second_factor.disable',
+  'account.recovery_codes.regenerate',
+  'user.second_factor.reset',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

@@ -33,6 +33,7 @@ import * as m025 from './migrations/025_org_billing';
 import * as m026 from './migrations/026_usage_holds';
 import * as m027 from './migrations/027_automatic_top_up';
 import * as m028 from './migrations/028_org_top_up';
+import * as m029 from './migrations/029_second_factor';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -141,6 +142,7 @@ const migrations: Record<string, Migration> = {
   '026_usage_holds': m026,
   '027_automatic_top_up': m027,
   '028_org_top_up': m028,
+  '029_second_factor': m029,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

@@ -3,7 +3,7 @@
  * its groups, and failures several routes answer. Each route says the rest beside its schema, in
  * its access declaration (http/endpointAccess.ts).
  */
-import { SESSION_COOKIE, SIGN_IN_COOKIE } from './sessionCookie';
+import { SECOND_FACTOR_COOKIE, SESSION_COOKIE, SIGN_IN_COOKIE } from './sessionCookie';
 
 export const SECURITY_SCHEMES = {
   sessionCookie: {
@@ -17,6 +17,12 @@ export const SECURITY_SCHEMES = {
     in: 'cookie',
     name: SIGN_IN_COOKIE,
     description: 'Ties a browser to its Epic sign-in in progress (set by GET /api/auth/login, path /api).',
+  },
+  secondFactorCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SECOND_FACTOR_COOKIE,
+    description: 'Names a password sign-in waiting for its second factor (set by POST /api/login, path /api/login, five minutes).',
   },
   bearerToken: {
     type: 'http',
@@ -41,6 +47,7 @@ export const NONE: Security = [];
 export const SESSION: [{ sessionCookie: [] }] = [{ sessionCookie: [] }];
 export const SESSION_OPTIONAL: Security = [{ sessionCookie: [] }, {}];
 export const SIGN_IN: Security = [{ signInCookie: [] }];
+export const SECOND_FACTOR_SIGN_IN: Security = [{ secondFactorCookie: [] }];
 export const SIGN_IN_OPTIONAL: Security = [{ signInCookie: [] }, {}];
 export const BEARER: Security = [{ bearerToken: [] }];
 

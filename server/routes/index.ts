@@ -15,11 +15,13 @@ import { accountEmailRoutes } from './api/account/email';
 import { accountInvoiceRoutes } from './api/account/invoices';
 import { accountSessionRoutes } from './api/account/sessions';
 import { accountDataRoutes } from './api/account/data';
+import { accountSecondFactorRoutes } from './api/account/secondFactor';
 import { adminConsoleRoutes } from './api/admin/console';
 import { adminUsageRoutes } from './api/admin/usage';
 import { adminNoteRoutes } from './api/admin/notes';
 import { adminUserExportRoutes } from './api/admin/userExport';
 import { adminOrgRoutes } from './api/admin/orgs';
+import { adminSecondFactorRoutes } from './api/admin/secondFactor';
 import { analyticsLocationRoutes } from './api/analytics/location';
 import { epicRoutes } from './api/auth/epic';
 import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
@@ -28,6 +30,7 @@ import { epicLinkRoutes } from './api/epicLink';
 import { ingestionRoutes } from './api/ingest/messages';
 import { ingestUsageRoutes } from './api/ingest/usage';
 import { licenseRoutes } from './api/licenses';
+import { loginSecondFactorRoutes } from './api/loginSecondFactor';
 import { orgRoutes } from './api/orgs';
 import { orgBillingRoutes } from './api/orgBilling';
 import { productRoutes } from './api/product';
@@ -42,7 +45,17 @@ export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 /** Every route module, by its folder under server/routes/, which is also its URL prefix. */
 export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
   '': [healthRoutes],
-  '/api': [productRoutes, accountRoutes, epicLinkRoutes, licenseRoutes, usageRoutes, topUpRoutes, orgRoutes, orgBillingRoutes],
+  '/api': [
+    productRoutes,
+    accountRoutes,
+    loginSecondFactorRoutes,
+    epicLinkRoutes,
+    licenseRoutes,
+    usageRoutes,
+    topUpRoutes,
+    orgRoutes,
+    orgBillingRoutes,
+  ],
   '/api/account': [
     accountLicenseRoutes,
     accountPasswordRoutes,
@@ -50,11 +63,12 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     accountEmailRoutes,
     accountInvoiceRoutes,
     accountDataRoutes,
+    accountSecondFactorRoutes,
   ],
   '/api/auth': [epicRoutes, pluginHandOffRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
-  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes, adminOrgRoutes],
+  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes, adminOrgRoutes, adminSecondFactorRoutes],
   '/api/ingest': [ingestionRoutes, ingestUsageRoutes],
   '/api/analytics': [analyticsLocationRoutes],
   // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).

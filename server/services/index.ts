@@ -44,6 +44,7 @@ import { createOrgSeatService } from './orgSeats';
 import { createOrgUsageService } from './orgUsage';
 import { createOrgBillingService } from './billing/orgBilling';
 import { createOrgInvitationService } from './orgInvitations';
+import { createSecondFactorService } from './secondFactor';
 
 export interface ServiceDeps {
   config: Config;
@@ -246,6 +247,16 @@ export function createServices(deps: ServiceDeps) {
       extraOrigins: deps.config.env === 'production' ? [] : DEV_SERVER_ORIGINS,
     }),
     adminOrgs: createAdminOrgService({ db: deps.db, audit }),
+    secondFactor: createSecondFactorService({
+      db: deps.db,
+      sessions,
+      audit,
+      mailer,
+      publicUrl: deps.config.publicUrl,
+      supportEmail: deps.config.runtime.supportEmail,
+      staffPolicy: deps.config.staffSecondFactor,
+      onMailError: deps.onMailError,
+    }),
     orgInvitations: createOrgInvitationService({ db: deps.db, audit, mailer, publicUrl: deps.config.publicUrl }),
     ipLocation: createIpLocationService(deps.config.analytics?.ipLocationUrl ?? null),
     rateLimiter: deps.rateLimiter,

@@ -77,7 +77,8 @@ async function startProductOn(port: number, extraEnv: Record<string, string>): P
   const [command, argv] = nodeOn('main');
   const child = spawn(command, [...argv], {
     cwd: ROOT,
-    env: productEnv(port, dataDir, extraEnv, ['VITEST']),
+    // Staff need no second factor in the stories unless theirs is the rule (second-factor.test.ts).
+    env: productEnv(port, dataDir, { STAFF_SECOND_FACTOR: 'optional', ...extraEnv }, ['VITEST']),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -7,11 +7,20 @@ import {
   resetPasswordRequestSchema,
 } from '../../../contract/auth';
 import { currentUserSchema } from '../../../contract/user';
+import { loginResponseSchema, SECOND_FACTOR_MESSAGES } from '../../../contract/secondFactor';
 import { AppError } from '../../errors';
 import { AUTH_RATE_LIMITS } from '../../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../../services/users';
 import { enforceLimits } from '../../http/rateLimit';
-import { clearSessionCookie, sessionOrigin, sessionToken, sessionUser, setSessionCookie, startSession } from '../../http/sessionCookie';
+import {
+  clearSessionCookie,
+  sessionOrigin,
+  sessionToken,
+  sessionUser,
+  setSecondFactorCookie,
+  setSessionCookie,
+  startSession,
+} from '../../http/sessionCookie';
 import type { App, RouteContext } from '../../http/types';
 import { SESSION_OPTIONAL, SUSPENDED } from '../../http/apiDoc';
 import { access } from '../../http/endpointAccess';
@@ -54,7 +63,7 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
     limited: true,
     errors: { 401: 'Wrong e-mail or password (invalid_credentials)', 403: SUSPENDED },
   });
-  app.post('/login', { schema: { body: loginRequestSchema, response: OK }, config: signIn }, async (request, reply) => {
+  app.post('/login', { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } }, config: signIn }, async (request, reply) => {
     const { email, password, rememberMe } = request.body;
     // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
     // of them failed. Only failures count per account (else anyone could lock a known address out
@@ -70,6 +79,13 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
       throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
     }
     await services.rateLimiter.giveBack(emailKey);
+    if (await services.secondFactor.hasSecondFactor(user.id)) {
+      // No session yet: the browser's cookie names the sign-in, which a code completes
+      // (POST /api/login/second-factor, decision 046); Remember me waits with it.
+      const pending = await services.secondFactor.startSignIn(user.id, rememberMe);
+      setSecondFactorCookie(reply, pending.token, pending.expiresAt, secure);
+      return { ok: true as const, secondFactorRequired: true as const, message: SECOND_FACTOR_MESSAGES.askForCode };
+    }
     await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
     services.metrics.signIn('password', 'success');
     return { ok: true as const, message: 'Signed in' };
