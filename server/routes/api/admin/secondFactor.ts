@@ -1,4 +1,5 @@
 import { okResponseSchema } from '../../../../contract/auth';
+import { ERROR_CODES } from '../../../../contract/errors';
 import { secondFactorResetRequestSchema } from '../../../../contract/secondFactor';
 import { actorOf, userParams } from '../../../http/adminTarget';
 import { NO_SUCH_USER } from '../../../http/apiDoc';
@@ -10,7 +11,7 @@ export async function adminSecondFactorRoutes(app: App, { services }: RouteConte
   const reset = access.staff('resetSecondFactor', {
     errors: {
       400: 'No identity check given',
-      403: 'Support resetting a member of staff (role_forbidden)',
+      403: `Support resetting a member of staff (${ERROR_CODES.roleForbidden})`,
       404: NO_SUCH_USER,
       409: 'The user has no two-step sign-in (second_factor_not_enrolled)',
     },
