@@ -44,7 +44,7 @@ export async function loginSecondFactorRoutes(app: App, { config, services }: Ro
     );
     if (!done) {
       services.metrics.signIn('password', 'failure');
-      throw new AppError(401, 'invalid_code', SECOND_FACTOR_MESSAGES.invalidCode);
+      throw new AppError(401, SECOND_FACTOR_ERRORS.invalidCode, SECOND_FACTOR_MESSAGES.invalidCode);
     }
     await services.rateLimiter.giveBack(emailKey);
     clearSecondFactorCookie(reply, secure);

@@ -6,6 +6,7 @@ import { InvoicesPanel } from './InvoicesPanel';
 import { LicensePanel } from './LicensePanel';
 import { PasswordPanel } from './PasswordPanel';
 import { SessionsPanel } from './SessionsPanel';
+import { TwoStepPanel } from './TwoStepPanel';
 
 /**
  * The dashboard's Account section (issue 27): what a customer can do for themselves — where they
@@ -21,6 +22,7 @@ export function AccountSection() {
       <SessionsPanel />
       <LicensePanel />
       <PasswordPanel />
+      <TwoStepPanel />
       <EmailPanel />
       <InvoicesPanel />
       <ExportPanel />
