@@ -27,7 +27,7 @@ function QrCode({ uri }: { uri: string }) {
  * authenticator app, the app's code to confirm, then the ten recovery codes, once. Used by the
  * Account section and by the console's setup for staff. `onDone`: after the codes were seen.
  */
-export function TotpSetup({ doneLabel, onDone }: { doneLabel: string; onDone: () => void }) {
+export function TotpSetup({ doneLabel, onDone, onConfirmed }: { doneLabel: string; onDone: () => void; onConfirmed?: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
@@ -40,6 +40,7 @@ export function TotpSetup({ doneLabel, onDone }: { doneLabel: string; onDone: ()
     mutationFn: confirmTotp,
     onSuccess: async ({ recoveryCodes: codes }) => {
       setRecoveryCodes(codes);
+      onConfirmed?.();
       await queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_QUERY_KEY });
     },
     onError: showError,

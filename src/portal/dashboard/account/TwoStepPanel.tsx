@@ -55,21 +55,18 @@ export function TwoStepPanel() {
       loading={isPending && 'Loading your two-step sign-in settings'}
       error={isError ? 'Unable to load your two-step sign-in settings' : null}
     >
-      {/* One place for the setup, so it stays (with its recovery codes) when the status says "on". */}
-      {data && setupOpen && <TotpSetup doneLabel="Done" onDone={() => setSetupOpen(false)} />}
       {data && !enrolled && !setupOpen && (
-        <Stack spacing={2}>
+        <Stack spacing={2} sx={{ mb: 2 }}>
           <Typography color="text.secondary">
             Signing in with your password also asks for a code from an authenticator app on your phone, so a stolen password alone cannot
             get in.
           </Typography>
           {data.requiredForStaff && <Alert severity="info">Staff accounts need two-step sign-in to open the console.</Alert>}
-          <div>
-            <Button variant="contained" onClick={() => setSetupOpen(true)}>
-              Turn on two-step sign-in
-            </Button>
-          </div>
         </Stack>
+      )}
+      {/* One place for the setup, so it stays (with its recovery codes) once the status says "on". */}
+      {data && (!enrolled || setupOpen) && (
+        <TotpSetup doneLabel="Done" onConfirmed={() => setSetupOpen(true)} onDone={() => setSetupOpen(false)} />
       )}
       {data && enrolled && !setupOpen && (
         <Stack spacing={2}>
