@@ -58,7 +58,13 @@ describe.each(databases)('two-step sign-in in the Account section on $label', (d
     expect(errorBody(again).error).toBe('totp_enrolled');
 
     expect(await auditActions(server(), me.id)).toContain('account.second_factor.enable');
-    await expect.poll(() => server().smtp.mailsTo(me.email).map((m) => m.subject)).toContain('Two-step sign-in is on for your Sage account');
+    await expect
+      .poll(() =>
+        server()
+          .smtp.mailsTo(me.email)
+          .map((m) => m.subject),
+      )
+      .toContain('Two-step sign-in is on for your Sage account');
   });
 
   it('refuses an Epic-only account: Epic protects it', async () => {
@@ -110,7 +116,12 @@ describe.each(databases)('two-step sign-in in the Account section on $label', (d
       'account.second_factor.disable',
     ]);
     await expect
-      .poll(() => server().smtp.mailsTo(me.email).filter((m) => m.subject === 'Two-step sign-in is off for your Sage account').length)
+      .poll(
+        () =>
+          server()
+            .smtp.mailsTo(me.email)
+            .filter((m) => m.subject === 'Two-step sign-in is off for your Sage account').length,
+      )
       .toBe(2);
   });
 
@@ -130,7 +141,13 @@ describe.each(databases)('two-step sign-in in the Account section on $label', (d
       'account.recovery_codes.regenerate',
       'account.recovery_codes.regenerate',
     ]);
-    await expect.poll(() => server().smtp.mailsTo(me.email).map((m) => m.subject)).toContain('New recovery codes for your Sage account');
+    await expect
+      .poll(() =>
+        server()
+          .smtp.mailsTo(me.email)
+          .map((m) => m.subject),
+      )
+      .toContain('New recovery codes for your Sage account');
   });
 
   it('counts wrong codes and passwords per account: past the limit even the right one waits', async () => {

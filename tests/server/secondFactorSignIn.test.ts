@@ -48,7 +48,12 @@ describe.each(databases)('signing in with two-step sign-in on $label', (database
     // Remember me was kept: the session cookie outlives the browser.
     expect(done.cookies.find((c) => c.name === 'sage_session')?.expires).toBeDefined();
     expect((await browser.get('/api/user')).statusCode).toBe(200);
-    const session = await server().db.selectFrom('sessions').select('method').where('user_id', '=', me.id).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const session = await server()
+      .db.selectFrom('sessions')
+      .select('method')
+      .where('user_id', '=', me.id)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
     expect(session.method).toBe('password');
     // Single use: the pending sign-in is gone.
     expect(errorBody(await secondStep(browser, appCode(me.secret, -1))).error).toBe('second_factor_expired');
@@ -68,7 +73,11 @@ describe.each(databases)('signing in with two-step sign-in on $label', (database
     await other.login(me.email);
     expect(errorBody(await secondStep(other, appCode(me.secret, 1))).error).toBe('invalid_code');
 
-    await server().db.updateTable('second_factor_sign_ins').set({ expires_at: Date.now() - 1 }).where('user_id', '=', me.id).execute();
+    await server()
+      .db.updateTable('second_factor_sign_ins')
+      .set({ expires_at: Date.now() - 1 })
+      .where('user_id', '=', me.id)
+      .execute();
     await forgetLastStep(server(), me.id);
     const late = await secondStep(other, appCode(me.secret));
     expect(late.statusCode).toBe(401);
@@ -86,7 +95,11 @@ describe.each(databases)('signing in with two-step sign-in on $label', (database
     expect(errorBody(await secondStep(again, code)).error).toBe('invalid_code');
     expect((await me.client.get('/api/account/second-factor')).json()).toMatchObject({ recoveryCodesLeft: 9 });
     await expect
-      .poll(() => server().smtp.mailsTo(me.email).map((m) => m.subject))
+      .poll(() =>
+        server()
+          .smtp.mailsTo(me.email)
+          .map((m) => m.subject),
+      )
       .toContain('A recovery code was used to sign in to your Sage account');
   });
 

@@ -44,7 +44,7 @@ describe.each(databases)('the staff gate on $label', (database) => {
     expect(errorBody(await customer.client.get('/api/admin/users')).error).toBe('forbidden');
   });
 
-  it('resets a customer\'s second factor on the support path: identity check audited, owner mailed', async () => {
+  it("resets a customer's second factor on the support path: identity check audited, owner mailed", async () => {
     const admin = await signedInAdmin(server());
     await enrol(admin.client);
     const customer = await signedInUser(server(), 'locked-out');
@@ -54,7 +54,10 @@ describe.each(databases)('the staff gate on $label', (database) => {
     expect(noCheck.statusCode).toBe(400);
     const reset = await admin.client.post(`/api/admin/users/${customer.id}/second-factor/reset`, { identityCheck: IDENTITY_CHECK });
     expect(reset.statusCode, reset.body).toBe(200);
-    expect((await customer.client.get('/api/account/second-factor')).json()).toMatchObject({ totp: { enrolled: false }, recoveryCodesLeft: 0 });
+    expect((await customer.client.get('/api/account/second-factor')).json()).toMatchObject({
+      totp: { enrolled: false },
+      recoveryCodesLeft: 0,
+    });
     // The password alone signs the customer in again.
     const browser = server().client();
     expect((await browser.login(customer.email, PASSWORD)).json()).toEqual({ ok: true, message: 'Signed in' });
@@ -68,12 +71,16 @@ describe.each(databases)('the staff gate on $label', (database) => {
     expect(entry.actor_id).toBe(admin.id);
     expect(JSON.parse(entry.after_json!)).toEqual({ identityCheck: IDENTITY_CHECK });
     await expect
-      .poll(() => server().smtp.mailsTo(customer.email).map((m) => m.subject))
+      .poll(() =>
+        server()
+          .smtp.mailsTo(customer.email)
+          .map((m) => m.subject),
+      )
       .toContain('Sage support turned off two-step sign-in for your account');
     // Nothing left to reset.
-    expect(errorBody(await admin.client.post(`/api/admin/users/${customer.id}/second-factor/reset`, { identityCheck: IDENTITY_CHECK })).error).toBe(
-      'second_factor_not_enrolled',
-    );
+    expect(
+      errorBody(await admin.client.post(`/api/admin/users/${customer.id}/second-factor/reset`, { identityCheck: IDENTITY_CHECK })).error,
+    ).toBe('second_factor_not_enrolled');
   });
 
   it('support may reset a customer, not a member of staff', async () => {
@@ -87,7 +94,9 @@ describe.each(databases)('the staff gate on $label', (database) => {
     expect(errorBody(refused).error).toBe('role_forbidden');
     const customer = await signedInUser(server(), 'customer');
     await enrol(customer.client);
-    expect((await support.client.post(`/api/admin/users/${customer.id}/second-factor/reset`, { identityCheck: IDENTITY_CHECK })).statusCode).toBe(200);
+    expect(
+      (await support.client.post(`/api/admin/users/${customer.id}/second-factor/reset`, { identityCheck: IDENTITY_CHECK })).statusCode,
+    ).toBe(200);
   });
 });
 

@@ -68,33 +68,37 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
     limited: true,
     errors: { 401: 'Wrong e-mail or password (invalid_credentials)', 403: SUSPENDED },
   });
-  app.post('/login', { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } }, config: signIn }, async (request, reply) => {
-    const { email, password, rememberMe } = request.body;
-    // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
-    // of them failed. Only failures count per account (else anyone could lock a known address out
-    // by signing in as it): a success gives its attempt back.
-    const emailKey = `login:email:${normalizeEmail(email)}`;
-    await limit(TOO_MANY.login, [
-      [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
-      [emailKey, AUTH_RATE_LIMITS.loginPerEmail],
-    ]);
-    const user = await services.users.authenticate(email, password);
-    if (!user) {
-      services.metrics.signIn('password', 'failure');
-      throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
-    }
-    await services.rateLimiter.giveBack(emailKey);
-    if (await services.secondFactor.hasSecondFactor(user.id)) {
-      // No session yet: the browser's cookie names the sign-in, which a code completes
-      // (POST /api/login/second-factor, decision 046); Remember me waits with it.
-      const pending = await services.secondFactor.startSignIn(user.id, rememberMe);
-      setSecondFactorCookie(reply, pending.token, pending.expiresAt, secure);
-      return { ok: true as const, secondFactorRequired: true as const, message: SECOND_FACTOR_MESSAGES.askForCode };
-    }
-    await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
-    services.metrics.signIn('password', 'success');
-    return { ok: true as const, message: 'Signed in' };
-  });
+  app.post(
+    '/login',
+    { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } }, config: signIn },
+    async (request, reply) => {
+      const { email, password, rememberMe } = request.body;
+      // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
+      // of them failed. Only failures count per account (else anyone could lock a known address out
+      // by signing in as it): a success gives its attempt back.
+      const emailKey = `login:email:${normalizeEmail(email)}`;
+      await limit(TOO_MANY.login, [
+        [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
+        [emailKey, AUTH_RATE_LIMITS.loginPerEmail],
+      ]);
+      const user = await services.users.authenticate(email, password);
+      if (!user) {
+        services.metrics.signIn('password', 'failure');
+        throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
+      }
+      await services.rateLimiter.giveBack(emailKey);
+      if (await services.secondFactor.hasSecondFactor(user.id)) {
+        // No session yet: the browser's cookie names the sign-in, which a code completes
+        // (POST /api/login/second-factor, decision 046); Remember me waits with it.
+        const pending = await services.secondFactor.startSignIn(user.id, rememberMe);
+        setSecondFactorCookie(reply, pending.token, pending.expiresAt, secure);
+        return { ok: true as const, secondFactorRequired: true as const, message: SECOND_FACTOR_MESSAGES.askForCode };
+      }
+      await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
+      services.metrics.signIn('password', 'success');
+      return { ok: true as const, message: 'Signed in' };
+    },
+  );
 
   const register = access.public('creating an account', {
     tag: 'Account',

@@ -24,32 +24,36 @@ export async function loginSecondFactorRoutes(app: App, { config, services }: Ro
       403: SUSPENDED,
     },
   });
-  app.post('/login/second-factor', { schema: { body: codeRequestSchema, response: { 200: okResponseSchema } }, config: step }, async (request, reply) => {
-    const expired = () => new AppError(401, SECOND_FACTOR_ERRORS.signInExpired, SECOND_FACTOR_MESSAGES.signInExpired);
-    const token = secondFactorToken(request);
-    const email = token ? await services.secondFactor.pendingSignInEmail(token) : null;
-    if (!token || email === null) {
+  app.post(
+    '/login/second-factor',
+    { schema: { body: codeRequestSchema, response: { 200: okResponseSchema } }, config: step },
+    async (request, reply) => {
+      const expired = () => new AppError(401, SECOND_FACTOR_ERRORS.signInExpired, SECOND_FACTOR_MESSAGES.signInExpired);
+      const token = secondFactorToken(request);
+      const email = token ? await services.secondFactor.pendingSignInEmail(token) : null;
+      if (!token || email === null) {
+        clearSecondFactorCookie(reply, secure);
+        throw expired();
+      }
+      // The same limits as the password step, counted first (so codes in flight at once cannot all
+      // pass a count read before any failed); a success gives its attempt back, as a password's does.
+      const emailKey = `login:email:${normalizeEmail(email)}`;
+      await enforceLimits(services, TOO_MANY, [
+        [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
+        [emailKey, AUTH_RATE_LIMITS.loginPerEmail],
+      ]);
+      const done = await services.secondFactor.completeSignIn(token, request.body.code, (trx, userId, persistent) =>
+        services.sessions.signIn(sessionToken(request), userId, persistent, 'password', trx, sessionOrigin(request)),
+      );
+      if (!done) {
+        services.metrics.signIn('password', 'failure');
+        throw new AppError(401, SECOND_FACTOR_ERRORS.invalidCode, SECOND_FACTOR_MESSAGES.invalidCode);
+      }
+      await services.rateLimiter.giveBack(emailKey);
       clearSecondFactorCookie(reply, secure);
-      throw expired();
-    }
-    // The same limits as the password step, counted first (so codes in flight at once cannot all
-    // pass a count read before any failed); a success gives its attempt back, as a password's does.
-    const emailKey = `login:email:${normalizeEmail(email)}`;
-    await enforceLimits(services, TOO_MANY, [
-      [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
-      [emailKey, AUTH_RATE_LIMITS.loginPerEmail],
-    ]);
-    const done = await services.secondFactor.completeSignIn(token, request.body.code, (trx, userId, persistent) =>
-      services.sessions.signIn(sessionToken(request), userId, persistent, 'password', trx, sessionOrigin(request)),
-    );
-    if (!done) {
-      services.metrics.signIn('password', 'failure');
-      throw new AppError(401, SECOND_FACTOR_ERRORS.invalidCode, SECOND_FACTOR_MESSAGES.invalidCode);
-    }
-    await services.rateLimiter.giveBack(emailKey);
-    clearSecondFactorCookie(reply, secure);
-    setSessionCookie(reply, done.session, secure);
-    services.metrics.signIn('password', 'success');
-    return { ok: true as const, message: 'Signed in' };
-  });
+      setSessionCookie(reply, done.session, secure);
+      services.metrics.signIn('password', 'success');
+      return { ok: true as const, message: 'Signed in' };
+    },
+  );
 }

@@ -158,13 +158,11 @@ export function createSecondFactorService(deps: {
         .insertInto('user_totp')
         .values({ user_id: user.id, secret, created_at: now, confirmed_at: null, last_used_step: null })
         .onConflict((oc) =>
-          oc
-            .column('user_id')
-            .doUpdateSet({ secret, created_at: now, last_used_step: null })
-            .where('user_totp.confirmed_at', 'is', null),
+          oc.column('user_id').doUpdateSet({ secret, created_at: now, last_used_step: null }).where('user_totp.confirmed_at', 'is', null),
         )
         .executeTakeFirst();
-      if (Number(written.numInsertedOrUpdatedRows ?? 0) !== 1) throw conflict(SECOND_FACTOR_ERRORS.enrolled, SECOND_FACTOR_MESSAGES.enrolled);
+      if (Number(written.numInsertedOrUpdatedRows ?? 0) !== 1)
+        throw conflict(SECOND_FACTOR_ERRORS.enrolled, SECOND_FACTOR_MESSAGES.enrolled);
       return { secret, otpauthUri: otpauthUri(secret, TOTP_ISSUER, user.email ?? user.username) };
     },
 
@@ -331,13 +329,20 @@ export function createSecondFactorService(deps: {
     async reset(actor: Actor, userId: string, identityCheck: string): Promise<{ ok: true; message: string }> {
       const target = await db.transaction().execute(async (trx) => {
         const before = await checkStaffAuthority(trx, { actor, action: 'resetSecondFactor', targetId: userId });
-        if (!(await hasSecondFactor(trx, userId))) throw conflict(SECOND_FACTOR_ERRORS.notEnrolled, 'This user has no two-step sign-in to reset.');
+        if (!(await hasSecondFactor(trx, userId)))
+          throw conflict(SECOND_FACTOR_ERRORS.notEnrolled, 'This user has no two-step sign-in to reset.');
         await trx.deleteFrom('user_totp').where('user_id', '=', userId).execute();
         await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         await trx.deleteFrom('second_factor_sign_ins').where('user_id', '=', userId).execute();
         await audit.record(
           actor,
-          { action: 'user.second_factor.reset', targetType: 'user', targetId: userId, before: { factor: 'totp' }, after: { identityCheck } },
+          {
+            action: 'user.second_factor.reset',
+            targetType: 'user',
+            targetId: userId,
+            before: { factor: 'totp' },
+            after: { identityCheck },
+          },
           trx,
         );
         return before;

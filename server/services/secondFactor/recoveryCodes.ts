@@ -9,7 +9,9 @@ import { base32Encode } from './totp';
  * 2^80 guesses against a leaked hash, as they could against a password (decision 046).
  */
 export function newRecoveryCode(): string {
-  return base32Encode(randomBytes(10)).toLowerCase().replace(/(.{4})(?!$)/g, '$1-');
+  return base32Encode(randomBytes(10))
+    .toLowerCase()
+    .replace(/(.{4})(?!$)/g, '$1-');
 }
 
 /** Ten new codes, shown once. */

@@ -78,7 +78,13 @@ export function totpCode(secret: string, timeMs: number, digits: number = TOTP.d
  * drift, and a code typed at a step's end arrives in the next); null when none. Every step of the
  * window is computed, so the time taken does not tell which matched.
  */
-export function matchTotp(secret: string, code: string, timeMs: number, window: number = TOTP.window, digits: number = TOTP.digits): number | null {
+export function matchTotp(
+  secret: string,
+  code: string,
+  timeMs: number,
+  window: number = TOTP.window,
+  digits: number = TOTP.digits,
+): number | null {
   const key = base32Decode(secret);
   if (!key || !new RegExp(`^\\d{${digits}}$`).test(code)) return null;
   const now = totpStep(timeMs);

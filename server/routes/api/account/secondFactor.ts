@@ -63,7 +63,10 @@ export async function accountSecondFactorRoutes(app: App, { services }: RouteCon
   const remove = access.user({
     tag: 'Account',
     limited: true,
-    errors: { 400: 'Neither the password nor a fresh code (wrong_proof)', 409: 'No authenticator app is set up (second_factor_not_enrolled)' },
+    errors: {
+      400: 'Neither the password nor a fresh code (wrong_proof)',
+      409: 'No authenticator app is set up (second_factor_not_enrolled)',
+    },
   });
   app.delete('/totp', { schema: { body: ownerProofSchema, response: { 200: okResponseSchema } }, config: remove }, async (request) => {
     await limited(request.user, () => secondFactor.removeTotp(request.user, request.body));
