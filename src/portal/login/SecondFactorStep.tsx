@@ -1,5 +1,5 @@
-import { Box, Button, Link, TextField, Typography } from '@mui/material';
-import { useState } from 'react';
+import { Box, Button, FormControl, FormHelperText, InputLabel, Link, OutlinedInput, Typography } from '@mui/material';
+import { useId, useState } from 'react';
 
 interface Props {
   /** The server's question ("Enter the code from your authenticator app, …"). */
@@ -15,6 +15,7 @@ interface Props {
  */
 export function SecondFactorStep({ prompt, busy, onSubmit, onCancel }: Props) {
   const [code, setCode] = useState('');
+  const id = useId();
   return (
     <Box
       component="form"
@@ -27,19 +28,21 @@ export function SecondFactorStep({ prompt, busy, onSubmit, onCancel }: Props) {
         Two-step sign-in
       </Typography>
       <Typography color="text.secondary">{prompt}</Typography>
-      <TextField
-        label="Authentication code"
-        value={code}
-        onChange={(event) => setCode(event.target.value)}
-        required
-        fullWidth
-        margin="normal"
-        autoFocus
-        autoComplete="one-time-code"
-        disabled={busy}
-        helperText="Lost your phone? Enter one of your recovery codes instead."
-        slotProps={{ htmlInput: { maxLength: 64, spellCheck: false, autoCapitalize: 'none' } }}
-      />
+      {/* The parts of MUI's TextField, not TextField itself: it would bring Select and Menu into /login (FormTextField). */}
+      <FormControl variant="outlined" required fullWidth margin="normal" disabled={busy}>
+        <InputLabel htmlFor={id}>Authentication code</InputLabel>
+        <OutlinedInput
+          id={id}
+          label="Authentication code"
+          value={code}
+          onChange={(event) => setCode(event.target.value)}
+          autoFocus
+          autoComplete="one-time-code"
+          aria-describedby={`${id}-help`}
+          inputProps={{ maxLength: 64, spellCheck: false, autoCapitalize: 'none' }}
+        />
+        <FormHelperText id={`${id}-help`}>Lost your phone? Enter one of your recovery codes instead.</FormHelperText>
+      </FormControl>
       <Button type="submit" variant="contained" fullWidth size="large" disabled={busy} sx={{ mt: 2 }}>
         {busy ? 'Processing...' : 'Verify'}
       </Button>

@@ -1,6 +1,5 @@
 import { Alert, Box, Button, Stack, TextField, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import type { TotpEnrolment } from '../../../../contract/secondFactor';
 import { confirmTotp, SECOND_FACTOR_QUERY_KEY, startTotp } from '../../../api/secondFactor';
@@ -12,7 +11,9 @@ function QrCode({ uri }: { uri: string }) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    QRCode.toDataURL(uri, { margin: 1, width: 200 })
+    // Its own chunk: only a setup in progress needs it, not every page that loads the dashboard.
+    import('qrcode')
+      .then((QRCode) => QRCode.toDataURL(uri, { margin: 1, width: 200 }))
       .then((url) => live && setSrc(url))
       .catch(() => live && setSrc(null));
     return () => {
