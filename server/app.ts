@@ -218,6 +218,7 @@ export async function buildApp(deps: AppDeps) {
         ['email verification', services.emailVerification.purgeExpired],
         ['e-mail change link', services.emailChange.purgeExpired],
         ['hand-off code', services.pluginHandOff.purgeExpired],
+        ['second-factor sign-in', services.secondFactor.purgeExpired],
         ['usage event', () => services.metering.prune(config.usage.retentionDays)],
       ] as const) {
         purgeExpired().catch((err: unknown) => app.log.error({ err }, `${name} purge failed`));

@@ -310,6 +310,11 @@ export function createSecondFactorService(deps: {
       return { session: done.session, factor: done.factor };
     },
 
+    /** Housekeeping: drops sign-ins that waited past their five minutes. */
+    async purgeExpired(): Promise<void> {
+      await db.deleteFrom('second_factor_sign_ins').where('expires_at', '<=', Date.now()).execute();
+    },
+
     /** Whether the staff gate refuses this signed-in user on the console's API (decision 046). */
     async staffNeedsSecondFactor(user: User, sessionToken: string | undefined): Promise<boolean> {
       if (user.is_admin !== 1 || deps.staffPolicy !== 'required') return false;
