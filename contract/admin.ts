@@ -295,6 +295,11 @@ export const AUDIT_ACTIONS = [
   // An Epic Games account linked to or unlinked from a Sage account (issue 40, decision 047).
   'account.epic.link',
   'account.epic.unlink',
+  // Two-step sign-in (issue 40, decision 046): the owner's changes, and staff's reset on the support path.
+  'account.second_factor.enable',
+  'account.second_factor.disable',
+  'account.recovery_codes.regenerate',
+  'user.second_factor.reset',
 ] as const;
 export const auditActionSchema = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditActionSchema>;

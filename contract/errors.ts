@@ -22,6 +22,8 @@ export const ERROR_CODES = {
   orgForbidden: 'org_forbidden',
   /** 409: the change would leave the product without an active admin (contract/staffRoles.ts `LAST_ADMIN_REFUSAL`, account deletion). */
   lastAdmin: 'last_admin',
+  /** 403 on any admin route: staff signed in by password without a second factor (contract/secondFactor.ts `SECOND_FACTOR_REQUIRED`). */
+  secondFactorRequired: 'second_factor_required',
   /** 404: no such record (a user, a message, a product) or endpoint. */
   notFound: 'not_found',
   /** 503: this server has no Stripe keys, so billing (plans, packs, invoices, refunds) is off. */

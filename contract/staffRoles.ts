@@ -44,6 +44,8 @@ export const STAFF_PERMISSIONS = {
   grantOrgCredits: ['admin'],
   /** Download a user's signed license file, which carries their license token: audited (issue 36). */
   downloadLicense: ['admin'],
+  /** Turn off a user's two-step sign-in after checking who asks (issue 40, the support path of decision 046). */
+  resetSecondFactor: ['admin', 'support'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffAction = keyof typeof STAFF_PERMISSIONS;
 export const STAFF_ACTIONS = Object.keys(STAFF_PERMISSIONS) as StaffAction[];
@@ -93,6 +95,7 @@ const STAFF_ACTION_WORDS: Record<StaffAction, string> = {
   releaseBuilds: 'release builds',
   grantOrgCredits: "grant credits to an organisation's pool",
   downloadLicense: 'download licenses',
+  resetSecondFactor: 'reset two-step sign-in',
 };
 const ROLES_PLURAL: Record<StaffRole, string> = { admin: 'admins', support: 'support' };
 

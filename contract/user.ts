@@ -19,5 +19,10 @@ export const currentUserSchema = z.object({
    * `password_change_required` (contract/accountPassword.ts).
    */
   passwordChangeRequired: z.literal(true).optional(),
+  /**
+   * True while the console refuses this member of staff until they set up a second factor (issue
+   * 40, 403 `second_factor_required`); absent otherwise. The portal shows the setup at /admin.
+   */
+  secondFactorSetupRequired: z.literal(true).optional(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;

@@ -220,6 +220,7 @@ export async function buildApp(deps: AppDeps) {
         ['hand-off code', services.pluginHandOff.purgeExpired],
         ['passkey challenge', services.passkeys.purgeExpired],
         ['Epic link', services.epicLinking.purgeExpired],
+        ['second-factor sign-in', services.secondFactor.purgeExpired],
         ['usage event', () => services.metering.prune(config.usage.retentionDays)],
       ] as const) {
         purgeExpired().catch((err: unknown) => app.log.error({ err }, `${name} purge failed`));

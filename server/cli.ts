@@ -10,6 +10,7 @@ import { createStripeGateway } from './services/billing/stripeGateway';
 import { createAuditService } from './services/audit';
 import { createBuildService } from './services/builds';
 import { seedDemoData } from './services/demoData';
+import { hasSecondFactor } from './services/secondFactor';
 import { createSessionService } from './services/sessions';
 import { createUserService } from './services/users';
 import { MIN_PASSWORD_LENGTH } from '../contract/auth';
@@ -24,7 +25,8 @@ const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command>
       refund credits, or export every user). A new account is created when E has none; without --password it gets a
       generated one-time password, printed once, which the admin must replace with their own at
       their first sign-in. An existing account keeps its password unless --password is given,
-      which also ends every session of that account.
+      which also ends every session of that account. While STAFF_SECOND_FACTOR=required (the
+      default), the account must set up a second factor before it can open the console.
 
   release --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL]
       Makes V the build offered on the download page (also: release-build).
@@ -106,6 +108,12 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
         if (result.created && values.password === undefined) {
           out(`One-time password (shown only now): ${result.password}`);
           out('It must be replaced with a password of their own at the first sign-in.');
+        }
+        if (config.staffSecondFactor === 'required' && !(await hasSecondFactor(db, result.user.id))) {
+          // STAFF_SECOND_FACTOR (decision 046): the console refuses a password sign-in without one.
+          out(
+            'Before opening the console, the account must set up a second factor: two-step sign-in with an authenticator app (the console walks them through it), or sign in with Epic.',
+          );
         }
         return 0;
       }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_BUILD_VERSION } from '../contract/builds';
 import { LEGACY_LOGIN_MODES, type LegacyLoginMode } from '../contract/legacyLogin';
+import { STAFF_SECOND_FACTOR_POLICIES, type StaffSecondFactorPolicy } from '../contract/secondFactor';
 import { parseLicenseSigningKey } from './services/licenseKey';
 
 const optionalUrl = z
@@ -89,6 +90,9 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   // An idle keep-alive connection is closed after this long.
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  // Staff signed in by password need a second factor for the console (issue 40); `optional` is for a
+  // development machine or a test run only.
+  STAFF_SECOND_FACTOR: z.enum(STAFF_SECOND_FACTOR_POLICIES).default('required'),
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(7),
   // Usage metering (docs/usage-metering.md): queries a user without a plan may use per UTC month,
   // and how long raw uses are kept (daily roll-ups are kept for ever).
@@ -193,6 +197,8 @@ export interface Config {
   redisUrl: string | undefined;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
+  /** Whether staff signed in by password must have a second factor to use the console (decision 046). */
+  staffSecondFactor: StaffSecondFactorPolicy;
   /**
    * Bounds on a client connection (server/app.ts): the request's headers must have arrived within
    * `headersMs` and all of it within `requestMs` (else 408 and the connection closed); an idle
@@ -336,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     sessionIdleMs: e.SESSION_IDLE_DAYS * DAY_MS,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_DAYS * DAY_MS,
+    staffSecondFactor: e.STAFF_SECOND_FACTOR,
     timeouts: { requestMs: e.REQUEST_TIMEOUT_MS, headersMs: e.HEADERS_TIMEOUT_MS, keepAliveMs: e.KEEP_ALIVE_TIMEOUT_MS },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -33,6 +33,7 @@ import * as m025 from './migrations/025_org_billing';
 import * as m026 from './migrations/026_usage_holds';
 import * as m027 from './migrations/027_automatic_top_up';
 import * as m028 from './migrations/028_org_top_up';
+import * as m029 from './migrations/029_second_factor';
 import * as m030 from './migrations/030_passkeys';
 import * as m031 from './migrations/031_epic_linking';
 
@@ -143,6 +144,7 @@ const migrations: Record<string, Migration> = {
   '026_usage_holds': m026,
   '027_automatic_top_up': m027,
   '028_org_top_up': m028,
+  '029_second_factor': m029,
   '030_passkeys': m030,
   '031_epic_linking': m031,
 };

@@ -51,6 +51,8 @@ export interface SessionsTable {
   /** The browser's user agent, cut short, and its address shortened to its network, at sign-in; null before migration 013. */
   user_agent: string | null;
   ip_network: string | null;
+  /** How the session was started (migration 029); null for a session from before, which was a password's. Optional so rows written whole (tests) may leave it out. */
+  method?: SignInMethod | null;
 }
 
 export interface PasswordResetTokensTable {
@@ -619,6 +621,34 @@ export interface WebauthnChallengesTable {
   used_at: number | null;
 }
 
+/** A user's authenticator app (migration 029): its secret; `confirmed_at` null while enrolment awaits its first code. */
+export interface UserTotpTable {
+  user_id: string;
+  /** Base32; the server computes codes from it, so it cannot be hashed. */
+  secret: string;
+  created_at: number;
+  confirmed_at: number | null;
+  /** The newest 30-second step a code was accepted for: that step and older ones are refused. */
+  last_used_step: number | null;
+}
+
+/** One single-use recovery code (migration 029): SHA-256 of the code, which is 80 random bits. */
+export interface RecoveryCodesTable {
+  code_hash: string;
+  user_id: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+/** A password sign-in waiting for its second factor (migration 029): single use, five minutes. */
+export interface SecondFactorSignInsTable {
+  token_hash: string;
+  user_id: string;
+  persistent: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -666,4 +696,7 @@ export interface Database {
   org_top_ups: OrgTopUpsTable;
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
+  user_totp: UserTotpTable;
+  recovery_codes: RecoveryCodesTable;
+  second_factor_sign_ins: SecondFactorSignInsTable;
 }

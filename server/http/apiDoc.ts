@@ -4,7 +4,7 @@
  * its access declaration (http/endpointAccess.ts).
  */
 import { PASSKEY_COOKIE } from './passkeyCookie';
-import { SESSION_COOKIE, SIGN_IN_COOKIE } from './sessionCookie';
+import { SECOND_FACTOR_COOKIE, SESSION_COOKIE, SIGN_IN_COOKIE } from './sessionCookie';
 
 export const SECURITY_SCHEMES = {
   sessionCookie: {
@@ -25,6 +25,12 @@ export const SECURITY_SCHEMES = {
     name: PASSKEY_COOKIE,
     description:
       'Ties a browser to its passkey ceremony in progress: the challenge of the options it asked for (HttpOnly, path /api, 5 minutes).',
+  },
+  secondFactorCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SECOND_FACTOR_COOKIE,
+    description: 'Names a password sign-in waiting for its second factor (set by POST /api/login, path /api/login, five minutes).',
   },
   bearerToken: {
     type: 'http',
@@ -49,6 +55,7 @@ export const NONE: Security = [];
 export const SESSION: [{ sessionCookie: [] }] = [{ sessionCookie: [] }];
 export const SESSION_OPTIONAL: Security = [{ sessionCookie: [] }, {}];
 export const SIGN_IN: Security = [{ signInCookie: [] }];
+export const SECOND_FACTOR_SIGN_IN: Security = [{ secondFactorCookie: [] }];
 export const SIGN_IN_OPTIONAL: Security = [{ signInCookie: [] }, {}];
 export const BEARER: Security = [{ bearerToken: [] }];
 export const PASSKEY_CHALLENGE: Security = [{ passkeyCookie: [] }];

@@ -16,6 +16,10 @@ export const SESSION_COOKIE = 'sage_session';
 export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 /** Ties a browser to its Epic sign-in in progress (services/epicSignIn.ts). */
 export const SIGN_IN_COOKIE = 'sage_sign_in';
+/** Names a password sign-in waiting for its second factor (services/secondFactor), for five minutes. */
+export const SECOND_FACTOR_COOKIE = 'sage_second_factor';
+/** Only the second step of sign-in reads it. */
+const SECOND_FACTOR_COOKIE_PATH = '/api/login';
 
 /** The session cookie's name: `secure` is whether PUBLIC_URL is https. */
 export function sessionCookieName(secure: boolean): string {
@@ -127,4 +131,23 @@ export async function licenseTokenRefusal(services: Services, token: string | un
   if (token && (await services.users.isRevokedLicenseToken(token)))
     return new AppError(401, LICENSE_REVOKED.error, LICENSE_REVOKED.message);
   return unauthorized(message);
+}
+
+export function secondFactorToken(request: FastifyRequest): string | undefined {
+  return request.cookies[SECOND_FACTOR_COOKIE] || undefined;
+}
+
+/** HttpOnly, SameSite=Lax, only for /api/login…, gone when the pending sign-in expires. */
+export function setSecondFactorCookie(reply: FastifyReply, token: string, expiresAt: number, secure: boolean): void {
+  reply.setCookie(SECOND_FACTOR_COOKIE, token, {
+    path: SECOND_FACTOR_COOKIE_PATH,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    expires: new Date(expiresAt),
+  });
+}
+
+export function clearSecondFactorCookie(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(SECOND_FACTOR_COOKIE, { path: SECOND_FACTOR_COOKIE_PATH, httpOnly: true, sameSite: 'lax', secure });
 }

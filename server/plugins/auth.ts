@@ -11,6 +11,9 @@
  *   - `app.requireUser`, a route's last `preHandler`: 401 signed out, after validation, as the user
  *     routes have always answered.
  *
+ * `requireAdmin` also refuses a member of staff signed in by password without a second factor (403
+ * `second_factor_required`, decision 046) while STAFF_SECOND_FACTOR is `required`.
+ *
  * Either refuses everything but setting a password to a user whose account still has its one-time
  * password (403 `password_change_required`). Either puts the signed-in user on `request.user`.
  * Routes for which signing in is optional keep asking `sessionUser(request, services)`
@@ -24,9 +27,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { PASSWORD_CHANGE_REQUIRED } from '../../contract/accountPassword';
 import { ERROR_CODES } from '../../contract/errors';
+import { SECOND_FACTOR_REQUIRED } from '../../contract/secondFactor';
 import { ROLE_REFUSAL, staffMay, type StaffAction } from '../../contract/staffRoles';
 import { forbidden, unauthorized } from '../errors';
-import { readSessionCookie, SESSION_COOKIE, sessionUser } from '../http/sessionCookie';
+import { readSessionCookie, SESSION_COOKIE, sessionToken, sessionUser } from '../http/sessionCookie';
 import type { Services } from '../services';
 import { staffRoleOfUser, type User } from '../services/users';
 
@@ -115,6 +119,9 @@ async function authPlugin(app: FastifyInstance, { services, secure }: AuthOption
     if (!user) throw unauthorized();
     if (user.is_admin !== 1) throw forbidden(ERROR_CODES.forbidden, 'Admins only');
     refuseUntilOwnPassword(request, user);
+    // Staff signed in by password need a second factor (STAFF_SECOND_FACTOR, decision 046).
+    if (await services.secondFactor.staffNeedsSecondFactor(user, sessionToken(request)))
+      throw forbidden(SECOND_FACTOR_REQUIRED.error, SECOND_FACTOR_REQUIRED.message);
     guarded.set(request, user);
   };
 

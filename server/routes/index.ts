@@ -16,11 +16,13 @@ import { accountInvoiceRoutes } from './api/account/invoices';
 import { accountSessionRoutes } from './api/account/sessions';
 import { accountDataRoutes } from './api/account/data';
 import { accountPasskeyRoutes } from './api/account/passkeys';
+import { accountSecondFactorRoutes } from './api/account/secondFactor';
 import { adminConsoleRoutes } from './api/admin/console';
 import { adminUsageRoutes } from './api/admin/usage';
 import { adminNoteRoutes } from './api/admin/notes';
 import { adminUserExportRoutes } from './api/admin/userExport';
 import { adminOrgRoutes } from './api/admin/orgs';
+import { adminSecondFactorRoutes } from './api/admin/secondFactor';
 import { analyticsLocationRoutes } from './api/analytics/location';
 import { epicRoutes } from './api/auth/epic';
 import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
@@ -33,6 +35,7 @@ import { ingestionRoutes } from './api/ingest/messages';
 import { ingestUsageRoutes } from './api/ingest/usage';
 import { licenseRoutes } from './api/licenses';
 import { passkeySignInRoutes } from './api/login/passkey';
+import { loginSecondFactorRoutes } from './api/loginSecondFactor';
 import { orgRoutes } from './api/orgs';
 import { orgBillingRoutes } from './api/orgBilling';
 import { productRoutes } from './api/product';
@@ -52,6 +55,8 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     accountRoutes,
     epicLinkRoutes,
     epicAccountLinkRoutes,
+    loginSecondFactorRoutes,
+    epicLinkRoutes,
     licenseRoutes,
     usageRoutes,
     topUpRoutes,
@@ -67,12 +72,13 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     accountDataRoutes,
     accountPasskeyRoutes,
     accountEpicRoutes,
+    accountSecondFactorRoutes,
   ],
   '/api/login': [passkeySignInRoutes],
   '/api/auth': [epicRoutes, pluginHandOffRoutes, epicLinkEmailRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
-  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes, adminOrgRoutes],
+  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes, adminOrgRoutes, adminSecondFactorRoutes],
   '/api/ingest': [ingestionRoutes, ingestUsageRoutes],
   '/api/analytics': [analyticsLocationRoutes],
   // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).

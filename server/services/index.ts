@@ -47,6 +47,7 @@ import { createOrgUsageService } from './orgUsage';
 import { createOrgBillingService } from './billing/orgBilling';
 import { createOrgInvitationService } from './orgInvitations';
 import { createPasskeyService } from './passkeys';
+import { createSecondFactorService } from './secondFactor';
 
 export interface ServiceDeps {
   config: Config;
@@ -265,6 +266,16 @@ export function createServices(deps: ServiceDeps) {
       extraOrigins: deps.config.env === 'production' ? [] : DEV_SERVER_ORIGINS,
     }),
     adminOrgs: createAdminOrgService({ db: deps.db, audit }),
+    secondFactor: createSecondFactorService({
+      db: deps.db,
+      sessions,
+      audit,
+      mailer,
+      publicUrl: deps.config.publicUrl,
+      supportEmail: deps.config.runtime.supportEmail,
+      staffPolicy: deps.config.staffSecondFactor,
+      onMailError: deps.onMailError,
+    }),
     orgInvitations: createOrgInvitationService({ db: deps.db, audit, mailer, publicUrl: deps.config.publicUrl }),
     passkeys: createPasskeyService({
       db: deps.db,

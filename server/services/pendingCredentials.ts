@@ -20,6 +20,8 @@ const count = (result: { numDeletedRows?: bigint; numUpdatedRows?: bigint }) => 
 export async function voidPendingCredentials(trx: Db, userId: string): Promise<VoidedCredentials> {
   const emailChanges = await trx.deleteFrom('email_changes').where('user_id', '=', userId).where('used_at', 'is', null).execute();
   const passwordResets = await trx.deleteFrom('password_reset_tokens').where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  // Password sign-ins waiting for their second factor (issue 40): whoever typed the password starts over.
+  await trx.deleteFrom('second_factor_sign_ins').where('user_id', '=', userId).execute();
   const handOffCodes = await trx
     .updateTable('plugin_hand_off_codes')
     .set({ used_at: Date.now() })

@@ -91,6 +91,8 @@ export const ACCOUNT_SECURITY_RATE_LIMITS = {
   passwordChangePerUser: { limit: 10, windowMs: 15 * 60_000 },
   /** Each reissue signs every plugin install out: a few an hour is plenty for a person. */
   licenseReissuePerUser: { limit: 5, windowMs: 60 * 60_000 },
+  /** Two-step sign-in's codes and proofs (confirm, turn off, new recovery codes): counted first, a success gives its attempt back. */
+  secondFactorPerUser: { limit: 10, windowMs: 15 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** Changing the account's e-mail (issue 27): each request mails a link and may check a password. */

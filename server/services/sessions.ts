@@ -87,6 +87,7 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
             expires_at: expiresAt,
             user_agent: clipUserAgent(origin?.userAgent),
             ip_network: origin ? ipNetwork(origin.ip) : null,
+            method,
           })
           .execute();
         await into.updateTable('users').set({ last_sign_in_at: now, last_sign_in_method: method }).where('id', '=', userId).execute();
@@ -140,6 +141,12 @@ export function createSessionService(db: Db, policy: SessionPolicy) {
       if (!token) return null;
       const row = await db.selectFrom('sessions').select('created_at').where('token_hash', '=', hashToken(token)).executeTakeFirst();
       return row ? Number(row.created_at) : null;
+    },
+
+    /** How the session of a cookie's token was started; null for none, or one from before sessions said (a password's). */
+    async methodOf(token: string): Promise<SignInMethod | null> {
+      const row = await db.selectFrom('sessions').select('method').where('token_hash', '=', hashToken(token)).executeTakeFirst();
+      return row?.method ?? null;
     },
 
     /** `trx`: within the caller's transaction. */

@@ -212,6 +212,18 @@ export const messages: TranslationMessages = {
         done: '%{name} is suspended.',
         failed: 'Failed to suspend the user',
       },
+      // The support path of a user locked out of two-step sign-in (issue 40, decision 046).
+      resetSecondFactor: {
+        label: 'Reset two-step sign-in',
+        title: 'Reset two-step sign-in of %{name}?',
+        content:
+          "Only for the owner locked out of their authenticator app and recovery codes, after you checked who is asking (docs/support.md). Two-step sign-in is turned off: %{name}'s password alone signs in until they turn it on again. They get an e-mail saying so.",
+        identityCheck: 'How you verified their identity',
+        identityCheckHelp: 'Kept in the audit log: e.g. "Replied from the address on file and named the last invoice amount".',
+        submit: 'Reset two-step sign-in',
+        done: 'Two-step sign-in of %{name} is off.',
+        failed: 'Failed to reset two-step sign-in',
+      },
       reinstate: {
         label: 'Reinstate',
         confirmTitle: 'Reinstate %{name}?',

@@ -1,5 +1,6 @@
 import type { ForgotPasswordRequest, LoginRequest, RegisterRequest, ResetPasswordRequest } from '../../contract/auth';
 import type { SignInClient } from '../../contract/epic';
+import type { CodeRequest, LoginResponse } from '../../contract/secondFactor';
 import type { CurrentUser } from '../../contract/user';
 import { errorFromResponse, letGo, post, request } from './client';
 
@@ -19,7 +20,10 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
 }
 
 // The page reads nothing of these answers (§7): a failure is an HttpError with the server's text (§8).
-export const login = (body: LoginRequest): Promise<unknown> => post('/api/login', null, body);
+/** Signed in, or (two-step sign-in on) `secondFactorRequired`: the code comes next, in this browser. */
+export const login = (body: LoginRequest): Promise<LoginResponse> => post<LoginResponse>('/api/login', null, body);
+/** The second step of a sign-in with two-step sign-in on (issue 40): the app's code or a recovery code. */
+export const loginSecondFactor = (body: CodeRequest): Promise<unknown> => post('/api/login/second-factor', null, body);
 export const register = (body: RegisterRequest): Promise<unknown> => post('/api/register', null, body);
 export const logout = (): Promise<unknown> => post('/api/logout');
 export const forgotPassword = (body: ForgotPasswordRequest): Promise<unknown> => post('/api/forgot-password', null, body);

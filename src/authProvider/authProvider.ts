@@ -75,7 +75,8 @@ export function createAuthProvider(queryClient: QueryClient) {
         queryClient.setQueryData(USER_QUERY_KEY, null);
         throw { redirectTo: '/', message: false } satisfies AuthRejection;
       }
-      if (code === PASSWORD_CHANGE_REQUIRED.error) {
+      // Likewise a 403 `second_factor_required` (issue 40): /admin's guard then shows the setup.
+      if (code === PASSWORD_CHANGE_REQUIRED.error || code === ERROR_CODES.secondFactorRequired) {
         await queryClient.fetchQuery({ ...currentUserQuery, staleTime: 0 }).catch(() => undefined);
         return;
       }

@@ -12,6 +12,7 @@ import { EmailChangeNoticeSlot } from './login/EmailChangeNoticeSlot';
 import { loadLoginFormSchemas, modeFromSearch, type LoginFormValues, type LoginMode } from './login/loginForm';
 import { PasskeySignIn } from './login/PasskeySignIn';
 import { PasswordField } from './login/PasswordField';
+import { SecondFactorStep } from './login/SecondFactorStep';
 import { useLoginActions } from './login/useLoginActions';
 import { RetiredLoginPage } from './login/RetiredLoginPage';
 import { emailFormShown, registrationAllowed } from '../../contract/legacyLogin';
@@ -47,8 +48,8 @@ export function LoginPage() {
   const { register, handleSubmit, getValues } = useContractForm(() => loadLoginFormSchemas().then((rules) => rules.LOGIN_FORMS[mode]));
   const [showPassword, setShowPassword] = useState(false);
   const showProblem = useProblemToast();
-  const { submit, requestPasswordReset } = useLoginActions();
-  const busy = submit.isPending;
+  const { submit, requestPasswordReset, secondFactorPrompt, confirmCode, cancelSecondFactor } = useLoginActions();
+  const busy = submit.isPending || confirmCode.isPending;
   const text = TEXT[mode];
   const { epicSignIn, legacyLogin } = useRuntimeConfig();
 
@@ -78,91 +79,102 @@ export function LoginPage() {
           {text.heading}
         </Typography>
         <EmailChangeNoticeSlot />
-        <Alert severity="info" sx={{ mb: 3 }}>
-          You don't need to sign in to download and install Sage —{' '}
-          <Link component={RouterLink} to="/download">
-            go to Downloads
-          </Link>
-          . This login is for legacy users and will be removed soon.
-        </Alert>
-
-        <Button
-          variant="contained"
-          fullWidth
-          size="large"
-          disabled={busy || epicSignIn === 'unavailable'}
-          onClick={() => assignLocation(epicSignInUrl('web'))}
-        >
-          Sign in with Epic
-        </Button>
-        {epicSignIn === 'development' && (
-          <Alert severity="warning" sx={{ mt: 2 }}>
-            Development sign-in: Epic Games is not configured on this server, so a local test identity provider stands in for it. Any
-            display name signs in.
-          </Alert>
-        )}
-        {epicSignIn === 'unavailable' && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-            Sign in with Epic is not available on this server yet.
-          </Typography>
-        )}
-        {mode === 'signin' && <PasskeySignIn disabled={busy} />}
-
-        <Divider sx={{ my: 3 }}>or</Divider>
-
-        <Box component="form" method="post" onSubmit={onSubmit} onFocus={() => void loadLoginFormSchemas()}>
-          <FormTextField
-            label="Email"
-            field={register('email')}
-            type="email"
-            required
-            fullWidth
-            margin="normal"
-            autoComplete="email"
-            disabled={busy}
+        {secondFactorPrompt !== null ? (
+          <SecondFactorStep
+            prompt={secondFactorPrompt}
+            busy={busy}
+            onSubmit={(code) => confirmCode.mutate(code)}
+            onCancel={cancelSecondFactor}
           />
-          <PasswordField
-            label="Password"
-            field={register('password')}
-            visible={showPassword}
-            onToggleVisible={() => setShowPassword((v) => !v)}
-            disabled={busy}
-            autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
-          />
-          {mode === 'register' && (
-            <PasswordField
-              label="Confirm Password"
-              field={register('passwordConfirm')}
-              visible={showPassword}
-              disabled={busy}
-              autoComplete="new-password"
-            />
-          )}
-          {mode === 'signin' && (
-            <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mt: 1 }}>
-              <FormControlLabel control={<Checkbox {...checkboxField(register('rememberMe'))} disabled={busy} />} label="Remember me" />
-              <Link
-                component="button"
-                type="button"
-                variant="body2"
-                disabled={busy}
-                onClick={() => requestPasswordReset(getValues('email'))}
-              >
-                Forgot password?
+        ) : (
+          <>
+            <Alert severity="info" sx={{ mb: 3 }}>
+              You don't need to sign in to download and install Sage —{' '}
+              <Link component={RouterLink} to="/download">
+                go to Downloads
               </Link>
-            </Stack>
-          )}
-          <Button type="submit" variant="outlined" fullWidth size="large" disabled={busy} sx={{ mt: 3 }}>
-            {busy ? 'Processing...' : text.submit}
-          </Button>
-        </Box>
+              . This login is for legacy users and will be removed soon.
+            </Alert>
 
-        <Typography variant="body2" sx={{ mt: 3, textAlign: 'center', display: registrationAllowed(legacyLogin) ? undefined : 'none' }}>
-          {text.switchPrompt}{' '}
-          <Link component="button" type="button" variant="body2" disabled={busy} onClick={toggleMode}>
-            {text.switchAction}
-          </Link>
-        </Typography>
+            <Button
+              variant="contained"
+              fullWidth
+              size="large"
+              disabled={busy || epicSignIn === 'unavailable'}
+              onClick={() => assignLocation(epicSignInUrl('web'))}
+            >
+              Sign in with Epic
+            </Button>
+            {epicSignIn === 'development' && (
+              <Alert severity="warning" sx={{ mt: 2 }}>
+                Development sign-in: Epic Games is not configured on this server, so a local test identity provider stands in for it. Any
+                display name signs in.
+              </Alert>
+            )}
+            {epicSignIn === 'unavailable' && (
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                Sign in with Epic is not available on this server yet.
+              </Typography>
+            )}
+            {mode === 'signin' && <PasskeySignIn disabled={busy} />}
+
+            <Divider sx={{ my: 3 }}>or</Divider>
+
+            <Box component="form" method="post" onSubmit={onSubmit} onFocus={() => void loadLoginFormSchemas()}>
+              <FormTextField
+                label="Email"
+                field={register('email')}
+                type="email"
+                required
+                fullWidth
+                margin="normal"
+                autoComplete="email"
+                disabled={busy}
+              />
+              <PasswordField
+                label="Password"
+                field={register('password')}
+                visible={showPassword}
+                onToggleVisible={() => setShowPassword((v) => !v)}
+                disabled={busy}
+                autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
+              />
+              {mode === 'register' && (
+                <PasswordField
+                  label="Confirm Password"
+                  field={register('passwordConfirm')}
+                  visible={showPassword}
+                  disabled={busy}
+                  autoComplete="new-password"
+                />
+              )}
+              {mode === 'signin' && (
+                <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', mt: 1 }}>
+                  <FormControlLabel control={<Checkbox {...checkboxField(register('rememberMe'))} disabled={busy} />} label="Remember me" />
+                  <Link
+                    component="button"
+                    type="button"
+                    variant="body2"
+                    disabled={busy}
+                    onClick={() => requestPasswordReset(getValues('email'))}
+                  >
+                    Forgot password?
+                  </Link>
+                </Stack>
+              )}
+              <Button type="submit" variant="outlined" fullWidth size="large" disabled={busy} sx={{ mt: 3 }}>
+                {busy ? 'Processing...' : text.submit}
+              </Button>
+            </Box>
+
+            <Typography variant="body2" sx={{ mt: 3, textAlign: 'center', display: registrationAllowed(legacyLogin) ? undefined : 'none' }}>
+              {text.switchPrompt}{' '}
+              <Link component="button" type="button" variant="body2" disabled={busy} onClick={toggleMode}>
+                {text.switchAction}
+              </Link>
+            </Typography>
+          </>
+        )}
       </Paper>
     </Container>
   );

@@ -85,7 +85,8 @@ async function startProductOn(port: number, extraEnv: Record<string, string>, ho
   const [command, argv] = nodeOn('main');
   const child = spawn(command, [...argv], {
     cwd: ROOT,
-    env: productEnv(port, dataDir, { PUBLIC_URL: url, ...extraEnv }, ['VITEST']),
+    // Staff need no second factor in the stories unless theirs is the rule (second-factor.test.ts).
+    env: productEnv(port, dataDir, { PUBLIC_URL: url, STAFF_SECOND_FACTOR: 'optional', ...extraEnv }, ['VITEST']),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

@@ -148,6 +148,17 @@ const ENDPOINTS: Endpoint[] = [
     invalid: { method: 'POST', path: () => '/api/admin/users/%20/sessions/revoke' },
   },
   {
+    name: 'POST users/:id/second-factor/reset',
+    route: 'POST /api/admin/users/:id/second-factor/reset',
+    method: 'POST',
+    path: (c) => `/api/admin/users/${c.targetId}/second-factor/reset`,
+    body: { identityCheck: 'Called the number on file' },
+    // The target has no two-step sign-in to reset: the documented 409.
+    adminStatus: 409,
+    adminError: 'second_factor_not_enrolled',
+    invalid: { method: 'POST', path: (c) => `/api/admin/users/${c.targetId}/second-factor/reset`, body: { identityCheck: '' } },
+  },
+  {
     name: 'GET messages/search',
     route: 'GET /api/admin/messages/search',
     method: 'GET',

@@ -38,6 +38,18 @@ describe('operator CLI', () => {
     const user = await userRow('boss@example.com');
     expect(user?.is_admin).toBe(1);
     expect(await verifyPassword(printed!, user!.password_hash!)).toBe(true);
+    // STAFF_SECOND_FACTOR is required by default: the console will ask for a second factor first.
+    expect(output.join('\n')).toMatch(/Before opening the console, the account must set up a second factor/);
+  });
+
+  it('says nothing of a second factor when STAFF_SECOND_FACTOR=optional (a development machine)', async () => {
+    process.env.STAFF_SECOND_FACTOR = 'optional';
+    try {
+      expect(await runCli(['create-admin', '--email', 'dev@example.com'], out)).toBe(0);
+    } finally {
+      delete process.env.STAFF_SECOND_FACTOR;
+    }
+    expect(output.join('\n')).not.toMatch(/second factor/);
   });
 
   it('promotes an existing account without touching its password', async () => {

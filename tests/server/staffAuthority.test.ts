@@ -49,6 +49,7 @@ const activeAdmins = async (server: TestServer) =>
 function bodyFor(method: RouteMethod, url: string, target: { email: string | null }): Record<string, unknown> | undefined {
   if (method === 'GET' || method === 'DELETE') return undefined;
   if (url.endsWith('/suspend')) return { reason: 'Testing the hierarchy' };
+  if (url.endsWith('/second-factor/reset')) return { identityCheck: 'Testing the hierarchy' };
   if (url.endsWith('/notes') || url.includes('/notes/')) return { text: 'A note' };
   if (url.endsWith('/credits')) return { amount: 5, reason: 'Testing' };
   if (url === '/api/admin/users/:id') return { username: 'kept', email: target.email, isAdmin: true, role: 'support' };

@@ -28,3 +28,20 @@ describe('the console meets a one-time password (issue 27)', () => {
     expect(assignLocation).not.toHaveBeenCalled();
   });
 });
+
+describe('the console meets a member of staff without a second factor (issue 40)', () => {
+  it('reads the user again on 403 second_factor_required, keeping the session: /admin then shows the setup', async () => {
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(USER_QUERY_KEY, admin);
+    const authProvider = createAuthProvider(queryClient);
+    const spy = stubFetchWith(() => jsonResponse({ ...admin, secondFactorSetupRequired: true }));
+
+    await expect(
+      authProvider.checkError({ status: 403, code: 'second_factor_required', message: 'Staff accounts need a second factor.' }),
+    ).resolves.toBeUndefined();
+
+    expect(queryClient.getQueryData(USER_QUERY_KEY)).toEqual({ ...admin, secondFactorSetupRequired: true });
+    expect(spy.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`)).toEqual(['GET /api/user']);
+    expect(assignLocation).not.toHaveBeenCalled();
+  });
+});

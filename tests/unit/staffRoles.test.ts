@@ -35,7 +35,16 @@ describe('staffRoleOf', () => {
 });
 
 describe('staffMay', () => {
-  const SUPPORT_MAY: StaffAction[] = ['read', 'signOutEverywhere', 'reissueLicense', 'suspend', 'writeNotes', 'exportSelectedUsers'];
+  const SUPPORT_MAY: StaffAction[] = [
+    'read',
+    'signOutEverywhere',
+    'reissueLicense',
+    'suspend',
+    'writeNotes',
+    'exportSelectedUsers',
+    // Issue 40: the support path of a user locked out of two-step sign-in (decision 046).
+    'resetSecondFactor',
+  ];
   it.each(STAFF_ACTIONS)('%s: admin may, support as the issue says, nobody else', (action) => {
     expect(staffMay('admin', action)).toBe(true);
     expect(staffMay('support', action)).toBe(SUPPORT_MAY.includes(action));

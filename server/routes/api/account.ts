@@ -7,11 +7,20 @@ import {
   resetPasswordRequestSchema,
 } from '../../../contract/auth';
 import { currentUserSchema } from '../../../contract/user';
+import { loginResponseSchema, SECOND_FACTOR_MESSAGES } from '../../../contract/secondFactor';
 import { AppError } from '../../errors';
 import { AUTH_RATE_LIMITS } from '../../services/rateLimiter';
 import { normalizeEmail, toCurrentUser } from '../../services/users';
 import { enforceLimits } from '../../http/rateLimit';
-import { clearSessionCookie, sessionOrigin, sessionToken, sessionUser, setSessionCookie, startSession } from '../../http/sessionCookie';
+import {
+  clearSessionCookie,
+  sessionOrigin,
+  sessionToken,
+  sessionUser,
+  setSecondFactorCookie,
+  setSessionCookie,
+  startSession,
+} from '../../http/sessionCookie';
 import type { App, RouteContext } from '../../http/types';
 import { SESSION_OPTIONAL, SUSPENDED } from '../../http/apiDoc';
 import { access } from '../../http/endpointAccess';
@@ -47,9 +56,14 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
     if (sessionToken(request) && !(await sessionUser(request, services))) clearSessionCookie(reply, secure);
   }
 
-  app.get('/user', { preHandler: dropEndedSession, schema: { response: { 200: currentUserSchema } }, config: ACCOUNT }, async (request) =>
-    toCurrentUser(request.user),
-  );
+  app.get('/user', { preHandler: dropEndedSession, schema: { response: { 200: currentUserSchema } }, config: ACCOUNT }, async (request) => {
+    const user = toCurrentUser(request.user);
+    // Staff the console would refuse until they set up a second factor (decision 046): said here so
+    // /admin shows the setup in its place, with no call of its own.
+    if (await services.secondFactor.staffNeedsSecondFactor(request.user, sessionToken(request)))
+      return { ...user, secondFactorSetupRequired: true as const };
+    return user;
+  });
 
   const signIn = access.public('signing in', {
     tag: 'Account',
@@ -59,28 +73,39 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
       403: `${SUSPENDED}; or LEGACY_LOGIN refuses password sign-in here or for this account (password_sign_in_off)`,
     },
   });
-  app.post('/login', { schema: { body: loginRequestSchema, response: OK }, config: signIn }, async (request, reply) => {
-    const { email, password, rememberMe } = request.body;
-    refuseRetiredLogin(config.runtime.legacyLogin);
-    // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
-    // of them failed. Only failures count per account (else anyone could lock a known address out
-    // by signing in as it): a success gives its attempt back.
-    const emailKey = `login:email:${normalizeEmail(email)}`;
-    await limit(TOO_MANY.login, [
-      [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
-      [emailKey, AUTH_RATE_LIMITS.loginPerEmail],
-    ]);
-    const user = await services.users.authenticate(email, password);
-    if (!user) {
-      services.metrics.signIn('password', 'failure');
-      throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
-    }
-    await services.rateLimiter.giveBack(emailKey);
-    refusePasswordSignIn(config.runtime.legacyLogin, user);
-    await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
-    services.metrics.signIn('password', 'success');
-    return { ok: true as const, message: 'Signed in' };
-  });
+  app.post(
+    '/login',
+    { schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } }, config: signIn },
+    async (request, reply) => {
+      const { email, password, rememberMe } = request.body;
+      refuseRetiredLogin(config.runtime.legacyLogin);
+      // Counted before scrypt, so attempts in flight at once cannot all pass a count read before any
+      // of them failed. Only failures count per account (else anyone could lock a known address out
+      // by signing in as it): a success gives its attempt back.
+      const emailKey = `login:email:${normalizeEmail(email)}`;
+      await limit(TOO_MANY.login, [
+        [`login:ip:${request.ip}`, AUTH_RATE_LIMITS.loginPerIp],
+        [emailKey, AUTH_RATE_LIMITS.loginPerEmail],
+      ]);
+      const user = await services.users.authenticate(email, password);
+      if (!user) {
+        services.metrics.signIn('password', 'failure');
+        throw new AppError(401, 'invalid_credentials', 'Invalid email or password');
+      }
+      await services.rateLimiter.giveBack(emailKey);
+      refusePasswordSignIn(config.runtime.legacyLogin, user);
+      if (await services.secondFactor.hasSecondFactor(user.id)) {
+        // No session yet: the browser's cookie names the sign-in, which a code completes
+        // (POST /api/login/second-factor, decision 046); Remember me waits with it.
+        const pending = await services.secondFactor.startSignIn(user.id, rememberMe);
+        setSecondFactorCookie(reply, pending.token, pending.expiresAt, secure);
+        return { ok: true as const, secondFactorRequired: true as const, message: SECOND_FACTOR_MESSAGES.askForCode };
+      }
+      await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
+      services.metrics.signIn('password', 'success');
+      return { ok: true as const, message: 'Signed in' };
+    },
+  );
 
   const register = access.public('creating an account', {
     tag: 'Account',

@@ -193,6 +193,10 @@ export const LEFT_OUT_TABLES: Readonly<Partial<Record<TableName | 'user_search_i
   plugin_hand_off_codes: 'The one-time codes that hand the plugin its license after a sign-in: one-way hashes, used within minutes.',
   revoked_license_tokens: 'One-way hashes of license tokens staff replaced, kept only to tell an old plugin to sign in again.',
   webauthn_challenges: 'The random challenges of a passkey being added or signing in: single use, gone five minutes after they were made.',
+  user_totp:
+    "Your authenticator app's secret (two-step sign-in): a key that makes sign-in codes, so never handed out again; the Account section says whether it is on.",
+  recovery_codes: 'Your recovery codes for two-step sign-in: one-way hashes only, shown to you once when made.',
+  second_factor_sign_ins: "A sign-in waiting five minutes for its second factor: a one-way hash of the browser's token, used once.",
   user_search_ids: "The staff's search index of usernames and e-mail addresses (SQLite only): a copy of what your profile holds.",
 };
 

@@ -10,6 +10,7 @@ import { ReissueLicenseButton, SignOutEverywhereButton } from './AccountControlB
 import { DownloadLicenseButton } from './DownloadLicenseButton';
 import { useIsOwnAccount } from './ownAccount';
 import { ReinstateIcon, SuspendIcon, SuspensionButton } from './SuspensionButtons';
+import { ResetSecondFactorButton, ResetSecondFactorIcon } from './ResetSecondFactorButton';
 
 /** Delete, asking first; switched off, with its reason read with it, when `describedBy` names one. */
 function DeleteUserButton({ describedBy }: { describedBy: string | undefined }) {
@@ -37,11 +38,12 @@ export function UserShowActions() {
   const reissue = useStaffRefusal('reissueLicense', target);
   const signOut = useStaffRefusal('signOutEverywhere', target);
   const suspend = useStaffRefusal('suspend', target);
+  const resetSecondFactor = useStaffRefusal('resetSecondFactor', target);
   const remove = useStaffRefusal('deleteUsers', target) ?? (own ? ADMIN_MESSAGES.selfDeletion : null);
-  const { describedBy, notes } = useRefusalNotes([edit, download, reissue, signOut, suspend, remove]);
+  const { describedBy, notes } = useRefusalNotes([edit, download, reissue, signOut, suspend, resetSecondFactor, remove]);
   const suspended = user !== undefined && isSuspended(user.status);
   return (
-    // Six actions and their reasons wrap on a phone rather than push the page wider than the screen.
+    // Seven actions and their reasons wrap on a phone rather than push the page wider than the screen.
     <TopToolbar sx={{ flexWrap: 'wrap' }}>
       {edit ? <EditButton disabled aria-describedby={describedBy(edit)} /> : <EditButton />}
       {download ? (
@@ -67,6 +69,15 @@ export function UserShowActions() {
         />
       ) : (
         <SuspensionButton />
+      )}
+      {resetSecondFactor ? (
+        <RefusedButton
+          label="admin.users.resetSecondFactor.label"
+          icon={<ResetSecondFactorIcon />}
+          describedBy={describedBy(resetSecondFactor)}
+        />
+      ) : (
+        <ResetSecondFactorButton />
       )}
       <DeleteUserButton describedBy={describedBy(remove)} />
       {notes}

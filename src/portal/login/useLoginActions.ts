@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { CurrentUser } from '../../../contract/user';
 import { identify, loginTracked, track } from '../../analytics';
-import { forgotPassword, login, register } from '../../api/auth';
+import { SECOND_FACTOR_ERRORS } from '../../../contract/secondFactorWords';
+import { forgotPassword, login, loginSecondFactor, register } from '../../api/auth';
 import { HttpError } from '../../api/client';
 import { USER_QUERY_KEY, useRefreshCurrentUser } from '../../authProvider/session';
 import { useToast } from '../../ui/toast';
@@ -34,11 +35,9 @@ export function useLoginActions() {
     [toast],
   );
 
-  /** Sign in or register: busy (`submit.isPending`) until the dashboard is on its way. */
-  const submit = useMutation({
-    mutationFn: ({ mode, email, password, rememberMe }: Credentials & { mode: LoginMode }) =>
-      mode === 'signin' ? login({ email: email.trim(), password, rememberMe }) : register({ email: email.trim(), password }),
-    onSuccess: async (_answer, { mode }) => {
+  /** Signed in: the dashboard (or an invitation opened before signing in) is next. */
+  const signedIn = useCallback(
+    async (mode: LoginMode) => {
       // The dashboard's guard reads the cached user, so it must be fresh before we go there.
       await refreshCurrentUser();
       const user = queryClient.getQueryData<CurrentUser | null>(USER_QUERY_KEY);
@@ -49,7 +48,11 @@ export function useLoginActions() {
       // An invitation opened before signing in is where the visitor was going (issue 38).
       navigate(pendingInvitationPath() ?? '/dashboard', { replace: true });
     },
-    onError: (error, { mode }) => {
+    [navigate, queryClient, refreshCurrentUser],
+  );
+
+  const failed = useCallback(
+    (error: Error, mode: LoginMode) => {
       // A refused call shows the server's words; anything else went wrong in this page.
       const [message, duration] =
         error instanceof HttpError
@@ -59,7 +62,38 @@ export function useLoginActions() {
       track('User Login', { method: 'email', mode, status: 'failed', error_message: message });
       showError(message, duration);
     },
+    [showError],
+  );
+
+  /** The password was right and two-step sign-in is on: the server's question, until a code answers it. */
+  const [secondFactorPrompt, setSecondFactorPrompt] = useState<string | null>(null);
+
+  /** Sign in or register: busy (`submit.isPending`) until the dashboard is on its way. */
+  const submit = useMutation({
+    mutationFn: ({ mode, email, password, rememberMe }: Credentials & { mode: LoginMode }) =>
+      mode === 'signin' ? login({ email: email.trim(), password, rememberMe }) : register({ email: email.trim(), password }),
+    onSuccess: async (answer, { mode }) => {
+      if (mode === 'signin' && (answer as { secondFactorRequired?: boolean } | undefined)?.secondFactorRequired) {
+        setSecondFactorPrompt((answer as { message: string }).message);
+        return;
+      }
+      await signedIn(mode);
+    },
+    onError: (error, { mode }) => failed(error, mode),
   });
+
+  /** The second step (issue 40): the app's code or a recovery code, in the browser the password was typed in. */
+  const confirmCode = useMutation({
+    mutationFn: (code: string) => loginSecondFactor({ code: code.trim() }),
+    onSuccess: () => signedIn('signin'),
+    onError: (error) => {
+      failed(error, 'signin');
+      // Past its five minutes (or used): the password step again.
+      if (error instanceof HttpError && error.code === SECOND_FACTOR_ERRORS.signInExpired) setSecondFactorPrompt(null);
+    },
+  });
+
+  const cancelSecondFactor = useCallback(() => setSecondFactorPrompt(null), []);
 
   const resetMail = useMutation({
     mutationFn: forgotPassword,
@@ -78,5 +112,5 @@ export function useLoginActions() {
     [sendResetMail],
   );
 
-  return { submit, requestPasswordReset };
+  return { submit, requestPasswordReset, secondFactorPrompt, confirmCode, cancelSecondFactor };
 }

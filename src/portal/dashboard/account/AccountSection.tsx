@@ -8,6 +8,7 @@ import { LicensePanel } from './LicensePanel';
 import { PasskeysPanel } from './PasskeysPanel';
 import { PasswordPanel } from './PasswordPanel';
 import { SessionsPanel } from './SessionsPanel';
+import { TwoStepPanel } from './TwoStepPanel';
 
 /**
  * The dashboard's Account section (issue 27): what a customer can do for themselves — where they
@@ -24,6 +25,7 @@ export function AccountSection() {
       <LicensePanel />
       <EpicPanel />
       <PasswordPanel />
+      <TwoStepPanel />
       <PasskeysPanel />
       <EmailPanel />
       <InvoicesPanel />
