@@ -56,7 +56,6 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     epicLinkRoutes,
     epicAccountLinkRoutes,
     loginSecondFactorRoutes,
-    epicLinkRoutes,
     licenseRoutes,
     usageRoutes,
     topUpRoutes,
