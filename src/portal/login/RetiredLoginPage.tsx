@@ -1,6 +1,18 @@
-import { Alert, Box, Button, Container, Divider, Paper, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Container,
+  Divider,
+  FormControl,
+  FormHelperText,
+  InputLabel,
+  OutlinedInput,
+  Paper,
+  Typography,
+} from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { epicSignInUrl } from '../../api/auth';
 import { requestSignInLink } from '../../api/signInLink';
 import { EPIC_LINKING_TEXT } from '../../../contract/epicLinkingText';
@@ -14,6 +26,7 @@ import { useRuntimeConfig } from '../../runtimeConfig';
 export function RetiredLoginPage() {
   const { epicSignIn } = useRuntimeConfig();
   const [missing, setMissing] = useState(false);
+  const fieldId = useId();
   const request = useMutation({ mutationFn: (email: string) => requestSignInLink(email) });
 
   // The field keeps its own text: what was typed on the pre-rendered page is what is sent (decision 010).
@@ -48,17 +61,12 @@ export function RetiredLoginPage() {
           and link it to your Sage account.
         </Typography>
         <Box component="form" noValidate onSubmit={onSubmit}>
-          <TextField
-            label="Email"
-            type="email"
-            autoComplete="email"
-            name="email"
-            error={missing}
-            helperText={missing ? 'Email is required' : ' '}
-            required
-            fullWidth
-            margin="normal"
-          />
+          {/* TextField's parts, not TextField: its select mode would bring Select, Menu and List to /login (FormTextField says why). */}
+          <FormControl fullWidth margin="normal" required error={missing}>
+            <InputLabel htmlFor={fieldId}>Email</InputLabel>
+            <OutlinedInput id={fieldId} label="Email" type="email" autoComplete="email" name="email" aria-describedby={`${fieldId}-help`} />
+            <FormHelperText id={`${fieldId}-help`}>{missing ? 'Email is required' : ' '}</FormHelperText>
+          </FormControl>
           <Button type="submit" variant="outlined" fullWidth disabled={request.isPending}>
             Email me a sign-in link
           </Button>
