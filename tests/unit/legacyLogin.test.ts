@@ -52,11 +52,19 @@ describe('LEGACY_LOGIN rules (decision 048)', () => {
     expect(emailFormShown(mode)).toBe(form);
   });
 
-  it('lets an account prove itself by password to link Epic only when the switch still takes its password', () => {
-    const legacy = { password_hash: 'scrypt$…', epic_account_id: null };
-    expect(passwordCheckAllowed(legacy, 'on')).toBe(true);
-    expect(passwordCheckAllowed(legacy, 'link-only')).toBe(true);
-    expect(passwordCheckAllowed(legacy, 'off')).toBe(false);
-    expect(passwordCheckAllowed({ password_hash: null, epic_account_id: null }, 'on')).toBe(false);
-  });
+  it.each([
+    // mode, has a password, has a second factor, allowed
+    ['on', true, false, true],
+    ['link-only', true, false, true],
+    ['off', true, false, false],
+    ['on', false, false, false],
+    ['on', true, true, false],
+    ['link-only', true, true, false],
+  ] as const)(
+    'proving an account by password to link Epic under %s (password %s, second factor %s): %s',
+    (mode, password, secondFactor, allowed) => {
+      const user = { password_hash: password ? 'scrypt$…' : null, epic_account_id: null };
+      expect(passwordCheckAllowed(user, mode, secondFactor)).toBe(allowed);
+    },
+  );
 });
