@@ -3,6 +3,7 @@ import {
   emailFormShown,
   emailedLinkSignInAllowed,
   linkBannerShown,
+  passkeySignInAllowed,
   passwordResetAllowed,
   passwordSignInAllowed,
   registrationAllowed,
@@ -33,6 +34,20 @@ const TABLE: [LegacyLoginMode, Account, string[], boolean, boolean, boolean, boo
 ];
 
 describe('LEGACY_LOGIN rules (decision 048)', () => {
+  // A passkey stands in for the password: it follows the password's switch (decision 049).
+  it.each<[LegacyLoginMode, boolean, boolean]>([
+    // mode, has Epic, passkey sign-in
+    ['on', false, true],
+    ['on', true, true],
+    ['link-only', false, true],
+    ['link-only', true, false],
+    ['off', false, false],
+    ['off', true, false],
+  ])('passkey sign-in under %s, Epic %s: %s', (mode, hasEpic, allowed) => {
+    expect(passkeySignInAllowed(mode, { hasPassword: true, hasEpic })).toBe(allowed);
+    expect(passkeySignInAllowed(mode, { hasPassword: false, hasEpic })).toBe(allowed);
+  });
+
   it.each(TABLE)('%s, %s', (mode, name, methods, password, reset, banner, unlink, emailedLink) => {
     const account = ACCOUNTS[name];
     expect(signInMethods(mode, account)).toEqual(methods);
