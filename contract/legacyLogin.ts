@@ -27,6 +27,14 @@ export function passwordSignInAllowed(mode: LegacyLoginMode, account: AccountSig
   return mode === 'link-only' && !account.hasEpic;
 }
 
+/**
+ * Whether a passkey signs this account in without the password (decision 049): a passkey stands
+ * in for the password, so it follows the password's switch, whether or not a password is still set
+ * (`off`: none; `link-only`: accounts without Epic).
+ */
+export const passkeySignInAllowed = (mode: LegacyLoginMode, account: AccountSignInFacts): boolean =>
+  passwordSignInAllowed(mode, { ...account, hasPassword: true });
+
 /** The ways this account can sign in under `mode`. */
 export function signInMethods(mode: LegacyLoginMode, account: AccountSignInFacts): SignInMethodName[] {
   const methods: SignInMethodName[] = [];
@@ -69,6 +77,11 @@ export const LEGACY_LOGIN_TEXT = {
   passwordSignInLinked: {
     error: 'password_sign_in_off',
     message: 'This account is linked to Epic Games: sign in with Epic Games.',
+  },
+  /** `off`: the passkey sign-in went with the e-mail form (the same code: the pages read it as the password's). */
+  passkeySignInOff: {
+    error: 'password_sign_in_off',
+    message: 'Signing in with a passkey has been retired. Sign in with Epic Games instead.',
   },
   registrationClosed: {
     error: 'registration_closed',

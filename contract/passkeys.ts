@@ -121,6 +121,12 @@ export type Passkey = z.infer<typeof passkeySchema>;
 export const passkeyListSchema = z.object({ passkeys: z.array(passkeySchema) });
 export type PasskeyList = z.infer<typeof passkeyListSchema>;
 
-/** `POST /api/account/passkeys` answers the passkey added; rename answers it renamed. */
+/** `PATCH /api/account/passkeys/{id}` answers the passkey renamed. */
 export const passkeyAnswerSchema = z.object({ ok: z.literal(true), passkey: passkeySchema });
+/**
+ * `POST /api/account/passkeys` answers the passkey added; the account's first second factor (no
+ * authenticator app) comes with its ten recovery codes, shown once.
+ */
+export const passkeyAddedSchema = z.object({ ok: z.literal(true), passkey: passkeySchema, recoveryCodes: z.optional(z.array(z.string())) });
+export type PasskeyAdded = z.infer<typeof passkeyAddedSchema>;
 export const passkeyRemovedSchema = z.object({ ok: z.literal(true) });

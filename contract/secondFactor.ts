@@ -34,7 +34,7 @@ export type StaffSecondFactorPolicy = (typeof STAFF_SECOND_FACTOR_POLICIES)[numb
 /**
  * The staff gate (decision 046): whether a request to the console's API must be refused with
  * `second_factor_required`. Only staff; only while the policy is `required`; an Epic sign-in is a
- * second factor already (Epic's own); a session started by a password (or from before sessions
+ * second factor already (Epic's own), and so is a passkey sign-in (the passkey is the user's device and its PIN or fingerprint, decision 049); a session started by a password (or from before sessions
  * said how: null) passes once the account has a second factor.
  */
 export function needsSecondFactor(opts: {
@@ -44,7 +44,7 @@ export function needsSecondFactor(opts: {
   hasSecondFactor: boolean;
 }): boolean {
   if (!opts.isStaff || opts.policy !== 'required') return false;
-  if (opts.sessionMethod === 'epic') return false;
+  if (opts.sessionMethod === 'epic' || opts.sessionMethod === 'passkey') return false;
   return !opts.hasSecondFactor;
 }
 
@@ -108,6 +108,8 @@ export const loginResponseSchema = z.object({
   ok: z.literal(true),
   message: z.string(),
   secondFactorRequired: z.optional(z.literal(true)),
+  /** With `secondFactorRequired`: the account has a passkey, which the second step takes too. */
+  passkey: z.optional(z.literal(true)),
 });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 

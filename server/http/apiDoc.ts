@@ -56,6 +56,10 @@ export const SESSION: [{ sessionCookie: [] }] = [{ sessionCookie: [] }];
 export const SESSION_OPTIONAL: Security = [{ sessionCookie: [] }, {}];
 export const SIGN_IN: Security = [{ signInCookie: [] }];
 export const SECOND_FACTOR_SIGN_IN: Security = [{ secondFactorCookie: [] }];
+/** A pending sign-in's answer to the passkey ceremony its second step started. */
+export const SECOND_FACTOR_AND_PASSKEY_CHALLENGE: [{ secondFactorCookie: []; passkeyCookie: [] }] = [
+  { secondFactorCookie: [], passkeyCookie: [] },
+];
 export const SIGN_IN_OPTIONAL: Security = [{ signInCookie: [] }, {}];
 export const BEARER: Security = [{ bearerToken: [] }];
 export const PASSKEY_CHALLENGE: Security = [{ passkeyCookie: [] }];

@@ -8,6 +8,7 @@ import { AppError, badRequest, conflict, forbidden } from '../errors';
 import type { AuditService } from './audit';
 import { escapeHtml, type Mailer } from './mailer';
 import { verifyPassword } from './passwords';
+import { hasSecondFactor } from './secondFactor';
 import type { NewSession, SessionOrigin, SessionService } from './sessions';
 import { hashToken, newToken } from './tokens';
 import { accountSuspended, isUniqueViolation, type UserService } from './users';
@@ -40,12 +41,16 @@ const facts = (user: Pick<UsersTable, 'password_hash' | 'epic_account_id'>) => (
 
 /**
  * Whether `user` may prove itself by password to link Epic: the one place the password path is
- * decided. It needs a password the switch still takes for an account without Epic. An account with
- * a second factor must be refused here too (issue 40's TOTP and passkeys): it proves itself by the
- * e-mailed link instead, which a password alone cannot reach.
+ * decided. It needs a password the switch still takes for an account without Epic, and no second
+ * factor (an authenticator app or a passkey, decisions 046 and 049): such an account proves itself
+ * by the e-mailed link instead, which a password alone cannot reach.
  */
-export function passwordCheckAllowed(user: Pick<UsersTable, 'password_hash' | 'epic_account_id'>, mode: LegacyLoginMode): boolean {
-  return passwordSignInAllowed(mode, { hasPassword: user.password_hash !== null, hasEpic: false });
+export function passwordCheckAllowed(
+  user: Pick<UsersTable, 'password_hash' | 'epic_account_id'>,
+  mode: LegacyLoginMode,
+  secondFactor: boolean,
+): boolean {
+  return !secondFactor && passwordSignInAllowed(mode, { hasPassword: user.password_hash !== null, hasEpic: false });
 }
 
 export function epicLinkedMail(displayName: string, accountLink: string) {
@@ -227,8 +232,9 @@ export function createEpicLinkingService(deps: {
   }
 
   /** A proof by password must come from an account that may use it, else 403 (the e-mailed link is the way). */
-  function requirePasswordPath(user: UsersTable) {
-    if (!passwordCheckAllowed(user, deps.legacyLogin)) throw forbidden(TEXT.passwordNotAccepted.error, TEXT.passwordNotAccepted.message);
+  async function requirePasswordPath(user: UsersTable) {
+    if (!passwordCheckAllowed(user, deps.legacyLogin, await hasSecondFactor(db, user.id)))
+      throw forbidden(TEXT.passwordNotAccepted.error, TEXT.passwordNotAccepted.message);
   }
 
   /** Creates the e-mailed link for `user` (and the flow that waits for it, if any) and mails it. */
@@ -297,7 +303,7 @@ export function createEpicLinkingService(deps: {
       origin: SessionOrigin,
     ): Promise<Extract<LinkOutcome, { kind: 'linked' }>> {
       const flow = await pendingFlow(signInToken);
-      requirePasswordPath(user);
+      await requirePasswordPath(user);
       if (!user.password_hash || !(await verifyPassword(password, user.password_hash))) {
         throw badRequest(TEXT.wrongPassword.error, TEXT.wrongPassword.message);
       }
@@ -328,7 +334,7 @@ export function createEpicLinkingService(deps: {
       const flow = await pendingFlow(signInToken);
       const user = await users.authenticate(email, password);
       if (!user) return null;
-      requirePasswordPath(user);
+      await requirePasswordPath(user);
       const account = { accountId: flow.epic_account_id, displayName: flow.epic_display_name };
       return linkedOrThrow(
         await attach({ userId: user.id, account, proof: 'password', flow, client: flow.client, signIn: { previousSession, origin } }),

@@ -2,10 +2,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { okResponseSchema } from '../../contract/auth';
 import {
+  passkeyAddedSchema,
   passkeyAnswerSchema,
   passkeyListSchema,
   passkeyRemovedSchema,
   type Passkey,
+  type PasskeyAdded,
   type RemovePasskeyRequest,
 } from '../../contract/passkeys';
 import { getJson, patch, post, remove } from './client';
@@ -31,12 +33,13 @@ const ceremonies = () => import('@simplewebauthn/browser');
  * Adds a passkey named `name`: the server's options (`POST /api/account/passkeys/options`), the
  * browser's ceremony (the user picks where to keep it and confirms), then the answer
  * (`POST /api/account/passkeys`). A cancelled ceremony throws the browser's error (passkeyProblem).
+ * The account's first second factor comes with its recovery codes, to show once.
  */
-export async function addPasskey(name: string): Promise<Passkey> {
+export async function addPasskey(name: string): Promise<PasskeyAdded> {
   const { startRegistration } = await ceremonies();
   const optionsJSON = await post<PublicKeyCredentialCreationOptionsJSON>('/api/account/passkeys/options');
   const response = await startRegistration({ optionsJSON });
-  return (await post('/api/account/passkeys', passkeyAnswerSchema, { name, response })).passkey;
+  return post('/api/account/passkeys', passkeyAddedSchema, { name, response });
 }
 
 /** `PATCH /api/account/passkeys/{id}`. */
@@ -57,4 +60,16 @@ export async function signInWithPasskey(): Promise<void> {
   const optionsJSON = await post<PublicKeyCredentialRequestOptionsJSON>('/api/login/passkey/options');
   const response = await startAuthentication({ optionsJSON });
   await post('/api/login/passkey', okResponseSchema, { response });
+}
+
+/**
+ * Answers a password sign-in's second step with one of the account's passkeys: options for the
+ * pending sign-in (`POST /api/login/second-factor/passkey/options`), the ceremony, then
+ * `POST /api/login/second-factor/passkey`, which starts the session.
+ */
+export async function secondFactorWithPasskey(): Promise<void> {
+  const { startAuthentication } = await ceremonies();
+  const optionsJSON = await post<PublicKeyCredentialRequestOptionsJSON>('/api/login/second-factor/passkey/options');
+  const response = await startAuthentication({ optionsJSON });
+  await post('/api/login/second-factor/passkey', okResponseSchema, { response });
 }

@@ -48,7 +48,7 @@ export function LoginPage() {
   const { register, handleSubmit, getValues } = useContractForm(() => loadLoginFormSchemas().then((rules) => rules.LOGIN_FORMS[mode]));
   const [showPassword, setShowPassword] = useState(false);
   const showProblem = useProblemToast();
-  const { submit, requestPasswordReset, secondFactorPrompt, confirmCode, cancelSecondFactor } = useLoginActions();
+  const { submit, requestPasswordReset, secondFactorPrompt, secondFactorPasskey, confirmCode, cancelSecondFactor } = useLoginActions();
   const busy = submit.isPending || confirmCode.isPending;
   const text = TEXT[mode];
   const { epicSignIn, legacyLogin } = useRuntimeConfig();
@@ -84,6 +84,7 @@ export function LoginPage() {
             prompt={secondFactorPrompt}
             busy={busy}
             onSubmit={(code) => confirmCode.mutate(code)}
+            onPasskey={secondFactorPasskey ? () => confirmCode.mutate(null) : undefined}
             onCancel={cancelSecondFactor}
           />
         ) : (

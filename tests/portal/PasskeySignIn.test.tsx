@@ -2,6 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PASSKEY_CANCELLED, PASSKEY_MESSAGES, PASSKEY_UNSUPPORTED } from '../../contract/passkeys';
+import { SECOND_FACTOR_MESSAGES } from '../../contract/secondFactor';
+import { testConfig } from '../fixtures/runtimeConfig';
 import type * as Ceremonies from '@simplewebauthn/browser';
 import { LoginPage } from '../../src/portal/LoginPage';
 import { bodyOf, json, renderPortal, renderScreen, stubFetch } from './render';
@@ -88,6 +90,68 @@ describe('Sign in with a passkey (issue 40)', () => {
   it('is offered in sign-in mode only', async () => {
     renderScreen(<LoginPage />, '/login?mode=register');
     await screen.findByRole('button', { name: 'Create my account' });
+    expect(screen.queryByRole('button', { name: 'Sign in with a passkey' })).not.toBeInTheDocument();
+  });
+});
+
+describe("a passkey as the sign-in's second step (issue 40)", () => {
+  beforeEach(() => {
+    startAuthentication.mockReset();
+  });
+
+  async function pastThePassword() {
+    const u = userEvent.setup();
+    await u.type(await screen.findByLabelText(/^Email/), 'ada@example.com');
+    await u.type(screen.getByLabelText(/^Password/), 'correct horse battery');
+    await u.click(screen.getByRole('button', { name: 'Sign in with e-mail' }));
+    await screen.findByText(SECOND_FACTOR_MESSAGES.askForCode);
+    return u;
+  }
+
+  it('offers "Use a passkey" when the account has one, and the passkey completes the sign-in', async () => {
+    let signedIn = false;
+    const spy = stubFetch({
+      'GET /api/user': () => (signedIn ? json(user) : json({ error: 'unauthorized', message: 'Authentication required' }, 401)),
+      'POST /api/login': () => json({ ok: true, secondFactorRequired: true, passkey: true, message: SECOND_FACTOR_MESSAGES.askForCode }),
+      'POST /api/login/second-factor/passkey/options': () => json(OPTIONS),
+      'POST /api/login/second-factor/passkey': () => {
+        signedIn = true;
+        return json({ ok: true, message: 'Signed in' });
+      },
+    });
+    startAuthentication.mockResolvedValue(ANSWER);
+    renderPortal('/login');
+    const u = await pastThePassword();
+    await u.click(screen.getByRole('button', { name: 'Use a passkey' }));
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/dashboard#general$/));
+    expect(startAuthentication).toHaveBeenCalledWith({ optionsJSON: OPTIONS });
+    const answered = spy.mock.calls.find(([url, init]) => String(url) === '/api/login/second-factor/passkey' && init?.method === 'POST');
+    expect(bodyOf(answered?.[1])).toEqual({ response: ANSWER });
+  });
+
+  it('says so when the user cancels, and offers no passkey to an account without one', async () => {
+    startAuthentication.mockImplementation(async () => {
+      throw notAllowed();
+    });
+    stubFetch({
+      'POST /api/login': () => json({ ok: true, secondFactorRequired: true, passkey: true, message: SECOND_FACTOR_MESSAGES.askForCode }),
+      'POST /api/login/second-factor/passkey/options': () => json(OPTIONS),
+    });
+    const { unmount } = renderScreen(<LoginPage />, '/login');
+    const u = await pastThePassword();
+    await u.click(screen.getByRole('button', { name: 'Use a passkey' }));
+    expect(await screen.findByText(PASSKEY_CANCELLED)).toBeInTheDocument();
+    unmount();
+
+    stubFetch({ 'POST /api/login': () => json({ ok: true, secondFactorRequired: true, message: SECOND_FACTOR_MESSAGES.askForCode }) });
+    renderScreen(<LoginPage />, '/login');
+    await pastThePassword();
+    expect(screen.queryByRole('button', { name: 'Use a passkey' })).not.toBeInTheDocument();
+  });
+
+  it('is not on the page when LEGACY_LOGIN is off', async () => {
+    renderScreen(<LoginPage />, '/login', { config: { ...testConfig, legacyLogin: 'off' } });
+    await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByRole('button', { name: 'Sign in with a passkey' })).not.toBeInTheDocument();
   });
 });

@@ -1,9 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import type * as Ceremonies from '@simplewebauthn/browser';
+import { describe, expect, it, vi } from 'vitest';
 import { PASSKEY_MESSAGES, type Passkey } from '../../contract/passkeys';
 import { PasskeysPanel } from '../../src/portal/dashboard/account/PasskeysPanel';
 import { bodyOf, expectToast, json, renderScreen, stubFetch } from './render';
+
+/** The browser's ceremony: jsdom has no WebAuthn. */
+const startRegistration = vi.hoisted(() => vi.fn<typeof Ceremonies.startRegistration>());
+vi.mock('@simplewebauthn/browser', async (importOriginal) => ({ ...(await importOriginal<typeof Ceremonies>()), startRegistration }));
 
 const laptop: Passkey = {
   id: 'Y3JlZC0x',
@@ -82,5 +87,40 @@ describe('Passkeys panel (issue 40)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     const deletes = spy.mock.calls.filter(([, init]) => init?.method === 'DELETE');
     expect(deletes.map(([, init]) => bodyOf(init))).toEqual([{ password: 'wrong one' }, { password: 'the right one' }]);
+  });
+
+  it("shows the recovery codes once when the passkey is the account's first second factor", async () => {
+    const codes = Array.from({ length: 10 }, (_, i) => `abcd-efgh-ijkl-mno${i}`);
+    const registration = {
+      id: 'Y3JlZC0z',
+      rawId: 'Y3JlZC0z',
+      type: 'public-key' as const,
+      response: { clientDataJSON: 'e30', attestationObject: 'AA' },
+      clientExtensionResults: {},
+    };
+    startRegistration.mockResolvedValue(registration);
+    const spy = openPanel(
+      {
+        'POST /api/account/passkeys/options': () => json({ challenge: 'Y2hhbGxlbmdl' }),
+        'POST /api/account/passkeys': () =>
+          json({ ok: true, passkey: { ...laptop, id: 'Y3JlZC0z', name: 'Desk' }, recoveryCodes: codes }, 201),
+      },
+      [],
+    );
+    const u = userEvent.setup();
+    await u.type(await screen.findByLabelText(/^Passkey name/), 'Desk');
+    await u.click(screen.getByRole('button', { name: 'Add a passkey' }));
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(codes);
+    expect(bodyOf(spy.mock.calls.find(([url, init]) => String(url) === '/api/account/passkeys' && init?.method === 'POST')?.[1])).toEqual({
+      name: 'Desk',
+      response: registration,
+    });
+    await u.click(screen.getByRole('button', { name: 'Done' }));
+    expect(screen.queryByRole('list', { name: 'Recovery codes' })).not.toBeInTheDocument();
   });
 });

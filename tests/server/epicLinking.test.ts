@@ -175,6 +175,54 @@ describe.each(databases)('linking Epic to an existing account on $label', (datab
       expect((await userByEmail(server(), user.email))?.epic_account_id).toBe(devAccountId(displayName));
     });
 
+    it('refuses the password path to an account with a second factor (an app or a passkey): the e-mailed link is its way', async () => {
+      const now = Date.now();
+      // An authenticator app, set up after this browser signed in.
+      const { user: withApp, browser: signedIn } = await signedInLegacy(server());
+      await server()
+        .db.insertInto('user_totp')
+        .values({ user_id: withApp.id, secret: 'JBSWY3DPEHPK3PXP', created_at: now, confirmed_at: now, last_used_step: null })
+        .execute();
+      expect(location(await signInWithEpic(signedIn, uniqueDisplayName('Plugin'), pluginLoginUrl()))).toBe('/epic_account_link?client=ue');
+      const refusedSignedIn = await signedIn.post('/api/epic/link-signed-in', { password: PASSWORD });
+      expect(refusedSignedIn.statusCode).toBe(403);
+      expect(errorBody(refusedSignedIn)).toEqual({
+        error: 'password_not_accepted',
+        message: 'This account cannot be proved with its password here. Use "Email me a link" instead.',
+      });
+      expect((await userByEmail(server(), withApp.email))?.epic_account_id).toBeNull();
+
+      // A passkey only.
+      const withPasskey = await legacyUser(server());
+      await server()
+        .db.insertInto('passkeys')
+        .values({
+          id: `cred-${uniqueTag()}`,
+          user_id: withPasskey.id,
+          name: 'Work laptop',
+          public_key: 'AA',
+          counter: 0,
+          transports: null,
+          device_type: 'singleDevice',
+          backed_up: 0,
+          created_at: now,
+          last_used_at: null,
+        })
+        .execute();
+      const { browser } = await pendingEpicBrowser(server());
+      const refused = await browser.post('/api/epic/link-sign-in', { email: withPasskey.email, password: PASSWORD });
+      expect(refused.statusCode).toBe(403);
+      expect(errorBody(refused).error).toBe('password_not_accepted');
+      expect(browser.session).toBeUndefined();
+      expect((await userByEmail(server(), withPasskey.email))?.epic_account_id).toBeNull();
+      // The e-mailed link still links it.
+      expect((await browser.post('/api/epic/link-by-email', { email: withPasskey.email })).json()).toEqual({
+        ok: true,
+        message: LINK_SENT,
+      });
+      expect(await mailedLink(server(), withPasskey.email)).toMatch(/^\/api\/auth\/link-email\?token=/);
+    });
+
     it('refuses an account that already has another Epic account (no merge)', async () => {
       const known = await existingEpicUser(server());
       await server()

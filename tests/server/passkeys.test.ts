@@ -13,7 +13,8 @@ import { AUTH_RATE_LIMITS } from '../../server/services/rateLimiter';
 import { SoftwareAuthenticator, type RegistrationOptions, type SignInOptions } from '../fixtures/softwareAuthenticator';
 import { createSessionService } from '../../server/services/sessions';
 import { signedInUser, userRow } from './adminFlow';
-import { PASSWORD, PUBLIC_URL, databases, errorBody, useTestServer, type TestClient } from './harness';
+import { hashPassword } from '../../server/services/passwords';
+import { PASSWORD, PUBLIC_URL, TEST_SCRYPT_COST, databases, errorBody, useTestServer, type TestClient, type TestServer } from './harness';
 
 const optionsFor = async (client: TestClient) => {
   const response = await client.post('/api/account/passkeys/options');
@@ -338,5 +339,71 @@ describe.each(databases)('passkeys on $label', (database) => {
       code: PASSKEY_ERRORS.unknown,
     });
     expect(await passkeys.count(user.id)).toBe(1);
+  });
+});
+
+/** A signed-in account with a passkey, and a new browser's passkey sign-in with it. */
+async function passkeyAccount(server: TestServer) {
+  // A row (registration is closed under link-only), signed in by its password.
+  const row = userRow({ password_hash: await hashPassword(PASSWORD, TEST_SCRYPT_COST), email_verified_at: Date.now() });
+  await server.db.insertInto('users').values(row).execute();
+  const user = { ...row, client: server.client() };
+  expect((await user.client.login(row.email!)).statusCode).toBe(200);
+  const authenticator = new SoftwareAuthenticator(PUBLIC_URL);
+  const added = await user.client.post('/api/account/passkeys', {
+    name: 'Work laptop',
+    response: authenticator.register(await optionsFor(user.client)),
+  });
+  expect(added.statusCode, added.body).toBe(201);
+  const signIn = async () => {
+    const client = server.client();
+    const response = await client.post('/api/login/passkey', { response: authenticator.authenticate(await signInOptions(client)) });
+    return { client, response };
+  };
+  return { user, authenticator, signIn };
+}
+
+describe.each(databases)('the passkey sign-in under LEGACY_LOGIN=link-only on $label', (database) => {
+  const server = useTestServer(database, { LEGACY_LOGIN: 'link-only' });
+
+  it('signs in an account without Epic, and sends one that has Epic to Epic, as the password does', async () => {
+    const { user, signIn } = await passkeyAccount(server());
+    const first = await signIn();
+    expect(first.response.statusCode, first.response.body).toBe(200);
+
+    await server()
+      .db.updateTable('users')
+      .set({ epic_account_id: `epic-${user.id}` })
+      .where('id', '=', user.id)
+      .execute();
+    const refused = await signIn();
+    expect(refused.response.statusCode).toBe(403);
+    expect(errorBody(refused.response)).toEqual({
+      error: 'password_sign_in_off',
+      message: 'This account is linked to Epic Games: sign in with Epic Games.',
+    });
+    expect(refused.client.session).toBeUndefined();
+  });
+});
+
+describe.each(databases)('the passkey sign-in under LEGACY_LOGIN=off on $label', (database) => {
+  const server = useTestServer(database, { LEGACY_LOGIN: 'off' });
+
+  it('is refused before any work: no options, no answer looked at', async () => {
+    const client = server().client();
+    const options = await client.post('/api/login/passkey/options');
+    expect(options.statusCode).toBe(403);
+    expect(errorBody(options).error).toBe('password_sign_in_off');
+    expect(client.cookies.has(PASSKEY_COOKIE)).toBe(false);
+    const answer = new SoftwareAuthenticator(PUBLIC_URL);
+    answer.register({ challenge: 'Y2hhbGxlbmdl', rp: { id: 'sage.test', name: 'Sage' }, user: { id: 'dTE', name: 'someone' } });
+    const refused = await client.post('/api/login/passkey', {
+      response: answer.authenticate({ challenge: 'Y2hhbGxlbmdl', rpId: 'sage.test' }),
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(errorBody(refused)).toEqual({
+      error: 'password_sign_in_off',
+      message: 'Signing in with a passkey has been retired. Sign in with Epic Games instead.',
+    });
   });
 });

@@ -3,6 +3,7 @@ import {
   emailFormShown,
   emailedLinkSignInAllowed,
   linkBannerShown,
+  passkeySignInAllowed,
   passwordResetAllowed,
   passwordSignInAllowed,
   registrationAllowed,
@@ -33,6 +34,20 @@ const TABLE: [LegacyLoginMode, Account, string[], boolean, boolean, boolean, boo
 ];
 
 describe('LEGACY_LOGIN rules (decision 048)', () => {
+  // A passkey stands in for the password: it follows the password's switch (decision 049).
+  it.each<[LegacyLoginMode, boolean, boolean]>([
+    // mode, has Epic, passkey sign-in
+    ['on', false, true],
+    ['on', true, true],
+    ['link-only', false, true],
+    ['link-only', true, false],
+    ['off', false, false],
+    ['off', true, false],
+  ])('passkey sign-in under %s, Epic %s: %s', (mode, hasEpic, allowed) => {
+    expect(passkeySignInAllowed(mode, { hasPassword: true, hasEpic })).toBe(allowed);
+    expect(passkeySignInAllowed(mode, { hasPassword: false, hasEpic })).toBe(allowed);
+  });
+
   it.each(TABLE)('%s, %s', (mode, name, methods, password, reset, banner, unlink, emailedLink) => {
     const account = ACCOUNTS[name];
     expect(signInMethods(mode, account)).toEqual(methods);
@@ -52,11 +67,19 @@ describe('LEGACY_LOGIN rules (decision 048)', () => {
     expect(emailFormShown(mode)).toBe(form);
   });
 
-  it('lets an account prove itself by password to link Epic only when the switch still takes its password', () => {
-    const legacy = { password_hash: 'scrypt$…', epic_account_id: null };
-    expect(passwordCheckAllowed(legacy, 'on')).toBe(true);
-    expect(passwordCheckAllowed(legacy, 'link-only')).toBe(true);
-    expect(passwordCheckAllowed(legacy, 'off')).toBe(false);
-    expect(passwordCheckAllowed({ password_hash: null, epic_account_id: null }, 'on')).toBe(false);
-  });
+  it.each([
+    // mode, has a password, has a second factor, allowed
+    ['on', true, false, true],
+    ['link-only', true, false, true],
+    ['off', true, false, false],
+    ['on', false, false, false],
+    ['on', true, true, false],
+    ['link-only', true, true, false],
+  ] as const)(
+    'proving an account by password to link Epic under %s (password %s, second factor %s): %s',
+    (mode, password, secondFactor, allowed) => {
+      const user = { password_hash: password ? 'scrypt$…' : null, epic_account_id: null };
+      expect(passwordCheckAllowed(user, mode, secondFactor)).toBe(allowed);
+    },
+  );
 });

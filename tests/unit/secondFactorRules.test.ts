@@ -10,6 +10,8 @@ describe('the staff gate', () => {
     ['staff, a session from before sessions said how', true, 'required', null, false, true],
     ['staff, password, with a second factor', true, 'required', 'password', true, false],
     ['staff, signed in with Epic (Epic has its own)', true, 'required', 'epic', false, false],
+    ['staff, signed in with a passkey (the device and its PIN)', true, 'required', 'passkey', false, false],
+    ['staff, an e-mailed link, no second factor', true, 'required', 'emailed_link', false, true],
     ['staff, password, policy optional', true, 'optional', 'password', false, false],
     ['a customer, password, no second factor', false, 'required', 'password', false, false],
   ])('%s → refused: %s', (_what, isStaff, policy, sessionMethod, hasSecondFactor, refused) => {

@@ -99,7 +99,9 @@ export async function accountRoutes(app: App, { config, services }: RouteContext
         // (POST /api/login/second-factor, decision 046); Remember me waits with it.
         const pending = await services.secondFactor.startSignIn(user.id, rememberMe);
         setSecondFactorCookie(reply, pending.token, pending.expiresAt, secure);
-        return { ok: true as const, secondFactorRequired: true as const, message: SECOND_FACTOR_MESSAGES.askForCode };
+        // The second step offers "Use a passkey" when the account has one (decision 049).
+        const passkey = (await services.passkeys.count(user.id)) > 0 ? { passkey: true as const } : {};
+        return { ok: true as const, secondFactorRequired: true as const, ...passkey, message: SECOND_FACTOR_MESSAGES.askForCode };
       }
       await startSession(request, reply, services, { userId: user.id, persistent: rememberMe, secure, method: 'password' });
       services.metrics.signIn('password', 'success');

@@ -15,6 +15,7 @@ import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { AuditService } from '../audit';
 import type { Mailer } from '../mailer';
 import { verifyPassword } from '../passwords';
+import { hasSecondFactor, replaceRecoveryCodes } from '../secondFactor';
 import { issueChallenge, purgeChallenges, takeChallenge, type IssuedChallenge } from './challenges';
 import { passkeyChangedMail, type PasskeyChange } from './mail';
 import { relyingPartyOf } from './relyingParty';
@@ -137,9 +138,15 @@ export function createPasskeyService(deps: {
 
     /**
      * Verifies the browser's new passkey against the challenge of `challengeToken` (single use) and
-     * keeps it under `name`; audited, and the owner is mailed.
+     * keeps it under `name`; audited, and the owner is mailed. The account's first second factor
+     * (no authenticator app, no other passkey) comes with ten recovery codes, answered to show once.
      */
-    async add(user: Owner, challengeToken: string | undefined, name: string, response: RegistrationResponseJSON): Promise<Passkey> {
+    async add(
+      user: Owner,
+      challengeToken: string | undefined,
+      name: string,
+      response: RegistrationResponseJSON,
+    ): Promise<{ passkey: Passkey; recoveryCodes?: string[] }> {
       requirePassword(user);
       const expectedChallenge = await takeChallenge(db, challengeToken, 'register', user.id);
       if (expectedChallenge === null) throw expired();
@@ -170,7 +177,7 @@ export function createPasskeyService(deps: {
         created_at: Date.now(),
         last_used_at: null,
       };
-      await db.transaction().execute(async (trx) => {
+      const recoveryCodes = await db.transaction().execute(async (trx) => {
         const taken = await trx.selectFrom('passkeys').select('id').where('id', '=', row.id).executeTakeFirst();
         if (taken) throw conflict(PASSKEY_ERRORS.exists, PASSKEY_MESSAGES.exists);
         const { total } = await trx
@@ -179,15 +186,18 @@ export function createPasskeyService(deps: {
           .where('user_id', '=', user.id)
           .executeTakeFirstOrThrow();
         if (Number(total) >= MAX_PASSKEYS) throw conflict(PASSKEY_ERRORS.limit, PASSKEY_MESSAGES.limit);
+        const first = !(await hasSecondFactor(trx, user.id));
         await trx.insertInto('passkeys').values(row).execute();
+        const codes = first ? await replaceRecoveryCodes(trx, user.id) : undefined;
         await audit.record(
           { id: user.id, email: user.email },
-          { action: 'account.passkey.add', targetType: 'user', targetId: user.id, after: { passkey: row.id, name } },
+          { action: 'account.passkey.add', targetType: 'user', targetId: user.id, after: { passkey: row.id, name, recoveryCodes: first } },
           trx,
         );
+        return codes;
       });
       tell(user, 'added', name);
-      return listed(row);
+      return recoveryCodes ? { passkey: listed(row), recoveryCodes } : { passkey: listed(row) };
     },
 
     /** Renames one of the user's passkeys; audited, and the owner is mailed. */
@@ -213,7 +223,10 @@ export function createPasskeyService(deps: {
       return listed(row);
     },
 
-    /** Removes one of the user's passkeys, given the account's password; audited, and the owner is mailed. */
+    /**
+     * Removes one of the user's passkeys, given the account's password; audited, and the owner is
+     * mailed. The last second factor gone (no app, no other passkey), the recovery codes go too.
+     */
     async remove(user: Owner, id: string, password: string): Promise<void> {
       const stored = requirePassword(user);
       if (!(await verifyPassword(password, stored))) throw badRequest(PASSKEY_ERRORS.wrongPassword, PASSKEY_MESSAGES.wrongPassword);
@@ -222,6 +235,7 @@ export function createPasskeyService(deps: {
         if (!row) throw notFound(PASSKEY_MESSAGES.notFound);
         const gone = await trx.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst();
         if (Number(gone.numDeletedRows) !== 1) throw notFound(PASSKEY_MESSAGES.notFound);
+        if (!(await hasSecondFactor(trx, user.id))) await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
         await audit.record(
           { id: user.id, email: user.email },
           { action: 'account.passkey.remove', targetType: 'user', targetId: user.id, before: { passkey: id, name: row.name } },

@@ -24,14 +24,11 @@ import { secondFactorMails } from './mails';
 import { newRecoveryCodes, recoveryCodeHash } from './recoveryCodes';
 import { matchTotp, newTotpSecret, otpauthUri } from './totp';
 
-/** Which factor a code proved: the authenticator app's, or one of the recovery codes. */
-export type UsedFactor = 'totp' | 'recovery_code';
+/** Which factor proved the second step: the authenticator app's code, a recovery code, or a passkey. */
+export type UsedFactor = 'totp' | 'recovery_code' | 'passkey';
 
-/**
- * Whether the account has a second factor: a confirmed authenticator app. (Passkeys, issue 40's
- * other half, count too once they are added here.) `trx`: within the caller's transaction.
- */
-export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+/** Whether the account has a confirmed authenticator app. */
+export async function hasTotp(db: Db, userId: string): Promise<boolean> {
   const totp = await db
     .selectFrom('user_totp')
     .select('user_id')
@@ -39,6 +36,28 @@ export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> 
     .where('confirmed_at', 'is not', null)
     .executeTakeFirst();
   return totp !== undefined;
+}
+
+/**
+ * Whether the account has a second factor: a confirmed authenticator app, or at least one passkey
+ * (decisions 046, 049). `db`: the caller's transaction when within one.
+ */
+export async function hasSecondFactor(db: Db, userId: string): Promise<boolean> {
+  if (await hasTotp(db, userId)) return true;
+  const passkey = await db.selectFrom('passkeys').select('id').where('user_id', '=', userId).executeTakeFirst();
+  return passkey !== undefined;
+}
+
+/** Replaces the account's recovery codes with ten new ones, in the caller's transaction; answers them, to show once. */
+export async function replaceRecoveryCodes(trx: Db, userId: string): Promise<string[]> {
+  const codes = newRecoveryCodes();
+  const now = Date.now();
+  await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await trx
+    .insertInto('recovery_codes')
+    .values(codes.map((code) => ({ code_hash: recoveryCodeHash(code), user_id: userId, created_at: now, used_at: null })))
+    .execute();
+  return codes;
 }
 
 /**
@@ -100,18 +119,6 @@ export function createSecondFactorService(deps: {
       .where('used_at', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(n);
-  }
-
-  /** Replaces the account's recovery codes with ten new ones, in the caller's transaction; answers them, to show once. */
-  async function replaceRecoveryCodes(trx: Db, userId: string): Promise<string[]> {
-    const codes = newRecoveryCodes();
-    const now = Date.now();
-    await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
-    await trx
-      .insertInto('recovery_codes')
-      .values(codes.map((code) => ({ code_hash: recoveryCodeHash(code), user_id: userId, created_at: now, used_at: null })))
-      .execute();
-    return codes;
   }
 
   /**
@@ -205,7 +212,7 @@ export function createSecondFactorService(deps: {
      * too when no other second factor remains. Audited, and the owner is told.
      */
     async removeTotp(user: User, proof: OwnerProof): Promise<void> {
-      if (!(await hasSecondFactor(db, user.id))) throw conflict(SECOND_FACTOR_ERRORS.notEnrolled, SECOND_FACTOR_MESSAGES.notEnrolled);
+      if (!(await hasTotp(db, user.id))) throw conflict(SECOND_FACTOR_ERRORS.notEnrolled, SECOND_FACTOR_MESSAGES.notEnrolled);
       await proveOwner(user, proof);
       await db.transaction().execute(async (trx) => {
         const removed = await trx.deleteFrom('user_totp').where('user_id', '=', user.id).executeTakeFirst();
@@ -265,14 +272,19 @@ export function createSecondFactorService(deps: {
 
     /** The e-mail of the account a pending sign-in is for (its sign-in limits' key), or null when there is none or it expired. */
     async pendingSignInEmail(token: string): Promise<string | null> {
+      return (await service.pendingSignIn(token))?.email ?? null;
+    },
+
+    /** The account a pending sign-in is for (its id, and its e-mail: the limits' key), or null when there is none or it expired. */
+    async pendingSignIn(token: string): Promise<{ userId: string; email: string } | null> {
       const row = await db
         .selectFrom('second_factor_sign_ins')
         .innerJoin('users', 'users.id', 'second_factor_sign_ins.user_id')
-        .select('users.email')
+        .select(['users.id', 'users.email'])
         .where('second_factor_sign_ins.token_hash', '=', hashToken(token))
         .where('second_factor_sign_ins.expires_at', '>', Date.now())
         .executeTakeFirst();
-      return row ? (row.email ?? '') : null;
+      return row ? { userId: row.id, email: row.email ?? '' } : null;
     },
 
     /**
@@ -283,6 +295,19 @@ export function createSecondFactorService(deps: {
     async completeSignIn(
       token: string,
       code: string,
+      start: (trx: Db, userId: string, persistent: boolean) => Promise<NewSession>,
+    ): Promise<{ session: NewSession; factor: UsedFactor } | null> {
+      return service.completeSignInWith(token, (trx, userId) => useCode(trx, userId, code), start);
+    },
+
+    /**
+     * As `completeSignIn`, with the factor proved by `prove` (within the transaction; null: not
+     * proved). A passkey's answer is verified before, for the pending sign-in's user, and `prove`
+     * answers 'passkey': the pending sign-in is still used up once, all or nothing.
+     */
+    async completeSignInWith(
+      token: string,
+      prove: (trx: Db, userId: string) => Promise<UsedFactor | null>,
       start: (trx: Db, userId: string, persistent: boolean) => Promise<NewSession>,
     ): Promise<{ session: NewSession; factor: UsedFactor } | null> {
       const expired = () => new AppError(401, SECOND_FACTOR_ERRORS.signInExpired, SECOND_FACTOR_MESSAGES.signInExpired);
@@ -297,7 +322,7 @@ export function createSecondFactorService(deps: {
           .executeTakeFirst();
         if (!pending) throw expired();
         if (isSuspended(pending.status)) throw accountSuspended();
-        const factor = await useCode(trx, pending.id, code);
+        const factor = await prove(trx, pending.id);
         if (!factor) return null;
         const used = await trx.deleteFrom('second_factor_sign_ins').where('token_hash', '=', tokenHash).executeTakeFirst();
         if (Number(used.numDeletedRows) !== 1) throw expired();
@@ -336,7 +361,8 @@ export function createSecondFactorService(deps: {
         const before = await checkStaffAuthority(trx, { actor, action: 'resetSecondFactor', targetId: userId });
         if (!(await hasSecondFactor(trx, userId)))
           throw conflict(SECOND_FACTOR_ERRORS.notEnrolled, 'This user has no two-step sign-in to reset.');
-        await trx.deleteFrom('user_totp').where('user_id', '=', userId).execute();
+        const totp = await trx.deleteFrom('user_totp').where('user_id', '=', userId).executeTakeFirst();
+        const passkeys = await trx.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
         await trx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
         await trx.deleteFrom('second_factor_sign_ins').where('user_id', '=', userId).execute();
         await audit.record(
@@ -345,7 +371,7 @@ export function createSecondFactorService(deps: {
             action: 'user.second_factor.reset',
             targetType: 'user',
             targetId: userId,
-            before: { factor: 'totp' },
+            before: { totp: Number(totp.numDeletedRows) === 1, passkeys: Number(passkeys.numDeletedRows) },
             after: { identityCheck },
           },
           trx,
@@ -353,7 +379,11 @@ export function createSecondFactorService(deps: {
         return before;
       });
       tell(target.email, secondFactorMails.reset(ctx));
-      return { ok: true, message: 'Two-step sign-in was turned off for this user, and they were told by e-mail.' };
+      return {
+        ok: true,
+        message:
+          'Two-step sign-in was turned off for this user (their authenticator app and passkeys removed), and they were told by e-mail.',
+      };
     },
   };
   return service;

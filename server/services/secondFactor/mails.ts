@@ -52,7 +52,7 @@ export const secondFactorMails = {
     mail(
       'Sage support turned off two-step sign-in for your account',
       [
-        'At your request, and after checking who asked, Sage support turned off two-step sign-in for your account: your password alone signs you in now.',
+        'At your request, and after checking who asked, Sage support turned off two-step sign-in for your account: your authenticator app and your passkeys were removed, and your password alone signs you in now.',
         'Turn it on again in the Account section once you can.',
       ],
       ctx,

@@ -6,14 +6,16 @@ interface Props {
   prompt: string;
   busy: boolean;
   onSubmit: (code: string) => void;
+  /** When the account has a passkey: answers the step with it instead of a code. */
+  onPasskey?: () => void;
   onCancel: () => void;
 }
 
 /**
  * The sign-in's second step (issue 40): after the password of an account with two-step sign-in,
- * the authenticator app's six-digit code, or one of the recovery codes.
+ * the authenticator app's six-digit code, or one of the recovery codes; or a passkey of the account.
  */
-export function SecondFactorStep({ prompt, busy, onSubmit, onCancel }: Props) {
+export function SecondFactorStep({ prompt, busy, onSubmit, onPasskey, onCancel }: Props) {
   const [code, setCode] = useState('');
   const id = useId();
   return (
@@ -46,6 +48,11 @@ export function SecondFactorStep({ prompt, busy, onSubmit, onCancel }: Props) {
       <Button type="submit" variant="contained" fullWidth size="large" disabled={busy} sx={{ mt: 2 }}>
         {busy ? 'Processing...' : 'Verify'}
       </Button>
+      {onPasskey && (
+        <Button variant="outlined" fullWidth size="large" disabled={busy} sx={{ mt: 2 }} onClick={onPasskey}>
+          Use a passkey
+        </Button>
+      )}
       <Typography variant="body2" sx={{ mt: 2, textAlign: 'center' }}>
         <Link component="button" type="button" variant="body2" disabled={busy} onClick={onCancel}>
           Back to sign-in

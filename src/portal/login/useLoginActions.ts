@@ -67,6 +67,8 @@ export function useLoginActions() {
 
   /** The password was right and two-step sign-in is on: the server's question, until a code answers it. */
   const [secondFactorPrompt, setSecondFactorPrompt] = useState<string | null>(null);
+  /** Whether the account has a passkey, which answers the second step too. */
+  const [secondFactorPasskey, setSecondFactorPasskey] = useState(false);
 
   /** Sign in or register: busy (`submit.isPending`) until the dashboard is on its way. */
   const submit = useMutation({
@@ -75,6 +77,7 @@ export function useLoginActions() {
     onSuccess: async (answer, { mode }) => {
       if (mode === 'signin' && (answer as { secondFactorRequired?: boolean } | undefined)?.secondFactorRequired) {
         setSecondFactorPrompt((answer as { message: string }).message);
+        setSecondFactorPasskey((answer as { passkey?: boolean }).passkey === true);
         return;
       }
       await signedIn(mode);
@@ -82,9 +85,25 @@ export function useLoginActions() {
     onError: (error, { mode }) => failed(error, mode),
   });
 
-  /** The second step (issue 40): the app's code or a recovery code, in the browser the password was typed in. */
+  /**
+   * The second step (issue 40): the app's code or a recovery code, in the browser the password was
+   * typed in; null: one of the account's passkeys (its ceremony's code loaded on the click).
+   */
   const confirmCode = useMutation({
-    mutationFn: (code: string) => loginSecondFactor({ code: code.trim() }),
+    mutationFn: async (code: string | null) => {
+      if (code !== null) return loginSecondFactor({ code: code.trim() });
+      const [{ secondFactorWithPasskey }, { passkeyProblem }] = await Promise.all([
+        import('../../api/passkeys'),
+        import('../passkeys/passkeyProblem'),
+      ]);
+      try {
+        return await secondFactorWithPasskey();
+      } catch (error) {
+        // The browser's own errors (a cancelled ceremony) in the product's words.
+        if (error instanceof HttpError) throw error;
+        throw new HttpError({ status: 0, message: passkeyProblem(error, FAILED_TO_AUTHENTICATE) });
+      }
+    },
     onSuccess: () => signedIn('signin'),
     onError: (error) => {
       failed(error, 'signin');
@@ -112,5 +131,5 @@ export function useLoginActions() {
     [sendResetMail],
   );
 
-  return { submit, requestPasswordReset, secondFactorPrompt, confirmCode, cancelSecondFactor };
+  return { submit, requestPasswordReset, secondFactorPrompt, secondFactorPasskey, confirmCode, cancelSecondFactor };
 }

@@ -1,6 +1,7 @@
 import {
   PASSKEY_MESSAGES,
   addPasskeyRequestSchema,
+  passkeyAddedSchema,
   passkeyAnswerSchema,
   passkeyListSchema,
   passkeyParamsSchema,
@@ -51,13 +52,13 @@ export async function accountPasskeyRoutes(app: App, { config, services }: Route
   });
   app.post(
     '/passkeys',
-    { schema: { body: addPasskeyRequestSchema, response: { 201: passkeyAnswerSchema } }, config: add },
+    { schema: { body: addPasskeyRequestSchema, response: { 201: passkeyAddedSchema } }, config: add },
     async (request, reply) => {
       // The challenge is spent by this answer, whatever comes of it.
       const token = passkeyChallengeToken(request);
       clearPasskeyCookie(reply, secure);
-      const passkey = await passkeys.add(request.user, token, request.body.name, request.body.response);
-      return reply.code(201).send({ ok: true as const, passkey });
+      const added = await passkeys.add(request.user, token, request.body.name, request.body.response);
+      return reply.code(201).send({ ok: true as const, ...added });
     },
   );
 

@@ -18,6 +18,7 @@ import { PASSKEY_ERRORS, passkeyNameSchema, removePasskeyRequestSchema, type Pas
 import { usePasswordStatus } from '../../../api/accountPassword';
 import { HttpError } from '../../../api/client';
 import { PASSKEYS_QUERY_KEY, addPasskey, removePasskey, usePasskeys } from '../../../api/passkeys';
+import { SECOND_FACTOR_QUERY_KEY } from '../../../api/secondFactor';
 import { formatMoment } from '../../../ui/format';
 import { useToast } from '../../../ui/toast';
 import { FormTextField } from '../../forms/FormTextField';
@@ -25,6 +26,7 @@ import { useContractForm, firstProblem } from '../../forms/contractForm';
 import { PasswordField } from '../../login/PasswordField';
 import { passkeyProblem } from '../../passkeys/passkeyProblem';
 import { AccountPanel } from './AccountPanel';
+import { RecoveryCodes } from './RecoveryCodes';
 
 const HEADING_ID = 'account-passkeys-heading';
 export const ADD_FAILED = 'Failed to add the passkey';
@@ -32,23 +34,44 @@ export const REMOVE_FAILED = 'Failed to remove the passkey';
 
 const addFormSchema = z.object({ name: passkeyNameSchema });
 
-/** Name it, then the browser asks where to keep the passkey and for the fingerprint, face or PIN. */
+/** Invalidates what a passkey change moves: the list, and the two-step sign-in's status (a passkey is a second factor). */
+const passkeysChanged = (queryClient: ReturnType<typeof useQueryClient>) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: PASSKEYS_QUERY_KEY }),
+    queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_QUERY_KEY }),
+  ]);
+
+/**
+ * Name it, then the browser asks where to keep the passkey and for the fingerprint, face or PIN.
+ * The account's first second factor comes with its recovery codes, shown here once.
+ */
 function AddPasskeyForm() {
   const queryClient = useQueryClient();
   const toast = useToast();
   const { register, handleSubmit, reset, formState } = useContractForm(addFormSchema);
+  const [newCodes, setNewCodes] = useState<string[] | null>(null);
   const add = useMutation({
     mutationFn: ({ name }: { name: string }) => addPasskey(name),
-    onSuccess: (passkey) => {
+    onSuccess: ({ passkey, recoveryCodes }) => {
       reset({ name: '' });
+      setNewCodes(recoveryCodes ?? null);
       toast({ title: 'Passkey added', description: `"${passkey.name}" can now sign you in without your password.` });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: PASSKEYS_QUERY_KEY }),
+    onSettled: () => passkeysChanged(queryClient),
   });
   const invalid = firstProblem(formState.errors);
 
   return (
     <Box component="form" noValidate onSubmit={handleSubmit((values) => add.mutate(values))}>
+      {newCodes && (
+        <Stack spacing={1} sx={{ mb: 2 }}>
+          <Typography>Your password sign-in now also asks for your passkey. Keep these recovery codes in case you lose it.</Typography>
+          <RecoveryCodes codes={newCodes} />
+          <div>
+            <Button onClick={() => setNewCodes(null)}>Done</Button>
+          </div>
+        </Stack>
+      )}
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'flex-start' } }}>
         <FormTextField
           label="Passkey name"
@@ -89,7 +112,7 @@ function RemoveDialog({ passkey, onClose }: { passkey: Passkey; onClose: () => v
     onError: (error) => {
       if (error instanceof HttpError && error.code === PASSKEY_ERRORS.wrongPassword) setFocus('password');
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: PASSKEYS_QUERY_KEY }),
+    onSettled: () => passkeysChanged(queryClient),
   });
   const invalid = firstProblem(formState.errors);
   const busy = remove.isPending;
