@@ -40,4 +40,19 @@ export function responseJsonSchema(schema: z.ZodType): Schema {
  * on a row, never leaves), a missing required one fails the request, and the contract tests parse
  * every answer with them.
  */
-export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schema }) => fastJsonStringify(responseJsonSchema(schema));
+const compiled = new WeakMap<z.ZodType, (data: unknown) => string>();
+
+/**
+ * Compiled once per schema in a process: the code is pure, so every app built from the same route
+ * modules shares it. A production process builds one app; the server tests build one per test, and
+ * compiling every route's answer each time was the largest part of building one (a profile of
+ * issue 40's suite: 1.9 of 8.5 s of fifteen builds).
+ */
+export const serializerCompiler: FastifySerializerCompiler<z.ZodType> = ({ schema }) => {
+  let serialize = compiled.get(schema);
+  if (!serialize) {
+    serialize = fastJsonStringify(responseJsonSchema(schema));
+    compiled.set(schema, serialize);
+  }
+  return serialize;
+};

@@ -87,6 +87,11 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
 export async function routes(app: App, ctx: RouteContext): Promise<void> {
   denyUnlessPublic(app);
   for (const [prefix, modules] of Object.entries(ROUTE_FOLDERS)) {
-    for (const module of modules) await app.register(async (scope) => module(scope.withTypeProvider<ZodTypeProvider>(), ctx), { prefix });
+    for (const module of modules) {
+      const scoped = async (scope: App) => module(scope.withTypeProvider<ZodTypeProvider>(), ctx);
+      // Named: Fastify looks an unnamed plugin's name up among every loaded module's exports, a
+      // cost paid per module per app (the server tests build an app per test).
+      await app.register(Object.assign(scoped, { [Symbol.for('fastify.display-name')]: module.name }), { prefix });
+    }
   }
 }
