@@ -44,6 +44,7 @@ describe.each(databases)('public endpoints on $label', (database) => {
       'defaultBuild',
       'epicSignIn',
       'installationGuideUrl',
+      'legacyLogin',
       'marketingUrl',
       'supportEmail',
     ]);
@@ -52,6 +53,8 @@ describe.each(databases)('public endpoints on $label', (database) => {
     // The suite signs in with Epic through the development identity provider.
     expect(body.epicSignIn).toBe('development');
     expect(body.defaultBuild).toMatchObject({ version: DEFAULT_BUILD_VERSION });
+    // LEGACY_LOGIN's default (decision 048): the login page shows the e-mail form.
+    expect(body.legacyLogin).toBe('on');
     expect(response.body).not.toContain('smtp://');
   });
 
