@@ -26,6 +26,7 @@ import { useContractForm, firstProblem } from '../../forms/contractForm';
 import { PasswordField } from '../../login/PasswordField';
 import { passkeyProblem } from '../../passkeys/passkeyProblem';
 import { AccountPanel } from './AccountPanel';
+import { ListRow, listSx } from './ListRow';
 import { RecoveryCodes } from './RecoveryCodes';
 
 const HEADING_ID = 'account-passkeys-heading';
@@ -157,36 +158,23 @@ function PasskeyList({ passkeys }: { passkeys: Passkey[] }) {
   if (passkeys.length === 0) return <Typography variant="body2">You have no passkey yet.</Typography>;
   return (
     <>
-      <Box component="ul" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      <Box component="ul" sx={listSx}>
         {passkeys.map((passkey) => (
-          <Box
-            component="li"
+          <ListRow
             key={passkey.id}
-            sx={{
-              display: 'flex',
-              flexDirection: { xs: 'column', sm: 'row' },
-              alignItems: { xs: 'stretch', sm: 'center' },
-              justifyContent: 'space-between',
-              gap: 1.5,
-              py: 1.5,
-              borderTop: 1,
-              borderColor: 'divider',
-              '&:first-of-type': { borderTop: 0 },
-            }}
-          >
-            <Box sx={{ minWidth: 0 }}>
+            title={
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
                 <Typography component="span" sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>
                   {passkey.name}
                 </Typography>
                 {passkey.synced && <Chip label="Synced" size="small" variant="outlined" />}
               </Stack>
-              <Typography variant="body2" color="text.secondary">
-                Added {formatMoment(passkey.createdAt)} ·{' '}
-                {passkey.lastUsedAt ? `Last used ${formatMoment(passkey.lastUsedAt)}` : 'Never used'}
-              </Typography>
-            </Box>
-            <Box sx={{ flexShrink: 0 }}>
+            }
+            facts={[
+              ['Added', formatMoment(passkey.createdAt)],
+              ['Last used', passkey.lastUsedAt ? formatMoment(passkey.lastUsedAt) : 'Never used'],
+            ]}
+            action={
               <Button
                 variant="outlined"
                 color="error"
@@ -196,8 +184,8 @@ function PasskeyList({ passkeys }: { passkeys: Passkey[] }) {
               >
                 Remove
               </Button>
-            </Box>
-          </Box>
+            }
+          />
         ))}
       </Box>
       {removing && <RemoveDialog passkey={removing} onClose={() => setRemoving(null)} />}

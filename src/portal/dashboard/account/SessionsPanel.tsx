@@ -1,6 +1,6 @@
 import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { AccountSession, PluginInstall } from '../../../../contract/accountSessions';
 import { ACCOUNT_SESSIONS_QUERY_KEY, endOtherSessions, endSession, forgetInstall, useAccountSessions } from '../../../api/accountSessions';
 import { USER_QUERY_KEY } from '../../../authProvider/session';
@@ -9,50 +9,12 @@ import { useToast } from '../../../ui/toast';
 import { formatMoment } from '../../../ui/format';
 import { installName, networkText, otherSessions, sessionName } from './sessionsRules';
 import { AccountPanel } from './AccountPanel';
+import { ListRow, listSx } from './ListRow';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 
 const HEADING_ID = 'account-sessions-heading';
 export const END_FAILED = 'Failed to end the session';
 export const FORGET_FAILED = 'Failed to forget the install';
-
-/** One row of a stacked list: what it is and its facts, its action beside it (below it on a phone). */
-function ListRow({ title, facts, action }: { title: ReactNode; facts: [label: string, value: string][]; action: ReactNode }) {
-  return (
-    <Box
-      component="li"
-      sx={{
-        display: 'flex',
-        flexDirection: { xs: 'column', sm: 'row' },
-        alignItems: { xs: 'stretch', sm: 'center' },
-        justifyContent: 'space-between',
-        gap: 1.5,
-        py: 1.5,
-        borderTop: 1,
-        borderColor: 'divider',
-        '&:first-of-type': { borderTop: 0 },
-      }}
-    >
-      <Box sx={{ minWidth: 0 }}>
-        {title}
-        <Box component="dl" sx={{ m: 0, mt: 0.5, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 1, rowGap: 0.25 }}>
-          {facts.map(([label, value]) => (
-            <Box key={label} sx={{ display: 'contents' }}>
-              <Typography component="dt" variant="body2" color="text.secondary">
-                {label}
-              </Typography>
-              <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-                {value}
-              </Typography>
-            </Box>
-          ))}
-        </Box>
-      </Box>
-      <Box sx={{ flexShrink: 0 }}>{action}</Box>
-    </Box>
-  );
-}
-
-const listSx = { listStyle: 'none', m: 0, p: 0 } as const;
 
 function Sessions({ sessions }: { sessions: AccountSession[] }) {
   const queryClient = useQueryClient();
