@@ -1,6 +1,6 @@
 import { Alert, Button, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { OwnerProof } from '../../../../contract/secondFactor';
 import { regenerateRecoveryCodes, removeTotp, SECOND_FACTOR_QUERY_KEY, useSecondFactorStatus } from '../../../api/secondFactor';
 import { useToast } from '../../../ui/toast';
@@ -46,6 +46,37 @@ export function TwoStepPanel() {
     onError: showError,
   });
 
+  /** New recovery codes, shown once, and the button (beside `more`) and form that make them. */
+  const recoveryControls = (more?: ReactNode) => (
+    <>
+      {newCodes && (
+        <Stack spacing={1}>
+          <RecoveryCodes codes={newCodes} />
+          <div>
+            <Button onClick={() => setNewCodes(null)}>Done</Button>
+          </div>
+        </Stack>
+      )}
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+        <Button
+          variant={action === 'regenerate' ? 'contained' : 'outlined'}
+          onClick={() => setAction(action === 'regenerate' ? null : 'regenerate')}
+        >
+          New recovery codes
+        </Button>
+        {more}
+      </Stack>
+      {action === 'regenerate' && (
+        <OwnerProofForm
+          submitLabel="Make new recovery codes"
+          busy={regenerate.isPending}
+          onSubmit={(proof: OwnerProof) => regenerate.mutate(proof)}
+        />
+      )}
+    </>
+  );
+  const codesLeft = (left: number) => `${left} of your recovery codes ${left === 1 ? 'is' : 'are'} left.`;
+
   if (data && !data.hasPassword) return null;
   const enrolled = data?.totp.enrolled ?? false;
   return (
@@ -64,6 +95,13 @@ export function TwoStepPanel() {
           {data.requiredForStaff && <Alert severity="info">Staff accounts need two-step sign-in to open the console.</Alert>}
         </Stack>
       )}
+      {/* A passkey is a second factor too (decision 049): its recovery codes are made here as the app's are. */}
+      {data && !enrolled && !setupOpen && data.recoveryCodesLeft > 0 && (
+        <Stack spacing={2} sx={{ mb: 2 }}>
+          <Typography>Your passkeys are your second factor. {codesLeft(data.recoveryCodesLeft)}</Typography>
+          {recoveryControls()}
+        </Stack>
+      )}
       {/* One place for the setup, so it stays (with its recovery codes) once the status says "on". */}
       {data && (!enrolled || setupOpen) && (
         <TotpSetup doneLabel="Done" onConfirmed={() => setSetupOpen(true)} onDone={() => setSetupOpen(false)} />
@@ -72,38 +110,16 @@ export function TwoStepPanel() {
         <Stack spacing={2}>
           <Typography>
             On with an authenticator app
-            {data.totp.since !== null && ` since ${new Date(data.totp.since).toLocaleDateString()}`}. {data.recoveryCodesLeft} of your
-            recovery codes {data.recoveryCodesLeft === 1 ? 'is' : 'are'} left.
+            {data.totp.since !== null && ` since ${new Date(data.totp.since).toLocaleDateString()}`}. {codesLeft(data.recoveryCodesLeft)}
           </Typography>
-          {newCodes && (
-            <Stack spacing={1}>
-              <RecoveryCodes codes={newCodes} />
-              <div>
-                <Button onClick={() => setNewCodes(null)}>Done</Button>
-              </div>
-            </Stack>
-          )}
-          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
-            <Button
-              variant={action === 'regenerate' ? 'contained' : 'outlined'}
-              onClick={() => setAction(action === 'regenerate' ? null : 'regenerate')}
-            >
-              New recovery codes
-            </Button>
+          {recoveryControls(
             <Button
               color="error"
               variant={action === 'off' ? 'contained' : 'outlined'}
               onClick={() => setAction(action === 'off' ? null : 'off')}
             >
               Turn off two-step sign-in
-            </Button>
-          </Stack>
-          {action === 'regenerate' && (
-            <OwnerProofForm
-              submitLabel="Make new recovery codes"
-              busy={regenerate.isPending}
-              onSubmit={(proof: OwnerProof) => regenerate.mutate(proof)}
-            />
+            </Button>,
           )}
           {action === 'off' && (
             <OwnerProofForm submitLabel="Turn off" busy={turnOff.isPending} onSubmit={(proof: OwnerProof) => turnOff.mutate(proof)} />
