@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isVersion, VERSION_RULE } from './pluginVersions';
+import { RELEASE_NOTES_MAX_LENGTH } from './releaseNotes';
 import { filterParam, rangeParam, sortParam } from './restList';
 import { staffRoleSchema } from './staffRoles';
 import { suspensionSchema } from './suspension';
@@ -228,10 +230,20 @@ export const releaseFieldsFilled = (form: ReleaseForm): boolean => RELEASE_FIELD
  * version of at most 50 characters and each URL an http(s) address (the form leaves these to the server).
  */
 export const releaseRequestSchema = z.object({
-  version: releaseFormSchema.shape.version.max(50, 'The version must be at most 50 characters'),
+  version: releaseFormSchema.shape.version
+    .max(50, 'The version must be at most 50 characters')
+    // Only a filled version of a fitting length is told what a version looks like: one message at a time.
+    .refine((version) => version === '' || version.length > 50 || isVersion(version), VERSION_RULE),
   ue55Url: releaseFormSchema.shape.ue55Url.pipe(httpUrl('5.5')),
   ue56Url: releaseFormSchema.shape.ue56Url.pipe(httpUrl('5.6')),
   ue57Url: filledReleaseText.pipe(httpUrl('5.7')),
+  /** Markdown (issue 41), rendered without trusting it (contract/releaseNotes.ts). */
+  notes: z
+    .string({ error: 'The notes must be text' })
+    .max(RELEASE_NOTES_MAX_LENGTH, `The notes must be at most ${RELEASE_NOTES_MAX_LENGTH.toLocaleString('en-US')} characters`)
+    .optional(),
+  /** "Required update": builds older than this one must update. */
+  required: z.boolean({ error: 'required must be true or false' }).optional(),
 });
 export type ReleaseRequest = z.infer<typeof releaseRequestSchema>;
 
@@ -243,6 +255,7 @@ export const AUDIT_ACTIONS = [
   'license.download',
   'user.sessions.revoke',
   'build.release',
+  'build.withdraw',
   'user.credits.grant',
   'user.credits.deduct',
   'user.credits.refund',

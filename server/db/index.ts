@@ -36,6 +36,7 @@ import * as m028 from './migrations/028_org_top_up';
 import * as m029 from './migrations/029_second_factor';
 import * as m030 from './migrations/030_passkeys';
 import * as m031 from './migrations/031_epic_linking';
+import * as m032 from './migrations/032_release_channel';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -147,6 +148,7 @@ const migrations: Record<string, Migration> = {
   '029_second_factor': m029,
   '030_passkeys': m030,
   '031_epic_linking': m031,
+  '032_release_channel': m032,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */

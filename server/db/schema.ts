@@ -33,6 +33,8 @@ export interface UsersTable {
   suspension_reason?: string | null;
   /** An admin's role in the console (migration 020): `support`, or `admin` (null: admin, as before roles). Optional as above. */
   staff_role?: string | null;
+  /** 1: e-mail the user when a build for their engine is released (migration 032). Optional as above. */
+  release_emails?: number;
 }
 
 /** How a session was started: Sign in with Epic, the legacy e-mail and password, or a passkey (issue 40). */
@@ -72,6 +74,31 @@ export interface SageBuildsTable {
   ue57_url: string;
   released_at: number;
   released_by: string | null;
+  /** Markdown (issue 41, migration 032); '' when none. Optional here only so rows written whole may leave it. */
+  notes?: string;
+  /** 1: builds older than this one must update. */
+  required?: number;
+  /** A withdrawn (yanked) build: when, by whom (null from the CLI) and why; null while offered. */
+  withdrawn_at?: number | null;
+  withdrawn_by?: string | null;
+  withdraw_reason?: string | null;
+}
+
+/** One release e-mail of a build to a user (migration 032): queued with the release, sent once. */
+export interface ReleaseMailsTable {
+  build_id: string;
+  user_id: string;
+  queued_at: number;
+  /** Until when an instance holds it to send; 0 when nobody does. */
+  claimed_until: number;
+  sent_at: number | null;
+}
+
+/** A one-click unsubscribe link of the release e-mails (RFC 8058), stored hashed. */
+export interface ReleaseMailUnsubscribesTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
 }
 
 /**
@@ -655,6 +682,8 @@ export interface Database {
   password_reset_tokens: PasswordResetTokensTable;
   epic_link_tokens: EpicLinkTokensTable;
   sage_builds: SageBuildsTable;
+  release_mails: ReleaseMailsTable;
+  release_mail_unsubscribes: ReleaseMailUnsubscribesTable;
   sign_in_flows: SignInFlowsTable;
   email_verifications: EmailVerificationsTable;
   plugin_hand_off_codes: PluginHandOffCodesTable;

@@ -23,6 +23,8 @@ import { adminNoteRoutes } from './api/admin/notes';
 import { adminUserExportRoutes } from './api/admin/userExport';
 import { adminOrgRoutes } from './api/admin/orgs';
 import { adminSecondFactorRoutes } from './api/admin/secondFactor';
+import { adminBuildRoutes } from './api/admin/builds';
+import { pluginUpdateRoutes } from './api/plugin/updates';
 import { analyticsLocationRoutes } from './api/analytics/location';
 import { epicRoutes } from './api/auth/epic';
 import { pluginHandOffRoutes } from './api/auth/pluginHandOff';
@@ -74,10 +76,19 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     accountSecondFactorRoutes,
   ],
   '/api/login': [passkeySignInRoutes],
+  '/api/plugin': [pluginUpdateRoutes],
   '/api/auth': [epicRoutes, pluginHandOffRoutes, epicLinkEmailRoutes],
   '/api/email': [emailVerificationRoutes],
   '/api/stripe': [billingRoutes],
-  '/api/admin': [adminConsoleRoutes, adminUsageRoutes, adminNoteRoutes, adminUserExportRoutes, adminOrgRoutes, adminSecondFactorRoutes],
+  '/api/admin': [
+    adminConsoleRoutes,
+    adminUsageRoutes,
+    adminNoteRoutes,
+    adminUserExportRoutes,
+    adminOrgRoutes,
+    adminSecondFactorRoutes,
+    adminBuildRoutes,
+  ],
   '/api/ingest': [ingestionRoutes, ingestUsageRoutes],
   '/api/analytics': [analyticsLocationRoutes],
   // Its own scope keeps every body raw (posthog-js sends gzip/base64 as text/plain or forms).

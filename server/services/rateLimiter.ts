@@ -74,6 +74,11 @@ export const LICENSE_RATE_LIMITS = {
   perIp: { limit: 60, windowMs: 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** The plugin's update check (issue 41): public, so bounded per address; installs ask at start and hourly. */
+export const PLUGIN_UPDATE_RATE_LIMITS = {
+  perIp: { limit: 120, windowMs: 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
 /** The ingestion API, per caller (the service token, or one user's license token). */
 export const INGESTION_RATE_LIMITS = {
   perLicenseToken: { limit: 600, windowMs: 60_000 },

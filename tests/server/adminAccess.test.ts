@@ -186,6 +186,25 @@ const ENDPOINTS: Endpoint[] = [
     invalid: { method: 'POST', path: () => '/api/admin/release-sage-build', body: { version: '' } },
   },
   {
+    name: 'GET builds',
+    route: 'GET /api/admin/builds',
+    method: 'GET',
+    path: () => '/api/admin/builds',
+    adminStatus: 200,
+    invalid: null,
+  },
+  {
+    name: 'POST builds/:version/withdraw',
+    route: 'POST /api/admin/builds/:version/withdraw',
+    method: 'POST',
+    // A version never released: the call is authorized, and the build is not found.
+    path: () => '/api/admin/builds/0.0.1/withdraw',
+    body: { reason: 'Crashes on start' },
+    adminStatus: 404,
+    adminError: 'build_not_found',
+    invalid: { method: 'POST', path: () => '/api/admin/builds/0.0.1/withdraw', body: { reason: '  ' } },
+  },
+  {
     name: 'GET audit',
     route: 'GET /api/admin/audit',
     method: 'GET',

@@ -417,7 +417,8 @@ describe.each(databases)('admin users on $label', (database) => {
     expect((await del(admin.client, `/api/admin/users/${row!.id}`)).statusCode).toBe(200);
     await tick();
     const release = {
-      version: `audit-${uniqueTag()}`,
+      // Older than the build the next test releases: a release must be newer than every earlier one.
+      version: '2025-12-31',
       ue55Url: 'https://cdn.example.com/a55.zip',
       ue56Url: 'https://cdn.example.com/a56.zip',
       ue57Url: 'https://cdn.example.com/a57.zip',

@@ -10,7 +10,6 @@ import {
   messageSearchQuerySchema,
   recentMessagesQuerySchema,
   recentMessagesSchema,
-  releaseRequestSchema,
   sessionsRevokedSchema,
   storedMessageSchema,
   DEFAULT_PAGE_SIZE,
@@ -18,7 +17,6 @@ import {
   userSearchQuerySchema,
   userUpdateSchema,
 } from '../../../../contract/admin';
-import { sageBuildSchema } from '../../../../contract/builds';
 import { insightsQuerySchema, insightsSchema } from '../../../../contract/insights';
 import { suspendRequestSchema } from '../../../../contract/suspension';
 import { actorOf, userParams } from '../../../http/adminTarget';
@@ -38,7 +36,7 @@ const READ_LIST = access.staff('read', { okHeaders: listHeaders('users') });
  * before anything is validated or read.
  */
 export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
-  const { adminUsers, accountControl, messages, audit, builds } = services;
+  const { adminUsers, accountControl, messages, audit } = services;
 
   app.addHook('onSend', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -173,14 +171,6 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
     '/messages/recent',
     { schema: { querystring: recentMessagesQuerySchema, response: { 200: recentMessagesSchema } }, config: READ },
     async (request) => ({ messages: await messages.recent(request.query.limit) }),
-  );
-
-  // The build and its audit entry are one write (the CLI's release calls the same method).
-  const release = access.staff('releaseBuilds');
-  app.post(
-    '/release-sage-build',
-    { schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } }, config: release },
-    async (request) => builds.release({ ...request.body, ue54Url: '' }, actorOf(request.user)),
   );
 
   app.get(
