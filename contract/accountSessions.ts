@@ -34,11 +34,29 @@ export const accountSessionSchema = z.object({
 });
 export type AccountSession = z.infer<typeof accountSessionSchema>;
 
+/**
+ * Whether an install runs the build to run (issue 41), by the update check's rule: `current`;
+ * `out_of_date` (a newer build ships for its engine; `required` when it must move); `withdrawn` (its
+ * own build was withdrawn: it must move); `unknown` when it said no versions, an engine no build
+ * ships for, or a version that is not one. `latestVersion`/`downloadUrl`: the build to install for
+ * its engine, null when none ships for it.
+ */
+export const INSTALL_UPDATE_STATUSES = ['current', 'out_of_date', 'withdrawn', 'unknown'] as const;
+export type InstallUpdateStatus = (typeof INSTALL_UPDATE_STATUSES)[number];
+export const installUpdateSchema = z.object({
+  status: z.enum(INSTALL_UPDATE_STATUSES),
+  latestVersion: z.string().nullable(),
+  downloadUrl: z.string().nullable(),
+  required: z.boolean(),
+});
+export type InstallUpdate = z.infer<typeof installUpdateSchema>;
+
 /** One plugin install, recorded when the plugin signed in (the hand-off). */
 export const pluginInstallSchema = z.object({
   id: z.string(),
   engineVersion: z.string().nullable(),
   pluginVersion: z.string().nullable(),
+  update: installUpdateSchema,
   /** ISO 8601: its sign-in, and its last call with the license token that said its install id. */
   createdAt: z.string(),
   lastUsedAt: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { singleLine } from './text';
+import { updateCheckSchema } from './builds';
 import { usageRemainingSchema } from './usage';
 
 /**
@@ -99,6 +100,12 @@ export const pluginPayloadSchema = z.object({
    * calls, so the user's "Where you're signed in" shows when this install was last used.
    */
   installId: z.string(),
+  /**
+   * The update check (issue 41, docs/plugin-updates.md) for the engine and plugin versions said at
+   * sign-in, as `GET /api/plugin/updates` answers it; null when the plugin said none, an engine no
+   * build ships for, or a plugin version that is not one.
+   */
+  update: updateCheckSchema.nullable(),
 });
 export type PluginPayload = z.infer<typeof pluginPayloadSchema>;
 

@@ -7,13 +7,16 @@
  *
  * It listens on http://127.0.0.1:PORT/callback (RFC 8252 loopback), prints the login address for
  * the browser, waits for the browser to bring back a one-time code with our state, and exchanges
- * code + PKCE verifier (RFC 7636) for the license token and user.
+ * code + PKCE verifier (RFC 7636) for the license token and user, and says the update to install
+ * when the versions it said have one (docs/plugin-updates.md).
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import type { UpdateCheck } from '../contract/builds';
 import { PLUGIN_INSTALL_HEADER, pluginPayloadSchema, type PluginPayload } from '../contract/epic';
+import { notesText, parseReleaseNotes } from '../contract/releaseNotes';
 import type { UsageRemaining } from '../contract/usage';
 
 export interface PluginLoginOptions {
@@ -204,11 +207,46 @@ export function describeRemaining({ allowance, credits, periodEnd, org }: UsageR
     : [...paidBy, `Queries left this period: ${allowance}`, `Credits: ${credits}`, `Renews: ${renews}`];
 }
 
+/** How much of each build's notes the client prints: a line, not the whole text. */
+const NOTES_SUMMARY_LENGTH = 120;
+
+/** A build's notes as one short line of plain text (the Markdown parsed, never shown raw). */
+function notesSummary(markdown: string): string {
+  const text = notesText(parseReleaseNotes(markdown)).replace(/\s+/g, ' ').trim();
+  return text.length > NOTES_SUMMARY_LENGTH ? `${text.slice(0, NOTES_SUMMARY_LENGTH - 1).trimEnd()}…` : text;
+}
+
+/**
+ * What the plugin should say about its build (the hand-off's `update`, docs/plugin-updates.md):
+ * the build to install, whether it must, and what changed; nothing when it is up to date.
+ */
+export function describeUpdate(update: UpdateCheck | null): string[] {
+  if (!update) return [];
+  const { latest, withdrawn } = update;
+  if (!update.updateAvailable || !latest) {
+    // Withdrawn with nothing to move to: still worth saying.
+    return withdrawn
+      ? [
+          `Your build ${withdrawn.version} was withdrawn (${withdrawn.reason}); no other build ships for Unreal Engine ${update.engineVersion} yet`,
+        ]
+      : [];
+  }
+  const must = update.reason === 'withdrawn' ? ' (required: your build was withdrawn)' : update.required ? ' (required)' : '';
+  const notes = update.releaseNotes.map(
+    (release) => `  ${release.version}${release.required ? ' (required)' : ''}: ${notesSummary(release.notes) || 'No notes'}`,
+  );
+  return [
+    `Update available: ${latest.version} for Unreal Engine ${update.engineVersion} — ${latest.downloadUrl}${must}`,
+    ...(withdrawn ? [`Your build ${withdrawn.version} was withdrawn: ${withdrawn.reason}`] : []),
+    ...(notes.length > 0 ? ["What's new:", ...notes] : []),
+  ];
+}
+
 const USAGE = `Usage: npx tsx scripts/plugin-login.ts [--server URL] [--port N] [--timeout SECONDS]
        [--engine-version V] [--plugin-version V] [--install ID]
 
 Signs in the way the Sage plugin does (docs/plugin-sign-in.md) and prints the license token, the
-install id and what is left to spend.
+install id, what is left to spend, and the update to install, if any (docs/plugin-updates.md).
   --server URL         the Sage Dashboard origin (default: $PUBLIC_URL, else http://localhost:$PORT,
                        as the server derives it; http://localhost:3000 with neither set)
   --port N             loopback port for the hand-off (default: any free port)
@@ -280,7 +318,7 @@ async function main(): Promise<number> {
   console.log(`Listening for the hand-off on ${login.redirectUri}`);
   console.log('Open this address in your browser to sign in:');
   console.log(`  ${login.loginUrl}`);
-  const { token, user, subscription, remaining, installId } = await login.result;
+  const { token, user, subscription, remaining, installId, update } = await login.result;
   console.log(`Signed in as ${user.username} (${user.email ?? 'no e-mail'})`);
   console.log(`License token: ${token}`);
   // The plugin sends it as X-Sage-Install on its token calls, and with --install on a sign-in again.
@@ -289,6 +327,7 @@ async function main(): Promise<number> {
     `Subscription: ${subscription ? `${subscription.status}${subscription.productName ? ` (${subscription.productName})` : ''}` : 'none'}`,
   );
   for (const line of describeRemaining(remaining)) console.log(line);
+  for (const line of describeUpdate(update)) console.log(line);
   return 0;
 }
 

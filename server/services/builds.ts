@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { InstallUpdate } from '../../contract/accountSessions';
 import type { BuildDownload, BuildHistoryItem, PublicRelease, SageBuild, UpdateCheck } from '../../contract/builds';
 import {
   compareVersions,
   ENGINE_VERSIONS,
   type EngineVersion,
+  engineOf,
   isVersion,
   type ReleasedBuild,
   updateVerdict,
@@ -236,6 +238,11 @@ export function createBuildService(db: Db, audit: AuditService) {
     async updateCheck(engine: EngineVersion, pluginVersion: string, builds?: StoredBuild[]): Promise<UpdateCheck> {
       return updateCheckOf(builds ?? (await all()), engine, pluginVersion);
     },
+
+    /** The update check for the versions a plugin said (the hand-off's `update`); null as updateCheckFor says. */
+    async updateFor(engineVersion: string | null, pluginVersion: string | null): Promise<UpdateCheck | null> {
+      return updateCheckFor(await all(), engineVersion, pluginVersion);
+    },
   };
 }
 
@@ -257,6 +264,29 @@ export function updateCheckOf(builds: readonly StoredBuild[], engine: EngineVers
       required: build.required,
     })),
   };
+}
+
+/**
+ * The update check for versions an install reported, as said (engine "5.6.1", any text): null when
+ * it said none, an engine no build has shipped for, or a plugin version that is not one (pure).
+ */
+export function updateCheckFor(
+  builds: readonly StoredBuild[],
+  engineVersion: string | null,
+  pluginVersion: string | null,
+): UpdateCheck | null {
+  const engine = engineVersion ? engineOf(engineVersion) : null;
+  if (!engine || !pluginVersion || !isVersion(pluginVersion)) return null;
+  return updateCheckOf(builds, engine, pluginVersion);
+}
+
+/** An install's update state in the Account section (contract/accountSessions.ts installUpdateSchema), from its update check. */
+export function installUpdateOf(check: UpdateCheck | null): InstallUpdate {
+  const latest = { latestVersion: check?.latest?.version ?? null, downloadUrl: check?.latest?.downloadUrl ?? null };
+  // Its own build withdrawn says more than "unknown", even while no other build ships for its engine.
+  if (check?.withdrawn) return { status: 'withdrawn', ...latest, required: check.required };
+  if (!check?.latest) return { status: 'unknown', latestVersion: null, downloadUrl: null, required: false };
+  return { status: check.updateAvailable ? 'out_of_date' : 'current', ...latest, required: check.required };
 }
 
 export type BuildService = ReturnType<typeof createBuildService>;

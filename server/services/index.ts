@@ -173,6 +173,7 @@ export function createServices(deps: ServiceDeps) {
     subscriptionSummary: billing.summary,
     remaining: metering.remaining,
     recordInstall: pluginInstalls.record,
+    updateFor: builds.updateFor,
     onHandOff: metrics.handOff,
   });
   // One deletion for the user's own and the console's (issue 27): Stripe first, then one transaction.
@@ -218,7 +219,7 @@ export function createServices(deps: ServiceDeps) {
       onMailError: deps.onMailError,
     }),
     pluginInstalls,
-    accountSessions: createAccountSessionService({ db: deps.db, sessions, installs: pluginInstalls, audit }),
+    accountSessions: createAccountSessionService({ db: deps.db, sessions, installs: pluginInstalls, builds, audit }),
     accountPassword: createAccountPasswordService({
       db: deps.db,
       users,

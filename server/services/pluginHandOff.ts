@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { UpdateCheck } from '../../contract/builds';
 import type { PluginPayload } from '../../contract/epic';
 import { ACCOUNT_SUSPENDED, isSuspended } from '../../contract/suspension';
 import type { UsageRemaining } from '../../contract/usage';
@@ -41,6 +42,8 @@ export function createPluginHandOffService(deps: {
   remaining: (userId: string) => Promise<UsageRemaining>;
   /** Records the install an exchange signs in (issue 27), or keeps the plugin's `previousId` of this user; answers its id. */
   recordInstall: (userId: string, versions: PluginVersions, previousId: string | undefined) => Promise<string>;
+  /** The update check for the versions the plugin said at sign-in (issue 41); null when they say none. */
+  updateFor: (engineVersion: string | null, pluginVersion: string | null) => Promise<UpdateCheck | null>;
   /** Counts each issue and exchange by outcome (metrics). */
   onHandOff?: (outcome: HandOffOutcome) => void;
 }) {
@@ -117,10 +120,11 @@ export function createPluginHandOffService(deps: {
         throw forbidden(ACCOUNT_SUSPENDED.error, ACCOUNT_SUSPENDED.message);
       }
       const versions = { engineVersion: row.engine_version, pluginVersion: row.plugin_version };
-      const [subscription, remaining, installId] = await Promise.all([
+      const [subscription, remaining, installId, update] = await Promise.all([
         deps.subscriptionSummary(user.id),
         deps.remaining(user.id),
         deps.recordInstall(user.id, versions, previousInstallId),
+        deps.updateFor(row.engine_version, row.plugin_version),
       ]);
       const payload: PluginPayload = {
         token: user.license_token,
@@ -130,6 +134,7 @@ export function createPluginHandOffService(deps: {
         credits: remaining.credits,
         remaining,
         installId,
+        update,
       };
       count('redeemed');
       return payload;

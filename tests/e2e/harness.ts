@@ -407,10 +407,12 @@ export function setupStories(options: { env?: () => Record<string, string> } & P
 
 /**
  * The reference client (scripts/plugin-login.ts) as a plugin author runs it, with its output
- * collected. `env` adds to its environment (NODE_EXTRA_CA_CERTS for a test certificate).
+ * collected. `env` adds to its environment (NODE_EXTRA_CA_CERTS for a test certificate); `args`
+ * to its options (--engine-version, --plugin-version).
  */
-export function startPluginClient(server: string, env: Record<string, string> = {}) {
-  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['scripts/plugin-login.ts', '--server', server, '--timeout', '120'], {
+export function startPluginClient(server: string, env: Record<string, string> = {}, args: string[] = []) {
+  const options = ['scripts/plugin-login.ts', '--server', server, '--timeout', '120', ...args];
+  const child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), options, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -40,6 +40,7 @@ const INSTALL: PluginInstall = {
   id: 'i-1',
   engineVersion: '5.4.2',
   pluginVersion: '1.3.0',
+  update: { status: 'unknown', latestVersion: null, downloadUrl: null, required: false },
   createdAt: '2026-11-01T12:00:00.000Z',
   lastUsedAt: '2026-11-26T11:00:00.000Z',
 };
@@ -83,10 +84,48 @@ describe("Where you're signed in (issue 27)", () => {
     expect(within(item('Unknown browser')).getByText('Not known')).toBeInTheDocument();
 
     const install = within(installs!).getByRole('listitem');
-    expect(install).toHaveTextContent('Sage plugin 1.3.0 in Unreal Engine 5.4.2');
+    expect(install).toHaveTextContent('Sage 1.3.0 · Unreal Engine 5.4.2');
     expect(install).toHaveTextContent(formatMoment(INSTALL.lastUsedAt));
-    expect(within(install).getByRole('button', { name: 'Forget Sage plugin 1.3.0 in Unreal Engine 5.4.2' })).toBeInTheDocument();
+    expect(within(install).getByRole('button', { name: 'Forget Sage 1.3.0 · Unreal Engine 5.4.2' })).toBeInTheDocument();
     expect(screen.getByText(/To sign every install out, reissue your license/)).toBeInTheDocument();
+  });
+
+  it("marks each install's build: up to date, out of date or withdrawn with the download, nothing when unknown (issue 41)", async () => {
+    const url = (engine: string) => `https://dl.test/1.4.0/ue${engine}.zip`;
+    const install = (id: string, engineVersion: string, pluginVersion: string, update: PluginInstall['update']): PluginInstall => ({
+      ...INSTALL,
+      id,
+      engineVersion,
+      pluginVersion,
+      update,
+    });
+    stubSessions([
+      {
+        sessions: [THIS],
+        installs: [
+          install('i-current', '5.6', '1.4.0', { status: 'current', latestVersion: '1.4.0', downloadUrl: url('5.6'), required: false }),
+          install('i-old', '5.5', '1.2.0', { status: 'out_of_date', latestVersion: '1.4.0', downloadUrl: url('5.5'), required: false }),
+          install('i-must', '5.7', '1.0.0', { status: 'out_of_date', latestVersion: '1.4.0', downloadUrl: url('5.7'), required: true }),
+          install('i-gone', '5.6.1', '1.5.0', { status: 'withdrawn', latestVersion: '1.4.0', downloadUrl: url('5.6'), required: true }),
+          INSTALL,
+        ],
+      },
+    ]);
+    await renderPanel();
+    const row = (name: string) => within(item(name));
+    expect(row('Sage 1.4.0 · Unreal Engine 5.6').getByText('Up to date')).toBeInTheDocument();
+    expect(row('Sage 1.4.0 · Unreal Engine 5.6').queryByRole('link')).not.toBeInTheDocument();
+    for (const [name, mark, engine] of [
+      ['Sage 1.2.0 · Unreal Engine 5.5', 'Update available', '5.5'],
+      ['Sage 1.0.0 · Unreal Engine 5.7', 'Update required', '5.7'],
+      ['Sage 1.5.0 · Unreal Engine 5.6.1', 'Withdrawn build — update required', '5.6'],
+    ] as const) {
+      expect(row(name).getByText(mark)).toBeInTheDocument();
+      expect(row(name).getByRole('link', { name: 'Download 1.4.0' })).toHaveAttribute('href', url(engine));
+    }
+    const unknown = row('Sage 1.3.0 · Unreal Engine 5.4.2');
+    expect(unknown.queryByText(/Up to date|Update|Withdrawn/)).not.toBeInTheDocument();
+    expect(unknown.queryByRole('link')).not.toBeInTheDocument();
   });
 
   it('ends another session at once, says so and lists what is left', async () => {
@@ -180,8 +219,8 @@ describe("Where you're signed in (issue 27)", () => {
       },
     );
     await renderPanel();
-    await user.click(screen.getByRole('button', { name: 'Forget Sage plugin 1.3.0 in Unreal Engine 5.4.2' }));
-    await expectToast('Install forgotten', 'Sage plugin 1.3.0 in Unreal Engine 5.4.2 is no longer listed.');
+    await user.click(screen.getByRole('button', { name: 'Forget Sage 1.3.0 · Unreal Engine 5.4.2' }));
+    await expectToast('Install forgotten', 'Sage 1.3.0 · Unreal Engine 5.4.2 is no longer listed.');
     expect(await screen.findByText('No Sage plugin install has signed in yet.')).toBeInTheDocument();
     expect(calls(spy, 'DELETE')).toEqual(['/api/account/installs/i-1']);
   });

@@ -8,6 +8,7 @@ import type { AccountSessions } from '../../contract/accountSessions';
 import { hashToken } from '../../server/services/tokens';
 import { existingEpicUser, location, pkcePair, pluginLoginUrl, signInWithEpic } from './epicFlow';
 import { TestClient, buildExtraApp, databases, errorBody, uniqueEmail, useTestServer } from './harness';
+import { downloadUrl, freshBuilds, testBuild } from './releaseFlow';
 
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0';
 const CHROME_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
@@ -233,6 +234,8 @@ describe.each(databases)("where you're signed in on $label", (database) => {
           id: payload.installId,
           engineVersion: '5.4.2',
           pluginVersion: '1.3.0',
+          // No build released in this suite's database: nothing to compare with.
+          update: { status: 'unknown', latestVersion: null, downloadUrl: null, required: false },
           createdAt: expect.stringMatching(ISO),
           lastUsedAt: expect.stringMatching(ISO),
         },
@@ -274,6 +277,54 @@ describe.each(databases)("where you're signed in on $label", (database) => {
       await setLastUse(longAgo);
       await call(plugin);
       expect(await lastUse()).toBe(longAgo);
+    });
+
+    it('says of each install whether its build is current, out of date (required or not), withdrawn, or unknown (issue 41)', async () => {
+      const builds = await freshBuilds(server().db);
+      await builds.releaseAll(
+        testBuild('1.0.0'),
+        testBuild('1.1.0', { required: true }),
+        testBuild('1.2.0'),
+        testBuild('1.3.0', { engines: ['5.7'] }),
+      );
+      await builds.withdraw('1.3.0', 'Broken', null);
+      const { browsers, user } = await signedInBrowsers(FIREFOX_LINUX);
+      const versions: [string | null, string | null][] = [
+        ['5.6', '1.2.0'],
+        ['5.6.1', '1.1.0'],
+        ['5.5', '1.0.0'],
+        ['5.7', '1.3.0'],
+        ['5.4', '1.0.0'],
+        ['4.27', '1.0.0'],
+        ['5.6', 'nightly'],
+        [null, null],
+      ];
+      const now = Date.now();
+      await server()
+        .db.insertInto('plugin_installs')
+        .values(
+          versions.map(([engine, plugin], i) => ({
+            id: randomUUID(),
+            user_id: user.id,
+            engine_version: engine,
+            plugin_version: plugin,
+            created_at: now,
+            last_used_at: now - i * 1000,
+          })),
+        )
+        .execute();
+      const latest = (engine: '5.6' | '5.5' | '5.7') => ({ latestVersion: '1.2.0', downloadUrl: downloadUrl('1.2.0', engine) });
+      const unknown = { status: 'unknown', latestVersion: null, downloadUrl: null, required: false };
+      expect((await listed(browsers[0]!)).installs.map((install) => install.update)).toEqual([
+        { status: 'current', ...latest('5.6'), required: false },
+        { status: 'out_of_date', ...latest('5.6'), required: false },
+        { status: 'out_of_date', ...latest('5.5'), required: true },
+        { status: 'withdrawn', ...latest('5.7'), required: true },
+        unknown,
+        unknown,
+        unknown,
+        unknown,
+      ]);
     });
 
     it("a token call naming another user's install changes nothing", async () => {

@@ -15,7 +15,9 @@ import {
   signUpWithEpic,
   uniqueDisplayName,
 } from './epicFlow';
+import type { UpdateCheck } from '../../contract/builds';
 import { databases, errorBody, uniqueEmail, useTestServer, type TestClient } from './harness';
+import { downloadUrl, freshBuilds, testBuild } from './releaseFlow';
 
 const PLUGIN_STATE = 'plugin-state-7f3a';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -88,6 +90,8 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
       // No plan and FREE_QUERIES_PER_MONTH 0: nothing left, and the free allowance renews with the UTC month.
       remaining: { allowance: 0, credits: 0, periodEnd: new Date(utcMonth(Date.now()).end).toISOString() },
       installId: expect.stringMatching(UUID),
+      // The plugin said no versions: no update check.
+      update: null,
     });
   });
 
@@ -414,6 +418,57 @@ describe.each(databases)('plugin hand-off on $label', (database) => {
         .client()
         .get(pluginLoginUrl({ code_challenge: pkcePair().challenge, ...versions }));
       expect(location(response)).toBe(failedWith('invalid_plugin_request'));
+    });
+  });
+
+  describe('the update check in the payload (issue 41)', () => {
+    /** A plugin sign-up saying `versions`, exchanged: the payload's `update`. */
+    async function updateAfterSignIn(versions: Record<string, string>): Promise<UpdateCheck | null> {
+      const { browser, pkce } = await pluginSignUp(versions);
+      const { code } = await storePayload(browser);
+      const payload = await redeem(code, pkce.verifier);
+      expect(payload.statusCode, payload.body).toBe(200);
+      return payload.json<{ update: UpdateCheck | null }>().update;
+    }
+
+    it('carries the answer GET /api/plugin/updates gives for the versions said at the start', async () => {
+      const builds = await freshBuilds(server().db);
+      await builds.releaseAll(testBuild('1.0.0'), testBuild('1.1.0', { required: true, notes: 'Fix' }), testBuild('1.2.0'));
+      const update = await updateAfterSignIn({ engineVersion: '5.6.1', pluginVersion: '1.0.0' });
+      expect(update).toMatchObject({
+        engineVersion: '5.6',
+        pluginVersion: '1.0.0',
+        updateAvailable: true,
+        required: true,
+        reason: 'required_update',
+        latest: { version: '1.2.0', downloadUrl: downloadUrl('1.2.0', '5.6') },
+      });
+      const checked = await server().client().get('/api/plugin/updates?engineVersion=5.6.1&pluginVersion=1.0.0');
+      expect(update).toEqual(checked.json());
+
+      await builds.withdraw('1.2.0', 'Broken', null);
+      expect(await updateAfterSignIn({ engineVersion: '5.6', pluginVersion: '1.2.0' })).toMatchObject({
+        required: true,
+        reason: 'withdrawn',
+        withdrawn: { version: '1.2.0', reason: 'Broken' },
+        latest: { version: '1.1.0' },
+      });
+      expect(await updateAfterSignIn({ engineVersion: '5.6', pluginVersion: '1.1.0' })).toMatchObject({
+        updateAvailable: false,
+        required: false,
+      });
+    });
+
+    it.each([
+      ['no versions', {}],
+      ['no plugin version', { engineVersion: '5.6' }],
+      ['no engine version', { pluginVersion: '1.0.0' }],
+      ['an engine no build ships for', { engineVersion: '4.27', pluginVersion: '1.0.0' }],
+      ['a plugin version that is not one', { engineVersion: '5.6', pluginVersion: 'dev build' }],
+    ])('is null for %s', async (_name, versions) => {
+      const builds = await freshBuilds(server().db);
+      await builds.releaseAll(testBuild('1.0.0'));
+      expect(await updateAfterSignIn(versions)).toBeNull();
     });
   });
 });

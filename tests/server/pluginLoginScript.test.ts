@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { describeRemaining, startPluginLogin, type PluginLogin } from '../../scripts/plugin-login';
+import type { UpdateCheck } from '../../contract/builds';
+import { describeRemaining, describeUpdate, startPluginLogin, type PluginLogin } from '../../scripts/plugin-login';
 import { utcMonth } from '../../server/services/metering/rules';
 import { location, pathOf, signInWithEpic, signUpWithEpic, uniqueDisplayName } from './epicFlow';
 import { databases, errorBody, uniqueEmail, useTestServer, type TestServer } from './harness';
@@ -252,6 +253,77 @@ describe('plugin-login: what is left, as printed', () => {
     ],
   ])('prints %s', (_name, remaining, lines) => {
     expect(describeRemaining(remaining)).toEqual(lines);
+  });
+});
+
+describe('plugin-login: the update, as printed', () => {
+  const URL_56 = 'https://dl.test/1.2.0/ue5.6.zip';
+  const release = (version: string, notes: string, required = false) => ({
+    version,
+    releasedAt: '2026-12-01T10:00:00.000Z',
+    notes,
+    required,
+  });
+  const latest = { ...release('1.2.0', 'Faster'), downloads: [{ engineVersion: '5.6' as const, url: URL_56 }], downloadUrl: URL_56 };
+  const base: UpdateCheck = {
+    engineVersion: '5.6',
+    pluginVersion: '1.0.0',
+    updateAvailable: true,
+    required: false,
+    reason: null,
+    latest,
+    withdrawn: null,
+    releaseNotes: [release('1.2.0', '- **Faster** [search](https://example.test)\n- Fewer crashes'), release('1.1.0', '')],
+  };
+  const long = 'word '.repeat(40);
+
+  it.each<[string, UpdateCheck | null, string[]]>([
+    ['nothing when the plugin said no versions', null, []],
+    ['nothing when up to date', { ...base, updateAvailable: false, pluginVersion: '1.2.0', releaseNotes: [] }, []],
+    [
+      'the build, its download and the notes as plain text',
+      base,
+      [
+        `Update available: 1.2.0 for Unreal Engine 5.6 — ${URL_56}`,
+        "What's new:",
+        '  1.2.0: Faster search Fewer crashes',
+        '  1.1.0: No notes',
+      ],
+    ],
+    [
+      'a required update, and which build required it',
+      { ...base, required: true, reason: 'required_update', releaseNotes: [release('1.2.0', 'Fix', true)] },
+      [`Update available: 1.2.0 for Unreal Engine 5.6 — ${URL_56} (required)`, "What's new:", '  1.2.0 (required): Fix'],
+    ],
+    [
+      'a withdrawn build, and why',
+      {
+        ...base,
+        pluginVersion: '1.3.0',
+        required: true,
+        reason: 'withdrawn',
+        withdrawn: { version: '1.3.0', reason: 'Crashes on load' },
+        releaseNotes: [release('1.2.0', 'Faster')],
+      },
+      [
+        `Update available: 1.2.0 for Unreal Engine 5.6 — ${URL_56} (required: your build was withdrawn)`,
+        'Your build 1.3.0 was withdrawn: Crashes on load',
+        "What's new:",
+        '  1.2.0: Faster',
+      ],
+    ],
+    [
+      'a withdrawn build with nothing to move to',
+      { ...base, updateAvailable: false, latest: null, withdrawn: { version: '1.0.0', reason: 'Broken' }, releaseNotes: [] },
+      ['Your build 1.0.0 was withdrawn (Broken); no other build ships for Unreal Engine 5.6 yet'],
+    ],
+    [
+      'long notes cut to a line',
+      { ...base, releaseNotes: [release('1.2.0', long)] },
+      [`Update available: 1.2.0 for Unreal Engine 5.6 — ${URL_56}`, "What's new:", `  1.2.0: ${long.slice(0, 119).trimEnd()}…`],
+    ],
+  ])('prints %s', (_name, update, lines) => {
+    expect(describeUpdate(update)).toEqual(lines);
   });
 });
 

@@ -78,8 +78,8 @@ export function createPluginInstallService(db: Db) {
         .execute();
     },
 
-    /** The user's installs, the most recently used first. */
-    async list(userId: string): Promise<PluginInstall[]> {
+    /** The user's installs, the most recently used first (their update state is the caller's). */
+    async list(userId: string): Promise<Omit<PluginInstall, 'update'>[]> {
       const rows = await db
         .selectFrom('plugin_installs')
         .selectAll()

@@ -3,6 +3,7 @@ import type { Db } from '../../db';
 import { notFound } from '../../errors';
 import type { Actor, AuditService } from '../audit';
 import { voidPendingCredentials } from '../pendingCredentials';
+import { type BuildService, installUpdateOf, updateCheckFor } from '../builds';
 import type { SessionService } from '../sessions';
 import type { PluginInstallService } from './pluginInstalls';
 import { describeUserAgent } from './sessionDevice';
@@ -20,14 +21,19 @@ export function createAccountSessionService(deps: {
   db: Db;
   sessions: SessionService;
   installs: PluginInstallService;
+  builds: Pick<BuildService, 'all'>;
   audit: AuditService;
 }) {
-  const { db, sessions, installs, audit } = deps;
+  const { db, sessions, installs, builds, audit } = deps;
 
   return {
-    /** The user's sessions (the one of `currentToken` marked) and installs. */
+    /** The user's sessions (the one of `currentToken` marked) and installs, each with its update state (issue 41). */
     async list(userId: string, currentToken: string | undefined): Promise<AccountSessions> {
-      const [listed, installed] = await Promise.all([sessions.listForUser(userId, currentToken), installs.list(userId)]);
+      const [listed, installed, released] = await Promise.all([
+        sessions.listForUser(userId, currentToken),
+        installs.list(userId),
+        builds.all(),
+      ]);
       return {
         sessions: listed.map((s) => ({
           id: s.id,
@@ -38,7 +44,10 @@ export function createAccountSessionService(deps: {
           lastSeenAt: iso(s.lastSeenAt),
           current: s.current,
         })),
-        installs: installed,
+        installs: installed.map((install) => ({
+          ...install,
+          update: installUpdateOf(updateCheckFor(released, install.engineVersion, install.pluginVersion)),
+        })),
       };
     },
 

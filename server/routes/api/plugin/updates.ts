@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { publicReleasesSchema, updateCheckSchema } from '../../../../contract/builds';
-import { engineOf, isVersion, VERSION_RULE } from '../../../../contract/pluginVersions';
+import { ENGINE_VERSIONS, engineOf, isVersion, VERSION_RULE } from '../../../../contract/pluginVersions';
 import { singleLine } from '../../../../contract/text';
 import { AppError } from '../../../errors';
 import { enforceLimits } from '../../../http/rateLimit';
@@ -20,6 +20,9 @@ const updateQuerySchema = z.object({
     .check(singleLine('pluginVersion'))
     .max(50, 'pluginVersion is too long'),
 });
+
+/** The engines the 400 names: every one a build may ship for (5.4 too: old builds carry it). */
+const ENGINES = `${ENGINE_VERSIONS.slice(0, -1).join(', ')} or ${ENGINE_VERSIONS.at(-1)}`;
 
 /**
  * A CDN and the plugin may keep an answer five minutes (a withdrawal reaches every install within
@@ -60,11 +63,7 @@ export async function pluginUpdateRoutes(app: App, { services }: RouteContext) {
       const { engineVersion, pluginVersion } = request.query;
       const engine = engineOf(engineVersion);
       if (!engine)
-        throw new AppError(
-          400,
-          'unknown_engine_version',
-          `No Sage build ships for Unreal Engine ${engineVersion}: ask with 5.5, 5.6 or 5.7`,
-        );
+        throw new AppError(400, 'unknown_engine_version', `No Sage build ships for Unreal Engine ${engineVersion}: ask with ${ENGINES}`);
       if (!isVersion(pluginVersion)) throw new AppError(400, 'invalid_version', `pluginVersion: ${VERSION_RULE}`);
       const answer = await builds.updateCheck(engine, pluginVersion);
       const body = JSON.stringify(answer);

@@ -1,4 +1,4 @@
-import { Box, Button, Chip, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Link, Stack, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AccountSession, PluginInstall } from '../../../../contract/accountSessions';
@@ -7,7 +7,7 @@ import { USER_QUERY_KEY } from '../../../authProvider/session';
 import { assignLocation } from '../../../browser';
 import { useToast } from '../../../ui/toast';
 import { formatMoment } from '../../../ui/format';
-import { installName, networkText, otherSessions, sessionName } from './sessionsRules';
+import { installName, installUpdateMark, networkText, otherSessions, sessionName } from './sessionsRules';
 import { AccountPanel } from './AccountPanel';
 import { ListRow, listSx } from './ListRow';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
@@ -158,14 +158,23 @@ function Installs({ installs }: { installs: PluginInstall[] }) {
         <Box component="ul" sx={listSx}>
           {installs.map((install) => {
             const name = installName(install);
+            const mark = installUpdateMark(install.update);
             const busy = forget.isPending && forget.variables?.id === install.id;
             return (
               <ListRow
                 key={install.id}
                 title={
-                  <Typography component="span" sx={{ fontWeight: 500 }}>
-                    {name}
-                  </Typography>
+                  <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                    <Typography component="span" sx={{ fontWeight: 500 }}>
+                      {name}
+                    </Typography>
+                    {mark && <Chip label={mark.text} size="small" color={mark.tone} variant="outlined" />}
+                    {mark?.download && (
+                      <Link href={mark.download.href} variant="body2">
+                        {mark.download.label}
+                      </Link>
+                    )}
+                  </Stack>
                 }
                 facts={[
                   ['Signed in', formatMoment(install.createdAt)],
