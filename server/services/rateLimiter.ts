@@ -74,9 +74,12 @@ export const LICENSE_RATE_LIMITS = {
   perIp: { limit: 60, windowMs: 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
-/** The plugin's update check (issue 41): public, so bounded per address; installs ask at start and hourly. */
+/**
+ * The plugin's update check (issue 41): public, so bounded per address. Installs ask at start and
+ * hourly, but a studio's artists share one address and start the editor together in the morning.
+ */
 export const PLUGIN_UPDATE_RATE_LIMITS = {
-  perIp: { limit: 120, windowMs: 60_000 },
+  perIp: { limit: 300, windowMs: 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 /** The ingestion API, per caller (the service token, or one user's license token). */
