@@ -65,11 +65,3 @@ export function formatDateTime(iso: string): string {
   const date = parseISO(iso);
   return isValid(date) ? format(date, 'MMM dd, yyyy HH:mm') : iso;
 }
-
-const utcDay = new Intl.DateTimeFormat('en', { month: 'short', day: '2-digit', year: 'numeric', timeZone: 'UTC' });
-/**
- * `Mar 05, 2025` as `formatDate` writes it, for the UTC day of `at`: a pre-rendered page's date
- * (a build's release day) reads the same on the server and in every browser, so hydration matches;
- * and it needs no date library, which the download page's JavaScript budget has no room for.
- */
-export const formatUtcDate = (at: Instant): string => utcDay.format(new Date(at));

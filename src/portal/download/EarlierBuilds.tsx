@@ -1,7 +1,7 @@
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import type { PublicRelease } from '../../../contract/builds';
 import { track } from '../../analytics';
-import { formatUtcDate } from '../../ui/format';
+import { formatUtcDate } from '../../ui/utcDate';
 import { DownloadIcon } from '../../ui/icons';
 import { ReleaseNotes } from '../../ui/ReleaseNotes';
 
