@@ -73,6 +73,12 @@ describe.skipIf(SKIP_E2E)('Releases with notes reach the download page and the f
       ['phone', { width: 360, height: 740 }],
     ] as const) {
       const { page, story } = await stories.newPage(viewport);
+      // The app takes over the rendered page as it is: no hydration mismatch (a date, say), no error.
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
       await story(`release-channel-${screen}`, async () => {
         await page.goto(`${base}/download`);
         await page.getByText('Version 2026-03-10a').waitFor();
@@ -109,6 +115,7 @@ describe.skipIf(SKIP_E2E)('Releases with notes reach the download page and the f
 
         await expectNoHorizontalOverflow(page, `download page on a ${screen}`);
         await expectNoAxeViolations(page, `download page with release notes on a ${screen}`);
+        expect(errors).toEqual([]);
       });
     }
 
