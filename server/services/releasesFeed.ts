@@ -6,8 +6,8 @@ import { releaseNotesHtml } from './releaseNotesHtml';
 const EMPTY_FEED_UPDATED = new Date(0).toISOString();
 
 /** Characters XML 1.0 cannot carry even escaped (controls, lone surrogates, U+FFFE/F): dropped. */
-// eslint-disable-next-line no-control-regex -- the control characters are what it matches
 const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- the control characters are what it matches
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text as XML character data or an attribute value: every markup character escaped. */
