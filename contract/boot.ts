@@ -1,5 +1,5 @@
 import type { GroveMetrics } from './admin';
-import type { SageBuild } from './builds';
+import type { PublicRelease, SageBuild } from './builds';
 import type { RuntimeConfig } from './config';
 import type { InsightRange, Insights } from './insights';
 import type { CurrentUser } from './user';
@@ -22,6 +22,8 @@ export interface BootData {
   config: RuntimeConfig;
   /** The build the download page was rendered with. */
   currentBuild?: SageBuild;
+  /** With it, every build offered (newest first): the current build's notes and "Earlier builds" (issue 41). */
+  releases?: PublicRelease[];
   /**
    * Who the page is for, so the browser need not ask `GET /api/user`: the signed-in user, or
    * `signedOut` when the request carried no valid session. Pages the server serves set one of

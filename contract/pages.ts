@@ -25,6 +25,8 @@ export interface PageInfo {
   prerenderPaths?: readonly string[];
   /** Titles for a query parameter's values that change what the page is (the login page's register mode). */
   titleParams?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** A feed of what the page lists, announced in its <head> for feed readers (the download page's releases, issue 41). */
+  feed?: { title: string; href: string };
 }
 
 const SITE = 'Sage Dashboard';
@@ -36,6 +38,7 @@ export const PAGES = [
     description: 'Download Sage, the AI assistant plugin for Unreal Engine 5.5, 5.6 and 5.7. No account is required.',
     access: 'all',
     prerender: true,
+    feed: { title: 'Sage releases', href: '/releases.atom' },
   },
   {
     path: 'login',

@@ -185,6 +185,7 @@ export async function buildApp(deps: AppDeps) {
           renderPage: deps.renderPage,
           runtimeConfig: config.runtime,
           currentBuild: services.builds.current,
+          releases: services.builds.releases,
           consoleHome: services.consoleHome.home,
           currentUser: async (request) => {
             const user = await sessionUser(request, services);

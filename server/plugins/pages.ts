@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BOOT_ATTRIBUTE, type BootData, type ConsoleHome } from '../../contract/boot';
-import type { SageBuild } from '../../contract/builds';
+import type { PublicRelease, SageBuild } from '../../contract/builds';
 import type { RuntimeConfig } from '../../contract/config';
 import { documentTitle, pageFor, pageTitle, prerendersAt, redirectFor, redirectLocation, type PageInfo } from '../../contract/pages';
 import { routeAccess, sessionOf } from '../../contract/routeAccess';
@@ -25,6 +26,8 @@ export interface PagesOptions {
   runtimeConfig: RuntimeConfig;
   /** The released build, null before the first release. */
   currentBuild(): Promise<SageBuild | null>;
+  /** Every released build not withdrawn, newest first: the download page's notes and earlier builds. */
+  releases(): Promise<PublicRelease[]>;
   /** The console Home's figures, read for an admin opening /admin. */
   consoleHome(): Promise<ConsoleHome>;
   /** The request's signed-in user, or null (no session cookie, or an ended session). */
@@ -78,6 +81,9 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     const head = [
       `<title>${escapeHtml(rendered?.title ?? documentTitle(page, query))}</title>`,
       page.description ? `<meta name="description" content="${escapeHtml(page.description)}" />` : '',
+      page.feed
+        ? `<link rel="alternate" type="application/atom+xml" title="${escapeHtml(page.feed.title)}" href="${escapeHtml(page.feed.href)}" />`
+        : '',
       rendered?.styles ?? '',
     ].join('');
     const root = `<div id="root" ${BOOT_ATTRIBUTE}="${escapeHtml(JSON.stringify(boot))}">${rendered?.html ?? ''}</div>`;
@@ -105,7 +111,11 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     // The page says who it is for, so the browser need not ask GET /api/user.
     const boot: BootData = { config: options.runtimeConfig, ...(currentUser ? { currentUser } : { signedOut: true }) };
     const params = prerender ? renderParams(page, url.searchParams) : [];
-    if (prerender && page.path === 'download') boot.currentBuild = (await options.currentBuild()) ?? options.runtimeConfig.defaultBuild;
+    if (prerender && page.path === 'download') {
+      const [currentBuild, releases] = await Promise.all([options.currentBuild(), options.releases()]);
+      boot.currentBuild = currentBuild ?? options.runtimeConfig.defaultBuild;
+      boot.releases = releases;
+    }
     // The console's Home: its figures, only for whom the API would answer them (an account that
     // must first replace its one-time password is refused everything else, issue 27).
     if (prerender && page.path === CONSOLE_PAGE && currentUser && !currentUser.passwordChangeRequired) {
@@ -117,7 +127,13 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     if (currentUser) return documentFor(page, url.searchParams, boot, await render(request, page, renderUrl, boot));
 
     // The title is part of the key: a page can be titled by its query (contract/pages.ts titleParams) without being pre-rendered.
-    const key = JSON.stringify([page.path, pageTitle(page, url.searchParams), prerender, params, boot.currentBuild ?? null]);
+    // The builds are in it as a digest (notes may be long): a release or a withdrawal renders the page anew.
+    const builds = boot.currentBuild
+      ? createHash('sha256')
+          .update(JSON.stringify([boot.currentBuild, boot.releases]))
+          .digest('base64url')
+      : null;
+    const key = JSON.stringify([page.path, pageTitle(page, url.searchParams), prerender, params, builds]);
     const cached = cache.get(key);
     if (cached) return cached;
     const body = compressBody(documentFor(page, url.searchParams, boot, await render(request, page, renderUrl, boot)));

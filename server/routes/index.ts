@@ -45,13 +45,14 @@ import { billingRoutes } from './api/stripe/billing';
 import { usageRoutes } from './api/usage';
 import { topUpRoutes } from './api/topUp';
 import { healthRoutes } from './healthz';
+import { releasesFeedRoutes } from './releasesFeed';
 import { ingestProxyRoutes } from './ingest/proxy';
 
 export type RouteModule = (app: App, ctx: RouteContext) => Promise<void>;
 
 /** Every route module, by its folder under server/routes/, which is also its URL prefix. */
 export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
-  '': [healthRoutes],
+  '': [healthRoutes, releasesFeedRoutes],
   '/api': [
     productRoutes,
     accountRoutes,

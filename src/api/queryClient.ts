@@ -1,7 +1,7 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 import type { BootData } from '../../contract/boot';
 import { USER_QUERY_KEY } from './auth';
-import { CURRENT_BUILD_QUERY_KEY } from './builds';
+import { CURRENT_BUILD_QUERY_KEY, RELEASES_QUERY_KEY } from './builds';
 import { GROVE_METRICS_QUERY_KEY, insightsQueryKey } from './consoleHomeKeys';
 import { errorFromResponse, request } from './client';
 
@@ -35,9 +35,10 @@ export function createQueryClient(): QueryClient {
  * A query client holding what the page was served with (contract/boot.ts), so the first render
  * in the browser matches the server's and asks nothing the page already knows.
  */
-export function seededQueryClient({ currentBuild, currentUser, signedOut, consoleHome }: BootData): QueryClient {
+export function seededQueryClient({ currentBuild, releases, currentUser, signedOut, consoleHome }: BootData): QueryClient {
   const queryClient = createQueryClient();
   if (currentBuild) queryClient.setQueryData(CURRENT_BUILD_QUERY_KEY, currentBuild);
+  if (releases) queryClient.setQueryData(RELEASES_QUERY_KEY, releases);
   if (consoleHome) {
     queryClient.setQueryData(GROVE_METRICS_QUERY_KEY, consoleHome.groveMetrics);
     queryClient.setQueryData(insightsQueryKey(consoleHome.range), consoleHome.insights);

@@ -4,8 +4,10 @@ import { Link as RouterLink } from 'react-router-dom';
 import { DownloadIcon, OpenInNewIcon } from '../ui/icons';
 import type { SageBuild } from '../../contract/builds';
 import { track } from '../analytics';
-import { CURRENT_BUILD_QUERY_KEY, fetchCurrentBuild } from '../api/builds';
+import { CURRENT_BUILD_QUERY_KEY, fetchCurrentBuild, fetchReleases, RELEASES_QUERY_KEY } from '../api/builds';
 import { useRuntimeConfig } from '../runtimeConfig';
+import { CurrentBuildNotes } from './download/CurrentBuildNotes';
+import { EarlierBuilds } from './download/EarlierBuilds';
 
 const ENGINES = [
   { label: 'Unreal Engine 5.5', ue: '5.5', urlOf: (build: SageBuild) => build.ue55Url },
@@ -71,6 +73,11 @@ export function DownloadPage() {
     // visit, so a release shows after at most one request.
     refetchOnMount: 'always',
   });
+  // The offered builds, newest first (issue 41), rendered with the page like the build. The current
+  // build is the newest of them; the rest are the earlier ones. Until they are read (or when they
+  // cannot be) the page is as it was without them: no spinner, no error for a secondary part.
+  const releases = useQuery({ queryKey: RELEASES_QUERY_KEY, queryFn: fetchReleases, refetchOnMount: 'always' });
+  const [newest, ...earlier] = releases.data ?? [];
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 4, md: 6 } }}>
@@ -95,6 +102,7 @@ export function DownloadPage() {
                 <Chip color="primary" variant="outlined" label={`Version ${build.data.version}`} />
               </Box>
               <DownloadButtons build={build.data} />
+              <CurrentBuildNotes release={newest?.version === build.data.version ? newest : undefined} />
             </>
           )}
           <Box>
@@ -111,6 +119,8 @@ export function DownloadPage() {
             </Button>
           </Box>
         </Stack>
+
+        <EarlierBuilds releases={earlier} />
 
         {/* A standing notice, not an event: role alert would make screen readers interrupt on every visit. */}
         <Alert severity="warning" role="note">

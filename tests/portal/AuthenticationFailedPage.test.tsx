@@ -15,6 +15,7 @@ beforeEach(() => {
   stubFetch({
     'GET /api/user': () => json({ error: 'Unauthorized', message: 'Not signed in' }, 401),
     'GET /api/current-sage-build': () => json(testConfig.defaultBuild),
+    'GET /api/plugin/releases': () => json({ releases: [] }),
   });
 });
 

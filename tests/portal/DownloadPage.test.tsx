@@ -1,5 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
+import type { PublicRelease } from '../../contract/builds';
+import { seededQueryClient } from '../../src/api/queryClient';
+import { AppProviders } from '../../src/App';
 import { DownloadPage } from '../../src/portal/DownloadPage';
 import { json, renderScreen, stubFetch, testConfig } from './render';
 
@@ -11,7 +15,27 @@ const releasedBuild = {
   ue57Url: 'https://cdn.sage.test/2025-09-01b/ue57.zip',
 };
 
-const serveBuild = (response: () => Response | Promise<Response>) => stubFetch({ 'GET /api/current-sage-build': response });
+const serveBuild = (response: () => Response | Promise<Response>, releases: PublicRelease[] = []) =>
+  stubFetch({ 'GET /api/current-sage-build': response, 'GET /api/plugin/releases': () => json({ releases }) });
+
+const release = (version: string, releasedAt: string, notes: string, engines: PublicRelease['downloads'][number]['engineVersion'][]) => ({
+  version,
+  releasedAt,
+  notes,
+  required: false,
+  downloads: engines.map((engineVersion) => ({ engineVersion, url: `https://cdn.sage.test/${version}/ue${engineVersion}.zip` })),
+});
+
+/** Offered builds, newest first: the released build (current), an earlier one with notes, the oldest without. */
+const releases: PublicRelease[] = [
+  release('2025-09-01b', '2025-09-01T09:00:00.000Z', '## Fixes\n\n- The toolbar button **shows** again.\n- <b>Tags</b> stay text.', [
+    '5.5',
+    '5.6',
+    '5.7',
+  ]),
+  release('2025-08-20a', '2025-08-20T23:30:00.000Z', 'Faster *answers*; see [the guide](https://docs.sage.test/guide).', ['5.4', '5.5']),
+  release('2025-07-30a', '2025-07-30T08:00:00.000Z', '', ['5.6']),
+];
 
 describe('DownloadPage', () => {
   it('offers the released build for each supported engine', async () => {
@@ -94,5 +118,83 @@ describe('DownloadPage', () => {
     ]);
     expect(within(installation).getByText(/Sage guides you through account setup and linking your Epic Games account/)).toBeInTheDocument();
     await screen.findByText('Version 2025-09-01b');
+  });
+
+  it("shows the current build's notes under its downloads, the notes' headings below the section's", async () => {
+    serveBuild(() => json(releasedBuild), releases);
+    renderScreen(<DownloadPage />, '/download');
+
+    const notes = await screen.findByRole('region', { name: 'Release notes' });
+    expect(within(notes).getByRole('heading', { level: 2, name: 'Release notes' })).toBeInTheDocument();
+    expect(within(notes).getByRole('heading', { level: 3, name: 'Fixes' })).toBeInTheDocument();
+    expect(within(notes).getByText('shows', { selector: 'strong' })).toBeInTheDocument();
+    // Markup in the notes is text, never elements.
+    expect(within(notes).getByText('<b>Tags</b> stay text.')).toBeInTheDocument();
+    expect(notes.querySelector('b')).toBeNull();
+  });
+
+  it('lists the earlier builds newest first, each with its day, notes and a download per engine it ships for', async () => {
+    serveBuild(() => json(releasedBuild), releases);
+    renderScreen(<DownloadPage />, '/download');
+
+    const earlier = await screen.findByRole('region', { name: 'Earlier builds' });
+    const items = within(within(earlier).getByRole('list', { name: '' })).getAllByRole('listitem', { name: '' });
+    const builds = items.filter((item) => item.parentElement?.parentElement === earlier);
+    expect(builds.map((item) => within(item).getByRole('heading', { level: 3 }).textContent)).toEqual(['2025-08-20a', '2025-07-30a']);
+
+    const [august, july] = builds;
+    if (!august || !july) throw new Error('two earlier builds');
+    // The release day in UTC, so the server's render and every browser agree.
+    expect(within(august).getByText('Aug 20, 2025')).toHaveAttribute('datetime', '2025-08-20T23:30:00.000Z');
+    expect(within(august).getByText('answers', { selector: 'em' })).toBeInTheDocument();
+    expect(within(august).getByRole('link', { name: 'the guide' })).toHaveAttribute('href', 'https://docs.sage.test/guide');
+    expect(
+      within(august)
+        .getAllByRole('link', { name: /^Download / })
+        .map((link) => [link.getAttribute('aria-label'), link.getAttribute('href')]),
+    ).toEqual([
+      ['Download 2025-08-20a for Unreal Engine 5.4', 'https://cdn.sage.test/2025-08-20a/ue5.4.zip'],
+      ['Download 2025-08-20a for Unreal Engine 5.5', 'https://cdn.sage.test/2025-08-20a/ue5.5.zip'],
+    ]);
+    expect(within(july).getByRole('link', { name: 'Download 2025-07-30a for Unreal Engine 5.6' })).toHaveTextContent('Unreal Engine 5.6');
+    expect(within(july).queryByRole('heading', { level: 4 })).not.toBeInTheDocument();
+    // The current build is not an earlier one.
+    expect(within(earlier).queryByText('2025-09-01b')).not.toBeInTheDocument();
+  });
+
+  it('shows no notes and no earlier builds when nothing was ever released: the default build as before', async () => {
+    serveBuild(() => json({ error: 'not_found', message: 'No build has been released' }, 404, 'Not Found'));
+    renderScreen(<DownloadPage />, '/download');
+
+    expect(await screen.findByText('Version 2025-07-15a')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Release notes' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Earlier builds' })).not.toBeInTheDocument();
+  });
+
+  it('hides the earlier builds when the current build is the only one offered', async () => {
+    serveBuild(() => json(releasedBuild), releases.slice(0, 1));
+    renderScreen(<DownloadPage />, '/download');
+
+    expect(await screen.findByRole('region', { name: 'Release notes' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Earlier builds' })).not.toBeInTheDocument();
+  });
+
+  it('renders the notes and earlier builds from the boot data at once, with no placeholder, as the pre-rendered page does', () => {
+    // The server's answers never come: the page shows what it was served with.
+    stubFetch({
+      'GET /api/current-sage-build': () => new Promise<Response>(() => {}),
+      'GET /api/plugin/releases': () => new Promise<Response>(() => {}),
+    });
+    render(
+      <AppProviders config={testConfig} queryClient={seededQueryClient({ config: testConfig, currentBuild: releasedBuild, releases })}>
+        <MemoryRouter initialEntries={['/download']}>
+          <DownloadPage />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+
+    expect(screen.queryByRole('status', { name: 'Loading the current build' })).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Release notes' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Download 2025-07-30a for Unreal Engine 5.6' })).toBeInTheDocument();
   });
 });

@@ -85,6 +85,7 @@ describe('LogoutPage (/logout: a sign-out link that did not prove it came from S
     const fetchSpy = stubFetch({
       'GET /api/user': unauthorized,
       'GET /api/current-sage-build': () => json(testConfig.defaultBuild),
+      'GET /api/plugin/releases': () => json({ releases: [] }),
     });
     renderPortal('/logout');
 

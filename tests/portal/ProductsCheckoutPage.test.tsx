@@ -245,6 +245,7 @@ describe('ProductsCheckoutPage states', () => {
     stubFetch({
       'GET /api/user': () => json({ error: 'unauthorized', message: 'Authentication required' }, 401),
       'GET /api/current-sage-build': () => json({}, 404),
+      'GET /api/plugin/releases': () => json({ releases: [] }),
     });
     renderPortal('/products-checkout?client=web');
     await waitFor(() => expect(currentLocation()).toBe('/download'));

@@ -34,7 +34,10 @@ afterEach(() => {
 
 describe('download page events', () => {
   it('sends File Download with the UE and build versions, and Documentation View', async () => {
-    stubFetch({ 'GET /api/current-sage-build': () => json({ error: 'not_found', message: 'none' }, 404, 'Not Found') });
+    stubFetch({
+      'GET /api/current-sage-build': () => json({ error: 'not_found', message: 'none' }, 404, 'Not Found'),
+      'GET /api/plugin/releases': () => json({ releases: [] }),
+    });
     renderScreen(<DownloadPage />, '/download');
     const link = await screen.findByRole('link', { name: 'Download for Unreal Engine 5.6' });
     link.addEventListener('click', (e) => e.preventDefault());
@@ -51,6 +54,31 @@ describe('download page events', () => {
     expect(track).toHaveBeenCalledWith('Documentation View', {
       document: 'Installation Instructions',
       doc_url: testConfig.installationGuideUrl,
+    });
+  });
+
+  it('sends File Download for an earlier build with its own versions', async () => {
+    const release = (version: string, releasedAt: string) => ({
+      version,
+      releasedAt,
+      notes: '',
+      required: false,
+      downloads: [{ engineVersion: '5.5', url: `https://cdn.sage.test/${version}/ue55.zip` }],
+    });
+    stubFetch({
+      'GET /api/current-sage-build': () =>
+        json({ version: '2025-09-01a', ue54Url: '', ue55Url: 'https://cdn.sage.test/a.zip', ue56Url: '', ue57Url: '' }),
+      'GET /api/plugin/releases': () =>
+        json({ releases: [release('2025-09-01a', '2025-09-01T10:00:00.000Z'), release('2025-08-01a', '2025-08-01T10:00:00.000Z')] }),
+    });
+    renderScreen(<DownloadPage />, '/download');
+    const link = await screen.findByRole('link', { name: 'Download 2025-08-01a for Unreal Engine 5.5' });
+    link.addEventListener('click', (e) => e.preventDefault());
+    fireEvent.click(link);
+    expect(track).toHaveBeenCalledWith('File Download', {
+      ue_version: '5.5',
+      build_version: '2025-08-01a',
+      file_url: 'https://cdn.sage.test/2025-08-01a/ue55.zip',
     });
   });
 });

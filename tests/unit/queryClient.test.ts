@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CurrentUser } from '../../contract/user';
 import { USER_QUERY_KEY } from '../../src/api/auth';
-import { CURRENT_BUILD_QUERY_KEY } from '../../src/api/builds';
+import { CURRENT_BUILD_QUERY_KEY, RELEASES_QUERY_KEY } from '../../src/api/builds';
 import { testConfig } from '../fixtures/runtimeConfig';
 import { createQueryClient, seededQueryClient } from '../../src/api/queryClient';
 
@@ -30,6 +30,14 @@ describe('seededQueryClient (decisions 009, 010)', () => {
     const client = seededQueryClient({ config, signedOut: true, currentBuild: config.defaultBuild });
     expect(client.getQueryData(USER_QUERY_KEY)).toBeNull();
     expect(client.getQueryData(CURRENT_BUILD_QUERY_KEY)).toEqual(config.defaultBuild);
+    // No builds offered in the boot data: none held, the page reads them on mount.
+    expect(client.getQueryState(RELEASES_QUERY_KEY)).toBeUndefined();
+  });
+
+  it('holds the builds offered the download page was rendered with (issue 41)', () => {
+    const releases = [{ version: '2026-01-01a', releasedAt: '2026-01-01T00:00:00.000Z', notes: '- New', required: false, downloads: [] }];
+    const client = seededQueryClient({ config, signedOut: true, currentBuild: config.defaultBuild, releases });
+    expect(client.getQueryData(RELEASES_QUERY_KEY)).toEqual(releases);
   });
 
   it('holds the signed-in user the page was served for, so no screen asks GET /api/user', async () => {

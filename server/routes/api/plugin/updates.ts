@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { publicReleasesSchema, updateCheckSchema } from '../../../../contract/builds';
 import { ENGINE_VERSIONS, engineOf, isVersion, VERSION_RULE } from '../../../../contract/pluginVersions';
 import { singleLine } from '../../../../contract/text';
 import { AppError } from '../../../errors';
+import { etagOf, ifNoneMatch } from '../../../http/etag';
 import { enforceLimits } from '../../../http/rateLimit';
 import type { App, RouteContext } from '../../../http/types';
 import { access } from '../../../http/endpointAccess';
@@ -67,7 +67,7 @@ export async function pluginUpdateRoutes(app: App, { services }: RouteContext) {
       if (!isVersion(pluginVersion)) throw new AppError(400, 'invalid_version', `pluginVersion: ${VERSION_RULE}`);
       const answer = await builds.updateCheck(engine, pluginVersion);
       const body = JSON.stringify(answer);
-      const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+      const etag = etagOf(body);
       reply.header('cache-control', CACHE_CONTROL).header('etag', etag).header('vary', 'Accept-Encoding');
       // The answer's own text, hashed for its ETag, is what is sent: a raw reply skips the serializer.
       const raw = reply as unknown as FastifyReply;
@@ -75,13 +75,4 @@ export async function pluginUpdateRoutes(app: App, { services }: RouteContext) {
       return raw.type('application/json; charset=utf-8').send(body);
     },
   );
-}
-
-/** Whether If-None-Match names `etag` (a list, weak forms, or `*`). */
-function ifNoneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((candidate) => {
-    const tag = candidate.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
 }
