@@ -32,6 +32,8 @@ const filters = [
   <UserSearchInput key="q" source="q" alwaysOn />,
   // Accounts the e-mail login's retirement still concerns (issue 40, decision 048).
   <BooleanInput key="noEpic" source="noEpic" label="admin.users.noEpicLink" />,
+  // Who is left on a withdrawn build, to ask them to move (issue 41).
+  <BooleanInput key="onWithdrawn" source="onWithdrawn" label="admin.users.onWithdrawnBuild" />,
 ];
 
 function UserListActions() {
