@@ -73,7 +73,7 @@ export function PluginVersionsCard() {
                     <TableRow key={use.version ?? ''}>
                       <TableCell component="th" scope="row">
                         {use.version ?? t('unknown')}
-                        {use.withdrawn && <Chip label={t('withdrawn')} size="small" color="warning" variant="outlined" sx={{ ml: 1 }} />}
+                        {use.withdrawn && <Chip label={t('withdrawn')} size="small" color="error" variant="outlined" sx={{ ml: 1 }} />}
                       </TableCell>
                       <TableCell align="right">{formatCount(use.installs)}</TableCell>
                       <TableCell align="right">{formatCount(use.uses)}</TableCell>

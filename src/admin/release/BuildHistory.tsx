@@ -100,7 +100,7 @@ function BuildRow({ build, mayWithdraw, onWithdraw }: { build: BuildHistoryItem;
       <TableCell>
         {withdrawn ? (
           <>
-            <Chip label={t('withdrawn')} size="small" color="warning" />
+            <Chip label={t('withdrawn')} size="small" color="error" />
             <Typography variant="body2" sx={{ mt: 0.5 }}>
               {t('withdrawnOn', { date: formatDate(build.withdrawnAt as string), reason: build.withdrawReason ?? '' })}
             </Typography>
@@ -131,6 +131,7 @@ function BuildRow({ build, mayWithdraw, onWithdraw }: { build: BuildHistoryItem;
             <Button
               size="small"
               color="error"
+              sx={{ whiteSpace: 'nowrap' }}
               onClick={onWithdraw}
               aria-label={translate('admin.release.withdraw.labelOf', { version: build.version })}
             >

@@ -3,6 +3,7 @@ import {
   BooleanInput,
   Datagrid,
   DateField,
+  FilterButton,
   List,
   SearchInput,
   SimpleList,
@@ -39,6 +40,8 @@ const filters = [
 function UserListActions() {
   return (
     <TopToolbar>
+      {/* "Add filter": No Epic link (issue 40), On a withdrawn build (issue 41). */}
+      <FilterButton />
       <ExportUsersButton />
     </TopToolbar>
   );
