@@ -65,10 +65,14 @@ export const userListFilterSchema = z.strictObject(
       .optional(),
     /** Only accounts with no Epic Games account linked (issue 40, decision 048): who the e-mail login's retirement still concerns. */
     noEpic: z.boolean({ error: 'filter noEpic must be true or false' }).optional(),
+    /** Only accounts with an install on a withdrawn build (issue 41): who is left to move. */
+    onWithdrawn: z.boolean({ error: 'filter onWithdrawn must be true or false' }).optional(),
   },
   {
     error: (issue) =>
-      issue.code === 'unrecognized_keys' ? 'filter may only have q, id and noEpic' : 'filter must be an object, like {"q":"smith"}',
+      issue.code === 'unrecognized_keys'
+        ? 'filter may only have q, id, noEpic and onWithdrawn'
+        : 'filter must be an object, like {"q":"smith"}',
   },
 );
 
@@ -94,6 +98,8 @@ export interface UserListRequest {
   q?: string;
   /** Only accounts without an Epic link. */
   noEpic?: boolean;
+  /** Only accounts with an install on a withdrawn build. */
+  onWithdrawn?: boolean;
 }
 
 /** §5 Admin search: an empty term gives `Please enter a search term`. The console's Search tab checks this. */

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { sageBuildSchema } from '../contract/builds';
+import { releaseRequestSchema } from '../contract/admin';
+import { sageBuildSchema, withdrawBuildSchema } from '../contract/builds';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { backupSqlite } from './db/backup';
@@ -28,8 +30,14 @@ const HELP = `Sage Dashboard operator commands (run as: npm run cli -- <command>
       which also ends every session of that account. While STAFF_SECOND_FACTOR=required (the
       default), the account must set up a second factor before it can open the console.
 
-  release --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL]
-      Makes V the build offered on the download page (also: release-build).
+  release --version V --ue55 URL --ue56 URL --ue57 URL [--ue54 URL] [--notes-file PATH] [--required]
+      Makes V the build offered on the download page (also: release-build). V must be newer than
+      every earlier release. --notes-file: the release notes, Markdown, read from PATH (UTF-8).
+      --required: builds older than V must update.
+
+  withdraw --version V --reason TEXT
+      Withdraws build V: it leaves the download page and the update check, stays in the history,
+      and installs on it are told to move. The reason is kept with it and in the audit log.
 
   seed-demo [--users N] [--messages M]
       Adds N fake users (default 100; the first 200 get AI chat threads) and M stored chat
@@ -73,6 +81,9 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
       users: { type: 'string' },
       messages: { type: 'string' },
       to: { type: 'string' },
+      'notes-file': { type: 'string' },
+      required: { type: 'boolean' },
+      reason: { type: 'string' },
     },
   });
 
@@ -151,8 +162,17 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
             ue56Url: values.ue56,
             ue57Url: values.ue57,
           });
-        await createBuildService(db, createAuditService(db)).release(build, null);
+        const notesFile = values['notes-file'];
+        const notes = releaseRequestSchema.shape.notes.parse(notesFile === undefined ? undefined : await readFile(notesFile, 'utf8'));
+        await createBuildService(db, createAuditService(db)).release({ ...build, notes, required: values.required === true }, null);
         out(`Sage build ${build.version} released successfully`);
+        return 0;
+      }
+      case 'withdraw': {
+        const version = z.string({ error: 'withdraw needs --version' }).min(1, 'withdraw needs --version').parse(values.version);
+        const { reason } = withdrawBuildSchema.parse({ reason: values.reason ?? '' });
+        await createBuildService(db, createAuditService(db)).withdraw(version, reason, null);
+        out(`Sage build ${version} withdrawn`);
         return 0;
       }
       case 'stripe-sync': {

@@ -39,6 +39,32 @@ export const ftsPhrase = (part: string): string => `"${part.replaceAll('"', '""'
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Whether the list is narrowed by one of its yes/no filters. */
+const narrowed = (query: UserListRequest): boolean => query.noEpic === true || query.onWithdrawn === true;
+
+/**
+ * The list's yes/no filters as one condition on `users`: no Epic link (issue 40); an install on a
+ * withdrawn build (issue 41), whose users the console asks to move.
+ */
+function listFilter(query: UserListRequest) {
+  return (eb: ExpressionBuilder<Database, 'users'>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (query.noEpic) conditions.push(eb('users.epic_account_id', 'is', null));
+    if (query.onWithdrawn) {
+      const withdrawnVersions = eb
+        .selectFrom('sage_builds')
+        .select('sage_builds.version')
+        .where('sage_builds.withdrawn_at', 'is not', null);
+      const onWithdrawn = eb
+        .selectFrom('plugin_installs')
+        .select('plugin_installs.user_id')
+        .where('plugin_installs.plugin_version', 'in', withdrawnVersions);
+      conditions.push(eb('users.id', 'in', onWithdrawn));
+    }
+    return eb.and(conditions);
+  };
+}
+
 export function toAdminUser(row: UsersTable): AdminUser {
   return {
     id: row.id,
@@ -184,7 +210,7 @@ export function createAdminUserService(deps: {
           .selectFrom('users')
           .select(['id', sortKey.as('sort_key')])
           .where(matches(query.q, SEARCH_LIST_LIMIT))
-          .$if(query.noEpic === true, (qb) => qb.where('epic_account_id', 'is', null))
+          .$if(narrowed(query), (qb) => qb.where(listFilter(query)))
           .limit(SEARCH_LIST_LIMIT);
         const rows = await db
           .with(
@@ -223,14 +249,15 @@ export function createAdminUserService(deps: {
             );
         return { users: rows.map(toAdminUser), total };
       }
-      if (query.noEpic) {
-        // "No Epic link" (issue 40): fewer every day as accounts link; paged by offset, counted as it goes.
+      if (narrowed(query)) {
+        // "No Epic link" (issue 40), "On a withdrawn build" (issue 41): fewer every day as accounts
+        // link and installs move; paged by offset, counted as it goes.
         const [rows, counted] = await Promise.all([
-          page().where('epic_account_id', 'is', null).offset(offset).execute(),
+          page().where(listFilter(query)).offset(offset).execute(),
           db
             .selectFrom('users')
             .select((eb) => eb.fn.countAll<number | string>().as('n'))
-            .where('epic_account_id', 'is', null)
+            .where(listFilter(query))
             .executeTakeFirstOrThrow(),
         ]);
         return { users: rows.map(toAdminUser), total: Number(counted.n) };

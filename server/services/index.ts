@@ -35,6 +35,7 @@ import { createTopUpService } from './topUp';
 import { createOrgTopUpService } from './topUp/org';
 import type { ScryptCost } from './passwords';
 import { createPasswordResetService } from './passwordReset';
+import { createPluginAdoptionService } from './pluginAdoption';
 import { createPluginHandOffService } from './pluginHandOff';
 import type { RateLimiter } from './rateLimiter';
 import { createSessionService } from './sessions';
@@ -255,6 +256,7 @@ export function createServices(deps: ServiceDeps) {
     }),
     insights,
     consoleHome: createConsoleHomeService({ adminUsers, insights }),
+    pluginAdoption: createPluginAdoptionService(deps.db),
     userNotes: createUserNoteService({ db: deps.db, audit }),
     orgs: createOrgService({ db: deps.db, audit }),
     orgSeats: createOrgSeatService({ db: deps.db, audit }),

@@ -25,7 +25,6 @@ import {
 import { ADMIN_PAGES, CONSOLE_BASE } from './consolePages';
 import { i18nProvider } from './i18n';
 import { AdminNotification } from './notify';
-import { RefusedPage } from './RefusedPage';
 import { consoleComponents } from './themeComponents';
 import { UserEditRefused } from './users/UserEditRefused';
 
@@ -104,7 +103,8 @@ export default function AdminApp() {
       <CustomRoutes>
         <Route
           path={ADMIN_PAGES.release}
-          element={releaseRefusal ? <RefusedPage title="admin.menu.release" reason={releaseRefusal} /> : <ReleasePage />}
+          // Support reads the build history under the refusal (issue 41).
+          element={<ReleasePage refusal={releaseRefusal} />}
         />
         <Route path={ADMIN_PAGES.search} element={<UserSearch />} />
         <Route path={ADMIN_PAGES.findMessage} element={<FindMessage />} />

@@ -17,9 +17,10 @@ import {
   type SessionsRevoked,
   type StoredMessage,
 } from '../../contract/admin';
-import { sageBuildSchema, type SageBuild } from '../../contract/builds';
+import { buildHistoryItemSchema, sageBuildSchema, type BuildHistoryItem, type SageBuild, type WithdrawBuild } from '../../contract/builds';
 import { insightsSchema, type InsightRange, type Insights } from '../../contract/insights';
 import { licenseFileName } from '../../contract/license';
+import { pluginAdoptionSchema, type PluginAdoption } from '../../contract/pluginAdoption';
 import {
   creditBalanceSchema,
   creditPackPurchasesSchema,
@@ -78,6 +79,16 @@ export async function fetchRecentMessages(limit: number): Promise<StoredMessage[
 /** Releases a build for UE 5.5, 5.6 and 5.7; answers the new current build. */
 export const releaseBuild = (build: ReleaseRequest): Promise<SageBuild> =>
   sendFor(sageBuildSchema, '/api/admin/release-sage-build', { method: 'POST', body: build });
+
+/** Every build released, withdrawn ones too, newest first (issue 41). */
+export const fetchBuildHistory = (): Promise<BuildHistoryItem[]> => sendFor(z.array(buildHistoryItemSchema), '/api/admin/builds');
+
+/** Withdraws a released build with the reason staff gave; answers it as the history now shows it. */
+export const withdrawBuild = (version: string, body: WithdrawBuild): Promise<BuildHistoryItem> =>
+  sendFor(buildHistoryItemSchema, `/api/admin/builds/${encodeURIComponent(version)}/withdraw`, { method: 'POST', body });
+
+/** The Home's installs and queries per plugin version over the last 30 days (issue 41). */
+export const fetchPluginAdoption = (): Promise<PluginAdoption> => sendFor(pluginAdoptionSchema, '/api/admin/plugin-versions');
 
 /** Every user as CSV (`users.csv`). */
 export const exportUsers = (): Promise<DownloadedFile> => sendForFile(`${USERS}/export`, 'users.csv');

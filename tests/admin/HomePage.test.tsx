@@ -272,3 +272,59 @@ describe('Home: the business at a glance (issue 14)', () => {
     expect(within(insights).queryByText('Failed to fetch the business figures')).not.toBeInTheDocument();
   });
 });
+
+describe('Plugin versions on the Home (issue 41)', () => {
+  const home = { ...userListAhead, ...signedInAdmin, ...emptyInsights, 'GET /api/admin/grove-metrics': metrics(3) };
+
+  it('lists installs, queries and units per plugin version, newest first, withdrawn marked, the unknown one last', async () => {
+    stubFetch({
+      ...home,
+      'GET /api/admin/plugin-versions': () =>
+        json({
+          days: 30,
+          versions: [
+            { version: '1.5.0', withdrawn: false, installs: 1200, uses: 5400, units: 9100 },
+            { version: '1.4.0', withdrawn: true, installs: 7, uses: 12, units: 30 },
+            { version: null, withdrawn: false, installs: 2, uses: 0, units: 0 },
+          ],
+        }),
+    });
+    renderAdmin('/admin');
+    const card = await screen.findByRole('region', { name: 'Plugin versions (last 30 days)' });
+    const table = await within(card).findByRole('table');
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((cell) => cell.textContent),
+      );
+    expect(
+      within(table)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['1.5.0', '1.4.0Withdrawn', 'Unknown']);
+    expect(rows).toEqual([
+      ['1,200', '5,400', '9,100'],
+      ['7', '12', '30'],
+      ['2', '0', '0'],
+    ]);
+  });
+
+  it('says when no install called in, and offers Retry when the figures failed', async () => {
+    let fail = true;
+    stubFetch({
+      ...home,
+      'GET /api/admin/plugin-versions': () =>
+        fail ? json({ error: 'Internal Server Error', message: 'Database unavailable' }, 500) : json({ days: 30, versions: [] }),
+    });
+    renderAdmin('/admin');
+    const card = await screen.findByRole('region', { name: 'Plugin versions (last 30 days)' });
+    expect(await within(card).findByText('Failed to load the plugin versions')).toBeInTheDocument();
+    fail = false;
+    await userEvent.click(within(card).getByRole('button', { name: 'Retry' }));
+    expect(await within(card).findByText('No install called in the last 30 days.')).toBeInTheDocument();
+    expect(within(card).queryByRole('table')).not.toBeInTheDocument();
+  });
+});

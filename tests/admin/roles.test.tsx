@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { AdminUser } from '../../contract/admin';
+import type { BuildHistoryItem } from '../../contract/builds';
 import { STAFF_TARGET_REFUSAL, type StaffRole } from '../../contract/staffRoles';
 import type { CreditPackPurchase } from '../../contract/usage';
 import { bodyOf, json, stubFetch } from '../portal/render';
@@ -19,6 +20,20 @@ const pack: CreditPackPurchase = {
 };
 const helper: AdminUser = { ...ada, id: 'u2', username: 'helper', email: 'helper@example.com', isAdmin: true, role: 'support' };
 
+/** A build in the Release tab's history (issue 41). */
+const released: BuildHistoryItem = {
+  id: '2026-03-02a',
+  version: '2026-03-02a',
+  releasedAt: '2026-03-02T10:00:00.000Z',
+  notes: '',
+  required: false,
+  downloads: [],
+  releasedBy: null,
+  withdrawnAt: null,
+  withdrawnBy: null,
+  withdrawReason: null,
+};
+
 /** The console signed in as a member of staff with `role`, with ada and helper to look at. */
 function stubConsole(role: StaffRole) {
   return stubFetch({
@@ -26,6 +41,8 @@ function stubConsole(role: StaffRole) {
     'GET /api/user': () => json({ ...admin, staffRole: role }),
     'GET /api/admin/grove-metrics': () => json({ userStats: { totalUsers: 2 } }),
     'GET /api/admin/insights': () => json(noInsights()),
+    'GET /api/admin/plugin-versions': () => json({ days: 30, versions: [] }),
+    'GET /api/admin/builds': () => json([released]),
     'GET /api/admin/users': () => listPage('users', [ada, helper], 2),
     ...Object.assign(
       {},
@@ -97,11 +114,21 @@ describe('the console shows each role what it may do, and why not (issues 28, 37
     expect(screen.queryByRole('button', { name: /release/i })).not.toBeInTheDocument();
   });
 
-  it('support: the Release page’s address says who may release, not “Not Found”', async () => {
+  it('support: the Release page’s address says who may release, not “Not Found”, and shows the build history read-only', async () => {
     stubConsole('support');
     renderAdmin('/admin/release');
     expect(await screen.findByText('Only admins can release builds')).toBeVisible();
     expect(screen.queryByText(/not found/i)).not.toBeInTheDocument();
+    const history = await screen.findByRole('table', { name: 'Build history' });
+    expect(history).toHaveTextContent('2026-03-02a');
+    expect(screen.queryByRole('button', { name: /withdraw/i })).not.toBeInTheDocument();
+  });
+
+  it('admin: the Release page has the form and Withdraw for an offered build', async () => {
+    stubConsole('admin');
+    renderAdmin('/admin/release');
+    expect(await screen.findByRole('textbox', { name: 'Release notes (Markdown)' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Withdraw 2026-03-02a' })).toBeEnabled();
   });
 
   it('support: the edit page’s address says why there is no form, with a way back to the user', async () => {

@@ -67,6 +67,14 @@ const ENDPOINTS: Endpoint[] = [
     invalid: { method: 'GET', path: () => '/api/admin/insights?days=14' },
   },
   {
+    name: 'GET plugin-versions',
+    route: 'GET /api/admin/plugin-versions',
+    method: 'GET',
+    path: () => '/api/admin/plugin-versions',
+    adminStatus: 200,
+    invalid: null,
+  },
+  {
     name: 'GET users (list)',
     route: 'GET /api/admin/users',
     method: 'GET',

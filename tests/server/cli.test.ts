@@ -198,6 +198,50 @@ describe('operator CLI', () => {
     }
   });
 
+  it('releases with notes from a file and Required update, then withdraws the build with a reason, both audited', async () => {
+    const urls = [
+      '--ue55',
+      'https://cdn.example.com/5.5.zip',
+      '--ue56',
+      'https://cdn.example.com/5.6.zip',
+      '--ue57',
+      'https://cdn.example.com/5.7.zip',
+    ];
+    const notesFile = path.join(dataDir, 'notes.md');
+    fs.writeFileSync(notesFile, '## Fixes\n\n- Faster answers\n');
+    expect(await runCli(['release', '--version', '1.4.0', ...urls, '--notes-file', notesFile, '--required'], out)).toBe(0);
+    expect(output.at(-1)).toBe('Sage build 1.4.0 released successfully');
+    expect(await runCli(['withdraw', '--version', '1.4.0', '--reason', 'Crashes on start'], out)).toBe(0);
+    expect(output.at(-1)).toBe('Sage build 1.4.0 withdrawn');
+
+    const db = openDatabase({ dataDir });
+    try {
+      const row = await db.selectFrom('sage_builds').selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        version: '1.4.0',
+        notes: '## Fixes\n\n- Faster answers\n',
+        required: 1,
+        withdraw_reason: 'Crashes on start',
+      });
+      expect(row.withdrawn_at).not.toBeNull();
+      const entries = await db.selectFrom('audit_log').select(['action', 'actor_id', 'target_id']).orderBy('created_at').execute();
+      expect(entries).toEqual([
+        { action: 'build.release', actor_id: null, target_id: '1.4.0' },
+        { action: 'build.withdraw', actor_id: null, target_id: '1.4.0' },
+      ]);
+    } finally {
+      await db.destroy();
+    }
+
+    // Without a reason, or a version never released: refused, nothing written.
+    await expect(runCli(['withdraw', '--version', '1.4.0'], out)).rejects.toThrow('Say why the build is withdrawn');
+    await expect(runCli(['withdraw', '--reason', 'Broken'], out)).rejects.toThrow('withdraw needs --version');
+    await expect(runCli(['withdraw', '--version', '9.9.9', '--reason', 'Broken'], out)).rejects.toThrow('No build 9.9.9 was released');
+    await expect(runCli(['release', '--version', '1.5.0', ...urls, '--notes-file', path.join(dataDir, 'missing.md')], out)).rejects.toThrow(
+      /ENOENT/,
+    );
+  });
+
   it('backs up the SQLite database while it is in use, and never overwrites a file', async () => {
     await runCli(['create-admin', '--email', 'kept@example.com', '--password', 'kept-password'], out);
     // The server's connection stays open (and has written) while the copy is made.

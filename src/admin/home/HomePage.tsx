@@ -7,6 +7,7 @@ import { formatCount } from '../../ui/format';
 import { consoleTranslate as translate } from '../i18n';
 import { useAdminCall } from '../useAdminCall';
 import { InsightsSection } from './InsightsSection';
+import { PluginVersionsCard } from './PluginVersionsCard';
 import { useHomeFailureToast } from './useHomeFailureToast';
 
 /** §2 Home tab: the number of Grove users, with Refresh, and Retry when it could not be read. */
@@ -66,7 +67,8 @@ function GroveUsersCard() {
 }
 
 /**
- * §2 Home tab: Grove Users, then the business at a glance (issue 14); its title is the app bar's.
+ * §2 Home tab: Grove Users, then the business at a glance (issue 14) and the plugin versions in use
+ * (issue 41); its title is the app bar's.
  * It needs no react-admin (decision 035): the server draws it whole from the page's figures.
  */
 export function HomePage() {
@@ -78,6 +80,9 @@ export function HomePage() {
       </Suspense>
       <Suspense>
         <InsightsSection />
+      </Suspense>
+      <Suspense>
+        <PluginVersionsCard />
       </Suspense>
     </>
   );

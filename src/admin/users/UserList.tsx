@@ -3,6 +3,7 @@ import {
   BooleanInput,
   Datagrid,
   DateField,
+  FilterButton,
   List,
   SearchInput,
   SimpleList,
@@ -32,11 +33,15 @@ const filters = [
   <UserSearchInput key="q" source="q" alwaysOn />,
   // Accounts the e-mail login's retirement still concerns (issue 40, decision 048).
   <BooleanInput key="noEpic" source="noEpic" label="admin.users.noEpicLink" />,
+  // Who is left on a withdrawn build, to ask them to move (issue 41).
+  <BooleanInput key="onWithdrawn" source="onWithdrawn" label="admin.users.onWithdrawnBuild" />,
 ];
 
 function UserListActions() {
   return (
     <TopToolbar>
+      {/* "Add filter": No Epic link (issue 40), On a withdrawn build (issue 41). */}
+      <FilterButton />
       <ExportUsersButton />
     </TopToolbar>
   );

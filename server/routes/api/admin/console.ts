@@ -18,6 +18,7 @@ import {
   userUpdateSchema,
 } from '../../../../contract/admin';
 import { insightsQuerySchema, insightsSchema } from '../../../../contract/insights';
+import { pluginAdoptionSchema } from '../../../../contract/pluginAdoption';
 import { suspendRequestSchema } from '../../../../contract/suspension';
 import { actorOf, userParams } from '../../../http/adminTarget';
 import { listHeaders, sendList } from '../../../http/adminList';
@@ -51,6 +52,11 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
     services.insights.forRange(request.query.days),
   );
 
+  // Issue 41: installs and queries per plugin version over the last 30 days, withdrawn builds marked.
+  app.get('/plugin-versions', { schema: { response: { 200: pluginAdoptionSchema } }, config: READ }, async () =>
+    services.pluginAdoption.lastDays(),
+  );
+
   app.get(
     '/users',
     { schema: { querystring: userListQuerySchema, response: { 200: z.array(adminUserSchema) } }, config: READ_LIST },
@@ -70,6 +76,7 @@ export async function adminConsoleRoutes(app: App, { services }: RouteContext) {
         limit: end - start + 1,
         q: filter?.q || undefined,
         noEpic: filter?.noEpic === true || undefined,
+        onWithdrawn: filter?.onWithdrawn === true || undefined,
       });
       return sendList(reply, 'users', start, users, total);
     },
