@@ -9,6 +9,7 @@ import { createBillingService } from './services/billing';
 import { createStripeGateway } from './services/billing/stripeGateway';
 import { createAuditService } from './services/audit';
 import { createBuildService } from './services/builds';
+import { queueReleaseMails } from './services/releaseMails';
 import { seedDemoData } from './services/demoData';
 import { hasSecondFactor } from './services/secondFactor';
 import { createSessionService } from './services/sessions';
@@ -151,7 +152,8 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
             ue56Url: values.ue56,
             ue57Url: values.ue57,
           });
-        await createBuildService(db, createAuditService(db)).release(build, null);
+        // Its release e-mails are queued with it; a running server's housekeeping sends them.
+        await createBuildService(db, createAuditService(db), queueReleaseMails).release(build, null);
         out(`Sage build ${build.version} released successfully`);
         return 0;
       }
