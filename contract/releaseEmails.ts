@@ -14,6 +14,7 @@ export const RELEASE_EMAILS_TEXT = {
   unsubscribeTitle: 'Stop release e-mails',
   unsubscribeButton: 'Stop release e-mails',
   unsubscribed: 'You will get no more release e-mails. You can turn them on again in the Account section of your dashboard.',
+  unverified: 'Your e-mail address is not verified yet, so no release e-mail is sent to it until it is.',
   unknownLink: 'This link is not valid. You can turn release e-mails off in the Account section of your dashboard.',
 } as const;
 
@@ -22,6 +23,8 @@ export const releaseEmailsSchema = z.object({
   enabled: z.boolean(),
   /** Empty: no install with a known engine yet, so every build is mailed. */
   engines: z.array(z.enum(ENGINE_VERSIONS)),
+  /** Whether the account's address is verified: the e-mails go only to a verified one. */
+  addressVerified: z.boolean(),
 });
 export type ReleaseEmails = z.infer<typeof releaseEmailsSchema>;
 

@@ -194,8 +194,16 @@ export function createReleaseMailService(deps: ReleaseMailDeps) {
   return {
     /** The user's choice and the engines it covers (`GET /api/account/release-emails`). */
     async preference(userId: string): Promise<ReleaseEmails> {
-      const user = await db.selectFrom('users').select('release_emails').where('id', '=', userId).executeTakeFirstOrThrow();
-      return { enabled: Number(user.release_emails ?? 0) === 1, engines: await enginesOf(userId) };
+      const user = await db
+        .selectFrom('users')
+        .select(['release_emails', 'email', 'email_verified_at'])
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return {
+        enabled: Number(user.release_emails ?? 0) === 1,
+        engines: await enginesOf(userId),
+        addressVerified: user.email !== null && user.email_verified_at !== null,
+      };
     },
 
     /** Turns the e-mails on or off (`PUT`), audited like the user's other settings when it changes. */

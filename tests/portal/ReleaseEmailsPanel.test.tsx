@@ -8,7 +8,10 @@ import { bodyOf, deferred, json, renderPortal, renderScreen, stubFetch } from '.
 const SWITCH = 'E-mail me when a Sage build for my Unreal Engine version is released';
 const TOKEN = 'a'.repeat(43);
 
-function openPanel(answer: { enabled: boolean; engines: string[] }, save: (init?: RequestInit) => Response | Promise<Response>) {
+function openPanel(
+  answer: { enabled: boolean; engines: string[]; addressVerified: boolean },
+  save: (init?: RequestInit) => Response | Promise<Response>,
+) {
   const spy = stubFetch({ 'GET /api/account/release-emails': () => json(answer), 'PUT /api/account/release-emails': save });
   renderScreen(<ReleaseEmailsPanel />, '/dashboard#account');
   return spy;
@@ -16,16 +19,21 @@ function openPanel(answer: { enabled: boolean; engines: string[] }, save: (init?
 
 describe('Release e-mails panel (issue 41)', () => {
   it('is off by default, and says it covers every engine while no install is recorded', async () => {
-    openPanel({ enabled: false, engines: [] }, () => json({ enabled: true, engines: [] }));
+    openPanel({ enabled: false, engines: [], addressVerified: true }, () => json({ enabled: true, engines: [], addressVerified: true }));
     const region = screen.getByRole('region', { name: 'Release e-mails' });
     const toggle = await within(region).findByRole('switch', { name: SWITCH });
     expect(toggle).not.toBeChecked();
     expect(within(region).getByText(/so that is every engine/)).toBeInTheDocument();
   });
 
+  it('says an unverified address gets no e-mail while it is on', async () => {
+    openPanel({ enabled: true, engines: [], addressVerified: false }, () => json({ enabled: false, engines: [], addressVerified: false }));
+    expect(await screen.findByText(RELEASE_EMAILS_TEXT.unverified)).toBeInTheDocument();
+  });
+
   it('names the engines of the installs, and turns on from the keyboard with one PUT', async () => {
     const answer = deferred<Response>();
-    const spy = openPanel({ enabled: false, engines: ['5.5', '5.6'] }, () => answer.promise);
+    const spy = openPanel({ enabled: false, engines: ['5.5', '5.6'], addressVerified: true }, () => answer.promise);
     expect(await screen.findByText(/That is Unreal Engine 5\.5 and 5\.6, as your plugin installs report\./)).toBeInTheDocument();
     const toggle = screen.getByRole('switch', { name: SWITCH });
     const u = userEvent.setup();
@@ -34,7 +42,7 @@ describe('Release e-mails panel (issue 41)', () => {
     // Shown on at once, and not pressed twice while it is saved.
     expect(toggle).toBeChecked();
     expect(toggle).toBeDisabled();
-    answer.resolve(json({ enabled: true, engines: ['5.5', '5.6'] }));
+    answer.resolve(json({ enabled: true, engines: ['5.5', '5.6'], addressVerified: true }));
     await waitFor(() => expect(toggle).toBeEnabled());
     expect(toggle).toBeChecked();
     const puts = spy.mock.calls.filter(([, init]) => init?.method === 'PUT');
@@ -43,7 +51,9 @@ describe('Release e-mails panel (issue 41)', () => {
   });
 
   it('says so when the choice could not be saved, and shows it as it was', async () => {
-    openPanel({ enabled: true, engines: ['5.7'] }, () => json({ error: 'internal', message: '' }, 500, 'Internal Server Error'));
+    openPanel({ enabled: true, engines: ['5.7'], addressVerified: true }, () =>
+      json({ error: 'internal', message: '' }, 500, 'Internal Server Error'),
+    );
     const toggle = await screen.findByRole('switch', { name: SWITCH });
     expect(toggle).toBeChecked();
     await userEvent.setup().click(toggle);

@@ -102,18 +102,18 @@ describe.each(databases)('release e-mails on $label', (database) => {
   it('is off by default, and says which engines it covers: those of the installs, or every engine', async () => {
     const user = await signedInUser(server(), 'fresh');
     const read = async () => (await user.client.get('/api/account/release-emails')).json();
-    expect(await read()).toEqual({ enabled: false, engines: [] });
+    expect(await read()).toEqual({ enabled: false, engines: [], addressVerified: false });
     const now = Date.now();
     for (const engine of ['5.6.1', '5.5', '4.27', null])
       await server()
         .db.insertInto('plugin_installs')
         .values({ id: randomUUID(), user_id: user.id, engine_version: engine, plugin_version: '1.0.0', created_at: now, last_used_at: now })
         .execute();
-    expect(await read()).toEqual({ enabled: false, engines: ['5.5', '5.6'] });
+    expect(await read()).toEqual({ enabled: false, engines: ['5.5', '5.6'], addressVerified: false });
 
     const on = await put(user.client, '/api/account/release-emails', { enabled: true });
     expect(on.statusCode).toBe(200);
-    expect(on.json()).toEqual({ enabled: true, engines: ['5.5', '5.6'] });
+    expect(on.json()).toEqual({ enabled: true, engines: ['5.5', '5.6'], addressVerified: false });
     // Saying the same again changes nothing and records nothing.
     await put(user.client, '/api/account/release-emails', { enabled: true });
     const refused = await put(user.client, '/api/account/release-emails', { enabled: 'yes' });

@@ -40,6 +40,11 @@ export function ReleaseEmailsPanel() {
               : 'No plugin install is recorded yet, so that is every engine.'}{' '}
             The e-mail goes to your verified address, once per build, and every one has a link to stop them.
           </Typography>
+          {data.enabled && !data.addressVerified && (
+            <Alert severity="warning" sx={{ mt: 2 }}>
+              {RELEASE_EMAILS_TEXT.unverified}
+            </Alert>
+          )}
           {save.isError && (
             <Alert severity="error" sx={{ mt: 2 }}>
               {save.error.message || RELEASE_EMAILS_SAVE_FAILED}
