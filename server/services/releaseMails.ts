@@ -11,6 +11,8 @@ import { hashToken, newToken } from './tokens';
 /** Mails one instance claims at a time; the claim lasts long enough for SMTP to take a batch. */
 export const RELEASE_MAIL_BATCH = 50;
 export const RELEASE_MAIL_CLAIM_MS = 10 * 60_000;
+/** A mail SMTP kept refusing is given up two days after its release (it stays unsent, not retried). */
+const GIVE_UP_AFTER_MS = 2 * 24 * 3_600_000;
 /** Batches one housekeeping run sends at most, so a run ends well before the next one starts. */
 const BATCHES_PER_RUN = 20;
 /** Rows per INSERT when queueing (well under either database's parameter limit). */
@@ -99,7 +101,7 @@ export function createReleaseMailService(deps: ReleaseMailDeps) {
       update release_mails set claimed_until = ${now + RELEASE_MAIL_CLAIM_MS}
       where (build_id, user_id) in (
         select build_id, user_id from release_mails
-        where sent_at is null and claimed_until < ${now}
+        where sent_at is null and claimed_until < ${now} and queued_at > ${now - GIVE_UP_AFTER_MS}
         order by queued_at limit ${RELEASE_MAIL_BATCH} ${lock}
       )
       returning build_id, user_id`.execute(db);
