@@ -85,8 +85,8 @@ export function createReleaseMailService(deps: ReleaseMailDeps) {
   const { db } = deps;
   let running: Promise<number> | null = null;
 
-  async function enginesOf(userId: string, trx: Db = db): Promise<EngineVersion[]> {
-    const installs = await trx.selectFrom('plugin_installs').select('engine_version').where('user_id', '=', userId).execute();
+  async function enginesOf(userId: string): Promise<EngineVersion[]> {
+    const installs = await db.selectFrom('plugin_installs').select('engine_version').where('user_id', '=', userId).execute();
     return enginesOfInstalls(installs.map((install) => install.engine_version));
   }
 
@@ -108,7 +108,7 @@ export function createReleaseMailService(deps: ReleaseMailDeps) {
     return result.rows;
   }
 
-  /** A fresh one-click token for the user's mail; only its hash is kept, until used or the user is deleted. */
+  /** A fresh one-click token for the user's mail: only its hash is kept, used or not (a second click answers the same), until the user is deleted. */
   async function unsubscribeToken(userId: string, now: number): Promise<string> {
     const token = newToken();
     await db
