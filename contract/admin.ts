@@ -278,6 +278,8 @@ export const AUDIT_ACTIONS = [
   'account.passkey.remove',
   // Automatic top-up (issue 39): the user's settings; its pause (no actor) and its credits (Stripe's webhook).
   'account.top_up.change',
+  // Release e-mails (issue 41): the user's own choice, or the one-click unsubscribe of a mail.
+  'account.release_emails.change',
   'user.top_up.pause',
   'user.credits.top_up',
   // Suspension (issue 28, decision 029).

@@ -68,6 +68,8 @@ export const PAGES = [
   { path: 'email-verification-completed', title: 'E-mail verification', access: 'all' },
   { path: 'login_completed', title: 'Signed in', access: 'all' },
   { path: 'ue-test', title: 'Plugin sign-in test', access: 'all' },
+  // A release e-mail's visible unsubscribe link (issue 41): a button confirms, a visit changes nothing.
+  { path: 'unsubscribe/release-emails', title: 'Stop release e-mails', access: 'all' },
   // An invitation's link (issue 38): its token is the path's last part.
   { path: 'invitations/:token', title: 'Invitation', access: 'all' },
   { path: 'dashboard', title: 'Dashboard', access: 'signed-in', prerender: true },

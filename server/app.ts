@@ -236,6 +236,8 @@ export async function buildApp(deps: AppDeps) {
     // Holds not settled in USAGE_HOLD_MINUTES are given back within a minute of their expiry.
     holdSweep = setInterval(() => {
       services.metering.releaseExpired().catch((err: unknown) => app.log.error({ err }, 'releasing expired holds failed'));
+      // Release e-mails go out within a minute, a batch at a time, from whichever instance claims them.
+      services.releaseMails.sendDue().catch((err: unknown) => app.log.error({ err }, 'sending release e-mails failed'));
     }, HOLD_SWEEP_INTERVAL_MS);
     holdSweep.unref();
   });
@@ -247,6 +249,7 @@ export async function buildApp(deps: AppDeps) {
     await services.billing.customerEmails.settle();
     await services.topUps.settle();
     await services.orgTopUps.settle();
+    await services.releaseMails.settle();
     await deps.rateLimiter.close();
   });
 

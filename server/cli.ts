@@ -11,6 +11,7 @@ import { createBillingService } from './services/billing';
 import { createStripeGateway } from './services/billing/stripeGateway';
 import { createAuditService } from './services/audit';
 import { createBuildService } from './services/builds';
+import { queueReleaseMails } from './services/releaseMails';
 import { seedDemoData } from './services/demoData';
 import { hasSecondFactor } from './services/secondFactor';
 import { createSessionService } from './services/sessions';
@@ -164,7 +165,11 @@ export async function runCli(argv: string[], out: (line: string) => void = conso
           });
         const notesFile = values['notes-file'];
         const notes = releaseRequestSchema.shape.notes.parse(notesFile === undefined ? undefined : await readFile(notesFile, 'utf8'));
-        await createBuildService(db, createAuditService(db)).release({ ...build, notes, required: values.required === true }, null);
+        // Its release e-mails are queued with it; a running server's housekeeping sends them.
+        await createBuildService(db, createAuditService(db), queueReleaseMails).release(
+          { ...build, notes, required: values.required === true },
+          null,
+        );
         out(`Sage build ${build.version} released successfully`);
         return 0;
       }

@@ -17,6 +17,8 @@ import { accountSessionRoutes } from './api/account/sessions';
 import { accountDataRoutes } from './api/account/data';
 import { accountPasskeyRoutes } from './api/account/passkeys';
 import { accountSecondFactorRoutes } from './api/account/secondFactor';
+import { accountReleaseEmailRoutes } from './api/account/releaseEmails';
+import { releaseEmailRoutes } from './api/releaseEmails';
 import { adminConsoleRoutes } from './api/admin/console';
 import { adminUsageRoutes } from './api/admin/usage';
 import { adminNoteRoutes } from './api/admin/notes';
@@ -64,6 +66,7 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     topUpRoutes,
     orgRoutes,
     orgBillingRoutes,
+    releaseEmailRoutes,
   ],
   '/api/account': [
     accountLicenseRoutes,
@@ -75,6 +78,7 @@ export const ROUTE_FOLDERS: Readonly<Record<string, readonly RouteModule[]>> = {
     accountPasskeyRoutes,
     accountEpicRoutes,
     accountSecondFactorRoutes,
+    accountReleaseEmailRoutes,
   ],
   '/api/login': [passkeySignInRoutes],
   '/api/plugin': [pluginUpdateRoutes],

@@ -118,7 +118,12 @@ const newestFirst = (a: StoredBuild, b: StoredBuild): number => compareVersions(
  * The release channel: the builds the download page offers, their notes, withdrawals, and what an
  * install should update to. A release or a withdrawal and its audit entry are one write.
  */
-export function createBuildService(db: Db, audit: AuditService) {
+export function createBuildService(
+  db: Db,
+  audit: AuditService,
+  /** Runs in every release's transaction, whoever releases (the console, the CLI): the release e-mails are queued there. */
+  onRelease?: (trx: Db, buildId: string) => Promise<unknown>,
+) {
   /** Every build ever released, newest first; `trx` within the caller's transaction. */
   async function all(trx: Db = db): Promise<StoredBuild[]> {
     const rows = await trx.selectFrom('sage_builds').select(COLUMNS).execute();
@@ -206,6 +211,7 @@ export function createBuildService(db: Db, audit: AuditService) {
           },
           trx,
         );
+        await onRelease?.(trx, id);
         await afterRelease?.(trx, id);
         return released;
       });

@@ -15,6 +15,7 @@ import { createAuditService } from './audit';
 import { createBillingService } from './billing';
 import { createStripeGateway } from './billing/stripeGateway';
 import { createBuildService } from './builds';
+import { createReleaseMailService, queueReleaseMails } from './releaseMails';
 import { createEmailVerificationService } from './emailVerification';
 import { createEpicOAuth } from './epicOAuth';
 import { createEpicSignInService } from './epicSignIn';
@@ -143,7 +144,15 @@ export function createServices(deps: ServiceDeps) {
     subscriptionSummary: billing.summary,
     ...loadLicenseSigningKey({ configured: deps.config.licenseSigningKey, dataDir: deps.config.dataDir }),
   });
-  const builds = createBuildService(deps.db, audit);
+  const releaseMails = createReleaseMailService({
+    db: deps.db,
+    audit,
+    mailer,
+    publicUrl: deps.config.publicUrl,
+    onMailError: deps.onMailError,
+  });
+  // Every release queues its e-mails in its own transaction (the CLI wires the same).
+  const builds = createBuildService(deps.db, audit, queueReleaseMails);
   const topUpDeps = {
     db: deps.db,
     gateway: stripeGateway,
@@ -201,6 +210,7 @@ export function createServices(deps: ServiceDeps) {
     users,
     passwordReset,
     builds,
+    releaseMails,
     epicSignIn,
     epicLinking,
     emailVerification,

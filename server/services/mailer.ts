@@ -8,6 +8,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** Further header fields (List-Unsubscribe of the release e-mails), sent exactly as given: each one line. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface Mailer {
@@ -37,14 +39,14 @@ export function createMailer(opts: MailerOptions): Mailer {
     const transport: Transporter = nodemailer.createTransport(opts.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: opts.from, ...mail });
+        await transport.sendMail(message(opts.from, mail));
       },
     };
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from: opts.from, ...mail });
+      const info = await transport.sendMail(message(opts.from, mail));
       await fs.mkdir(opts.outboxDir, { recursive: true });
       const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       const file = path.join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`);
@@ -53,6 +55,16 @@ export function createMailer(opts: MailerOptions): Mailer {
       opts.log.info({ to: mail.to, subject: mail.subject, file, ...links }, 'mail written to outbox');
     },
   };
+}
+
+/**
+ * What nodemailer sends: extra headers `prepared`, so it neither encodes nor folds them (a folded
+ * List-Unsubscribe would break its URL in some readers).
+ */
+function message(from: string, { headers, ...mail }: Mail) {
+  if (!headers) return { from, ...mail };
+  const prepared = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, { prepared: true, value }]));
+  return { from, ...mail, headers: prepared };
 }
 
 /** The mailer the configuration asks for; outbox links are logged outside production only. */

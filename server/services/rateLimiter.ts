@@ -82,6 +82,11 @@ export const PLUGIN_UPDATE_RATE_LIMITS = {
   perIp: { limit: 300, windowMs: 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
+/** The release e-mails' one-click unsubscribe (issue 41), per address: a mail provider posts once per mail. */
+export const RELEASE_EMAIL_RATE_LIMITS = {
+  unsubscribesPerIp: { limit: 30, windowMs: 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
 /** The ingestion API, per caller (the service token, or one user's license token). */
 export const INGESTION_RATE_LIMITS = {
   perLicenseToken: { limit: 600, windowMs: 60_000 },

@@ -19,6 +19,7 @@ export const SCREEN_CHUNKS: Record<PagePath | '*', () => Promise<ComponentType>>
   'email-verification-completed': () => import('./epicSignIn/EmailVerificationCompletedPage').then((m) => m.EmailVerificationCompletedPage),
   login_completed: () => import('./epicSignIn/LoginCompletedPage').then((m) => m.LoginCompletedPage),
   'ue-test': () => import('./epicSignIn/UeTestPage').then((m) => m.UeTestPage),
+  'unsubscribe/release-emails': () => import('./UnsubscribeReleaseEmailsPage').then((m) => m.UnsubscribeReleaseEmailsPage),
   'invitations/:token': () => import('./orgs/InvitationPage').then((m) => m.InvitationPage),
   dashboard: () => import('./dashboard/DashboardPage').then((m) => m.DashboardPage),
   'products-checkout': () => import('./billing/ProductsCheckoutPage').then((m) => m.ProductsCheckoutPage),

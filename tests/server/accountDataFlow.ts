@@ -160,6 +160,27 @@ export async function seedAccountData(db: Db, userId: string, opts: { messages?:
     .values({ user_id: userId, day: Math.floor(now / DAY_MS), project_id: `${marker}-project`, engine_version: '5.6', uses: 1, units: 1 })
     .execute();
 
+  // A release e-mail (issue 41), of a build of its own, withdrawn so no page offers it (the build is nobody's: not exported).
+  const buildId = randomUUID();
+  await db
+    .insertInto('sage_builds')
+    .values({
+      id: buildId,
+      version: `0.0.0-${marker}`,
+      ue54_url: '',
+      ue55_url: '',
+      ue56_url: '',
+      ue57_url: '',
+      released_at: 0,
+      released_by: null,
+      withdrawn_at: 0,
+    })
+    .execute();
+  await db
+    .insertInto('release_mails')
+    .values({ build_id: buildId, user_id: userId, queued_at: now, claimed_until: now, sent_at: now })
+    .execute();
+
   const installId = randomUUID();
   await db
     .insertInto('plugin_installs')

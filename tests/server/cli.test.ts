@@ -127,7 +127,12 @@ describe('operator CLI', () => {
     await expect(runCli(['create-admin', '--email', 'a@example.com', '--password', 'short'], out)).rejects.toThrow(/at least 8 characters/);
   });
 
-  it('releases a build that becomes the current one', async () => {
+  it('releases a build that becomes the current one, and queues its release e-mails', async () => {
+    // A user who asked for release e-mails (issue 41): the CLI's release queues theirs too.
+    expect(await runCli(['create-admin', '--email', 'reader@example.com', '--password', 'reader-password'], out)).toBe(0);
+    const setup = openDatabase({ dataDir });
+    await setup.updateTable('users').set({ release_emails: 1, email_verified_at: Date.now() }).execute();
+    await setup.destroy();
     const code = await runCli(
       [
         'release-build',
@@ -146,8 +151,10 @@ describe('operator CLI', () => {
     expect(output).toContain('Sage build 2026-02-01 released successfully');
     const db = openDatabase({ dataDir });
     const row = await db.selectFrom('sage_builds').selectAll().executeTakeFirst();
+    const queued = await db.selectFrom('release_mails').select(['build_id', 'sent_at']).execute();
     await db.destroy();
     expect(row).toMatchObject({ version: '2026-02-01', ue57_url: 'https://dl.test/5.7.zip', ue54_url: '' });
+    expect(queued).toEqual([{ build_id: row!.id, sent_at: null }]);
   });
 
   it('answers an unknown command with the help text and a failing exit code', async () => {

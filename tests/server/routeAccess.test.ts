@@ -59,6 +59,7 @@ const VALID_BODY: Record<string, unknown> = {
   'POST /api/orgs/:id/checkout': { priceId: 'price_1', seats: 3 },
   'PATCH /api/orgs/:id/subscription': { seats: 3 },
   'POST /api/admin/orgs/:id/credits': { amount: 100, reason: 'Goodwill after an outage' },
+  'PUT /api/account/release-emails': { enabled: true },
   'PUT /api/usage/top-up': { enabled: true, threshold: 100, priceId: 'price_1', monthlyCap: 3000 },
   'PUT /api/orgs/:id/top-up': { enabled: true, threshold: 100, priceId: 'price_1', monthlyCap: 3000 },
 };

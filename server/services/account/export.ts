@@ -55,7 +55,7 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
         'Your license token signs the Sage plugin in as you: anyone with a copy of this file could use your plan. The plugin receives it when you sign in.',
     },
     ms: ['email_verified_at', 'created_at', 'updated_at', 'last_sign_in_at'],
-    flags: ['is_admin', 'password_change_required'],
+    flags: ['is_admin', 'password_change_required', 'release_emails'],
   },
   {
     key: 'sessions',
@@ -81,6 +81,14 @@ export const EXPORTED_TABLES: readonly ExportedTable[] = [
     json: ['transports'],
   },
   { key: 'pluginInstalls', table: 'plugin_installs', owned: byUser, order: ['id'], ms: ['created_at', 'last_used_at'] },
+  // Release e-mails (issue 41): which build's mail was queued for the user, and when it went.
+  {
+    key: 'releaseMails',
+    table: 'release_mails',
+    owned: byUser,
+    order: ['queued_at', 'build_id'],
+    ms: ['queued_at', 'claimed_until', 'sent_at'],
+  },
   {
     key: 'emailChanges',
     table: 'email_changes',
@@ -197,6 +205,8 @@ export const LEFT_OUT_TABLES: Readonly<Partial<Record<TableName | 'user_search_i
     "Your authenticator app's secret (two-step sign-in): a key that makes sign-in codes, so never handed out again; the Account section says whether it is on.",
   recovery_codes: 'Your recovery codes for two-step sign-in: one-way hashes only, shown to you once when made.',
   second_factor_sign_ins: "A sign-in waiting five minutes for its second factor: a one-way hash of the browser's token, used once.",
+  release_mail_unsubscribes:
+    'The one-click unsubscribe links of your release e-mails: one-way hashes; whether the e-mails are on is in your profile (releaseEmails).',
   user_search_ids: "The staff's search index of usernames and e-mail addresses (SQLite only): a copy of what your profile holds.",
 };
 

@@ -7,12 +7,13 @@ import { InvoicesPanel } from './InvoicesPanel';
 import { LicensePanel } from './LicensePanel';
 import { PasskeysPanel } from './PasskeysPanel';
 import { PasswordPanel } from './PasswordPanel';
+import { ReleaseEmailsPanel } from './ReleaseEmailsPanel';
 import { SessionsPanel } from './SessionsPanel';
 import { TwoStepPanel } from './TwoStepPanel';
 
 /**
  * The dashboard's Account section (issue 27): what a customer can do for themselves — where they
- * are signed in, their license, password, passkeys and e-mail, invoices, and their data. Loaded only when
+ * are signed in, their license, password, passkeys and e-mail, release e-mails, invoices, and their data. Loaded only when
  * opened (DashboardPage). Each panel is a card of its own, in this order.
  */
 export function AccountSection() {
@@ -28,6 +29,7 @@ export function AccountSection() {
       <TwoStepPanel />
       <PasskeysPanel />
       <EmailPanel />
+      <ReleaseEmailsPanel />
       <InvoicesPanel />
       <ExportPanel />
       <DeleteAccountPanel />
