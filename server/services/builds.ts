@@ -160,14 +160,10 @@ export function createBuildService(
      * Releases `build`, with its audit entry, in one transaction: the admin console's Release and
      * the CLI's `release` both come here. `actor` is the admin, null from the CLI. The version must
      * be one the product can order and newer than every build released before (withdrawn ones
-     * too), so "newest" means the same to people and to the update check. `afterRelease` runs in
-     * the same transaction (the release e-mails are queued there).
+     * too), so "newest" means the same to people and to the update check. `onRelease` runs in the
+     * same transaction (the release e-mails are queued there).
      */
-    async release(
-      build: BuildRelease,
-      actor: Actor | null,
-      afterRelease?: (trx: Db, buildId: string) => Promise<void>,
-    ): Promise<SageBuild> {
+    async release(build: BuildRelease, actor: Actor | null): Promise<SageBuild> {
       if (!isVersion(build.version)) throw new AppError(400, 'invalid_version', `${VERSION_RULE}`);
       return db.transaction().execute(async (trx) => {
         const builds = await all(trx);
@@ -212,7 +208,6 @@ export function createBuildService(
           trx,
         );
         await onRelease?.(trx, id);
-        await afterRelease?.(trx, id);
         return released;
       });
     },
