@@ -37,6 +37,7 @@ import * as m029 from './migrations/029_second_factor';
 import * as m030 from './migrations/030_passkeys';
 import * as m031 from './migrations/031_epic_linking';
 import * as m032 from './migrations/032_release_channel';
+import * as m033 from './migrations/033_usage_by_time';
 
 export type { Database } from './schema';
 export type Db = Kysely<Database>;
@@ -149,6 +150,7 @@ const migrations: Record<string, Migration> = {
   '030_passkeys': m030,
   '031_epic_linking': m031,
   '032_release_channel': m032,
+  '033_usage_by_time': m033,
 };
 
 /** Brings the schema up to date; throws with the failing migration's error. */
