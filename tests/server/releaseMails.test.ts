@@ -6,7 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HOLD_SWEEP_INTERVAL_MS, type SageApp } from '../../server/app';
+import { createAuditService } from '../../server/services/audit';
+import { createBuildService } from '../../server/services/builds';
 import { mailerFromConfig } from '../../server/services/mailer';
+import { queueReleaseMails } from '../../server/services/releaseMails';
 import type { CapturedMail } from '../fixtures/smtpCatcher';
 import { auditLog, insertUsers, put, signedInAdmin, signedInUser, userRow, type Signed } from './adminFlow';
 import { buildExtraApp, databases, errorBody, PUBLIC_URL, uniqueEmail, useTestServer, type TestServer } from './harness';
@@ -233,9 +236,13 @@ describe.each(databases)('release e-mails on $label', (database) => {
   });
 
   it('marks a queued mail done without sending it when the user turned the e-mails off before it went', async () => {
-    const admin = await signedInAdmin(server());
     const changedMind = await subscriber(['5.6']);
-    await release(admin);
+    // Released as the CLI does: queued, and nothing sent until housekeeping (the console's release
+    // starts sending at once).
+    await createBuildService(server().db, createAuditService(server().db), queueReleaseMails).release(
+      { version: nextVersion(), ue54Url: '', ue55Url: '', ue56Url: 'https://cdn.example.com/56.zip', ue57Url: '' },
+      null,
+    );
     await put(changedMind.client, '/api/account/release-emails', { enabled: false });
     await housekeeping(1);
     expect(mailsTo(changedMind)).toHaveLength(0);

@@ -23,7 +23,13 @@ export async function adminBuildRoutes(app: App, { services }: RouteContext) {
       schema: { body: releaseRequestSchema, response: { 200: sageBuildSchema } },
       config: access.staff('releaseBuilds', { errors: { 409: 'The version is not newer than the latest release (version_not_newer)' } }),
     },
-    async (request) => builds.release({ ...request.body, ue54Url: '' }, actorOf(request.user)),
+    async (request) => {
+      const released = await builds.release({ ...request.body, ue54Url: '' }, actorOf(request.user));
+      // Its e-mails start now, on this instance, rather than at the next minute's housekeeping
+      // (which still picks up what this run leaves: the CLI's releases, retries, a crash).
+      services.releaseMails.sendDue().catch((err: unknown) => request.log.error({ err }, 'sending release e-mails failed'));
+      return released;
+    },
   );
 
   // Every build there is is one page: a handful a month.
