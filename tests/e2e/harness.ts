@@ -327,15 +327,6 @@ export async function waitForPath(page: Page, pathname: string) {
   await page.waitForURL((u) => u.pathname === pathname);
 }
 
-/**
- * Waits for the dashboard to have chosen its section: it lands without a hash and then sets one
- * (#general). A story that went on to `/dashboard#usage` before that saw the dashboard's own
- * #general replace it.
- */
-export async function waitForDashboard(page: Page) {
-  await page.waitForURL((u) => u.pathname === '/dashboard' && u.hash !== '');
-}
-
 /** On /login, switches the form to register mode. */
 export async function switchToRegister(page: Page) {
   await control(page, /^(sign up|register|create an account|don't have an account\??\s*sign up)$/i).click();
@@ -350,7 +341,7 @@ export async function registerThroughUi(page: Page, baseUrl: string, email: stri
   await field(page, 'Password').fill(password);
   await field(page, 'Confirm Password').fill(password);
   await page.getByRole('button', { name: 'Create my account', exact: true }).click();
-  await waitForDashboard(page);
+  await waitForPath(page, '/dashboard');
 }
 
 /** Signs in with e-mail and password on the login screen; the browser ends on /dashboard. */
@@ -359,7 +350,7 @@ export async function signInThroughUi(page: Page, baseUrl: string, email: string
   await field(page, 'Email').fill(email);
   await field(page, 'Password').fill(password);
   await page.getByRole('button', { name: 'Sign in with e-mail', exact: true }).click();
-  await waitForDashboard(page);
+  await waitForPath(page, '/dashboard');
 }
 
 export interface StoryPage {

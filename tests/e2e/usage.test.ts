@@ -23,6 +23,9 @@ describe.skipIf(SKIP_E2E)('A player spends queries and staff grant credits', () 
     });
 
   async function openUsage(page: Page) {
+    // Just signed up, the dashboard has yet to choose its section (#general): going to #usage before
+    // that has been seen to be overwritten by it.
+    if (new URL(page.url()).pathname === '/dashboard') await page.waitForURL((u) => u.hash !== '');
     await page.goto(`${stories.product.url}/dashboard#usage`);
     await page.getByRole('heading', { name: 'Usage', exact: true }).waitFor();
   }
