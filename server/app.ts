@@ -184,8 +184,7 @@ export async function buildApp(deps: AppDeps) {
           clientDir: deps.staticDir,
           renderPage: deps.renderPage,
           runtimeConfig: config.runtime,
-          currentBuild: services.builds.current,
-          releases: services.builds.releases,
+          offeredBuilds: services.builds.offered,
           consoleHome: services.consoleHome.home,
           currentUser: async (request) => {
             const user = await sessionUser(request, services);

@@ -24,10 +24,8 @@ export interface PagesOptions {
   /** Renders the pre-rendered pages; without it every page is the app's shell. */
   renderPage?: RenderPage;
   runtimeConfig: RuntimeConfig;
-  /** The released build, null before the first release. */
-  currentBuild(): Promise<SageBuild | null>;
-  /** Every released build not withdrawn, newest first: the download page's notes and earlier builds. */
-  releases(): Promise<PublicRelease[]>;
+  /** The download page's builds: the current one (null before the first release) and every one not withdrawn, newest first. */
+  offeredBuilds(): Promise<{ current: SageBuild | null; releases: PublicRelease[] }>;
   /** The console Home's figures, read for an admin opening /admin. */
   consoleHome(): Promise<ConsoleHome>;
   /** The request's signed-in user, or null (no session cookie, or an ended session). */
@@ -112,8 +110,8 @@ export async function registerPages(app: FastifyInstance, options: PagesOptions)
     const boot: BootData = { config: options.runtimeConfig, ...(currentUser ? { currentUser } : { signedOut: true }) };
     const params = prerender ? renderParams(page, url.searchParams) : [];
     if (prerender && page.path === 'download') {
-      const [currentBuild, releases] = await Promise.all([options.currentBuild(), options.releases()]);
-      boot.currentBuild = currentBuild ?? options.runtimeConfig.defaultBuild;
+      const { current, releases } = await options.offeredBuilds();
+      boot.currentBuild = current ?? options.runtimeConfig.defaultBuild;
       boot.releases = releases;
     }
     // The console's Home: its figures, only for whom the API would answer them (an account that

@@ -144,6 +144,12 @@ export function createBuildService(
       return (await all()).filter((build) => !build.withdrawn).map(publicRelease);
     },
 
+    /** The download page's builds, from one read: the current one (null before any release) and every one offered. */
+    async offered(): Promise<{ current: SageBuild | null; releases: PublicRelease[] }> {
+      const builds = (await all()).filter((build) => !build.withdrawn);
+      return { current: builds[0] ? sageBuild(builds[0].row) : null, releases: builds.map(publicRelease) };
+    },
+
     /** The console's history: every build, withdrawn ones too, newest first. */
     async history(): Promise<BuildHistoryItem[]> {
       return (await all()).map((build) => ({
