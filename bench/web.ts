@@ -317,6 +317,37 @@ async function checkSignedIn(label: string, url: string, cookie: string, admin: 
   if (admin && user.isAdmin !== true) throw new Error(`${label}: ${ADMIN.email} signed in but is not an admin`);
 }
 
+/** Builds the download page offers in the measured product: it shows the newest one's notes and the rest as Earlier builds (issue 41). */
+const BENCH_RELEASES = ['2026-10-01', '2026-11-01', '2026-12-01'];
+const BENCH_NOTES = [
+  '## What changed',
+  '',
+  '- **Faster answers** in the chat panel, streamed as they are written.',
+  '- `Ctrl+K` opens Sage from any editor window.',
+  '- Blueprint explanations name the nodes they talk about.',
+  '',
+  'Read the [full notes](https://example.com/sage/notes) for every fix.',
+].join('\n');
+
+/**
+ * Releases BENCH_RELEASES with notes through the CLI, so /download is measured as visitors see it
+ * once builds have been released. A build whose CLI takes no notes (a baseline from before issue
+ * 41) releases them without.
+ */
+async function releaseBuilds(label: string, dataDir: string, cli: (args: string[]) => Promise<string>): Promise<void> {
+  const notesFile = path.join(dataDir, 'bench-notes.md');
+  fs.writeFileSync(notesFile, BENCH_NOTES);
+  for (const version of BENCH_RELEASES) {
+    const urls = ['55', '56', '57'].flatMap((ue) => [`--ue${ue}`, `https://example.com/sage/${version}/ue${ue}.zip`]);
+    try {
+      await cli(['release', '--version', version, ...urls, '--notes-file', notesFile]);
+    } catch {
+      await cli(['release', '--version', version, ...urls]);
+    }
+  }
+  log(`${label}: released ${BENCH_RELEASES.join(', ')}`);
+}
+
 /**
  * Fills the billing mirror (`npm run cli -- stripe-sync` against the data directory, before the
  * server opens it) and, with `admin`, the demo data and an admin; starts `npm start` in `dir` on a
@@ -354,9 +385,11 @@ async function startTarget(
     );
   }
 
+  const cli = (args: string[]) =>
+    runCommand('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: dir, env, timeoutMs: CLI_TIMEOUT_MS, quiet: true });
+  await releaseBuilds(label, dataDir, cli);
+
   if (admin) {
-    const cli = (args: string[]) =>
-      runCommand('npm', ['run', '--silent', 'cli', '--', ...args], { cwd: dir, env, timeoutMs: CLI_TIMEOUT_MS, quiet: true });
     const seeded = await cli(['seed-demo', '--users', String(DEMO_USERS), '--messages', String(DEMO_MESSAGES)]);
     log(`${label}: ${seeded.trim().split('\n').pop() ?? ''}`);
     await cli(['create-admin', '--email', ADMIN.email, '--password', ADMIN.password]);
